@@ -1,0 +1,92 @@
+import * as v from 'valibot'
+
+export const ROLES = ['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'] as const
+export type Role = (typeof ROLES)[number]
+export const RoleSchema = v.picklist(ROLES)
+
+export const ACTIONS = ['read', 'create', 'update', 'delete', 'manage', 'scan', 'pickup', 'export'] as const
+export type Action = (typeof ACTIONS)[number]
+
+export const SUBJECTS = [
+  'organization',
+  'member',
+  'keychain',
+  'key',
+  'tag',
+  'transfer',
+  'order',
+  'cart',
+  'plan',
+  'subscription',
+  'scan',
+] as const
+export type Subject = (typeof SUBJECTS)[number]
+
+/** A permission is `action__subject`, compared in lowercase. */
+export type Permission = `${Action}__${Subject}`
+
+export function permission(action: Action, subject: Subject): Permission {
+  return `${action}__${subject}`
+}
+
+const crud = (subject: Subject): Permission[] =>
+  (['read', 'create', 'update', 'delete'] as const).map((action) => permission(action, subject))
+
+const MEMBER_PERMISSIONS: Permission[] = [
+  'read__organization',
+  'read__keychain',
+  'read__key',
+  'read__tag',
+  'read__transfer',
+  'create__scan',
+  'pickup__transfer',
+  'read__plan',
+]
+
+const MANAGER_PERMISSIONS: Permission[] = [
+  ...MEMBER_PERMISSIONS,
+  'read__member',
+  ...crud('keychain'),
+  ...crud('key'),
+  'update__tag',
+  'create__transfer',
+  'delete__transfer',
+  'read__order',
+  'create__order',
+  'read__cart',
+  'update__cart',
+]
+
+/**
+ * The role × permission matrix. It lives here once: the server enforces it on every route,
+ * the profile returns the caller's list for the selected organization, the UI hides or shows from it.
+ */
+export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
+  ADMIN: [
+    ...MANAGER_PERMISSIONS,
+    'update__organization',
+    'delete__organization',
+    'create__member',
+    'update__member',
+    'delete__member',
+    'manage__subscription',
+    'read__subscription',
+  ],
+  MANAGER: MANAGER_PERMISSIONS,
+  MEMBER: MEMBER_PERMISSIONS,
+  CONTACT: ['read__transfer', 'create__scan', 'pickup__transfer'],
+}
+
+/** What platform operators may do on top of their memberships: move every order through production. */
+export const OPERATOR_PERMISSIONS: readonly Permission[] = ['manage__order', 'export__tag']
+
+export function permissionsFor(role: Role | null, isOperator = false): Permission[] {
+  const own = role ? ROLE_PERMISSIONS[role] : []
+  return [...new Set([...own, ...(isOperator ? OPERATOR_PERMISSIONS : [])])].sort()
+}
+
+export function hasPermission(granted: Iterable<string>, action: Action, subject: Subject): boolean {
+  const wanted = permission(action, subject)
+  for (const entry of granted) if (entry.toLowerCase() === wanted) return true
+  return false
+}

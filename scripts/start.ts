@@ -1,0 +1,44 @@
+// `npm start`: builds the SPA when the build is missing or older than its sources, then runs the server
+// in production mode (migrations are applied at start-up).
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+const SOURCES = [
+  'src',
+  'locales',
+  'public',
+  'contract',
+  'index.html',
+  'vite.config.ts',
+  'vite.plugins.ts',
+  'package.json',
+]
+const BUILD_MARK = 'dist/version.json'
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  return Math.max(0, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))))
+}
+
+const stale = !existsSync(BUILD_MARK) || Math.max(...SOURCES.map(newestMtime)) > statSync(BUILD_MARK).mtimeMs
+if (stale) {
+  console.log('Building the web app…')
+  const build = spawnSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
+    {
+      stdio: 'inherit',
+    },
+  )
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
+
+const server = spawn(process.execPath, ['server/main.ts'], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal))
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))

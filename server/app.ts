@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs'
+import { Hono } from 'hono'
+import type { AppDeps } from './deps.ts'
+import { ApiRouter } from './http/api-router.ts'
+import type { AppEnv } from './http/env.ts'
+import { errorResponse, handleError, notFound } from './http/errors.ts'
+import { openApiDocument, RouteRegistry } from './http/openapi.ts'
+import { corsForAllowList, jsonOnly, limitBody, originCheck } from './http/request-guards.ts'
+import { requestContext } from './http/request-context.ts'
+import { securityHeaders } from './http/security-headers.ts'
+import { sessionMiddleware } from './http/session.ts'
+import { staticSpa } from './http/static-spa.ts'
+import { sessionCookieName } from './modules/auth/cookie.ts'
+import { authRoutes } from './modules/auth/routes.ts'
+import { healthRoutes } from './modules/health/routes.ts'
+import { profileRoutes } from './modules/profile/routes.ts'
+
+export type AppOptions = {
+  /** Verify every 2xx answer against its declared schema (tests turn this on). */
+  checkResponses?: boolean
+}
+
+/** One router per module, each registering its routes (validation + OpenAPI) in one registry. */
+const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => void }> = [
+  { tag: 'health', mount: healthRoutes },
+  { tag: 'auth', mount: authRoutes },
+  { tag: 'profile', mount: profileRoutes },
+]
+
+export function createApp(deps: AppDeps, options: AppOptions = {}) {
+  const { config } = deps
+  const registry = new RouteRegistry()
+  const app = new Hono<AppEnv>()
+
+  app.use(requestContext(deps.logger))
+  app.use(securityHeaders(config))
+  app.onError(handleError)
+
+  const api = new Hono<AppEnv>()
+  if (config.corsOrigins.length > 0) api.use(corsForAllowList(config))
+  api.use(originCheck(config))
+  api.use(limitBody())
+  api.use(jsonOnly())
+  api.use(sessionMiddleware(deps))
+  api.use(async (c, next) => {
+    await next()
+    c.res.headers.set('Cache-Control', c.res.headers.get('Cache-Control') ?? 'no-store')
+  })
+
+  for (const module of MODULES) {
+    const router = new ApiRouter(registry, module.tag, { checkResponses: options.checkResponses })
+    module.mount(router, deps)
+    api.route('/', router.hono)
+  }
+
+  const openApiRouter = new ApiRouter(registry, 'meta')
+  openApiRouter.route(
+    { method: 'get', path: '/openapi.json', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
+    (c) =>
+      c.json(
+        openApiDocument(registry, {
+          version: deps.version,
+          cookieName: sessionCookieName(config),
+          serverUrl: '/api',
+        }),
+      ),
+  )
+  api.route('/', openApiRouter.hono)
+  api.all('*', (c) => errorResponse(c, notFound('No such API endpoint.')))
+
+  app.route('/api', api)
+
+  if (config.nodeEnv === 'production') {
+    if (existsSync(config.staticDir)) app.use(staticSpa(config.staticDir))
+    else deps.logger.warn({ staticDir: config.staticDir }, 'STATIC_DIR not found: the SPA is not served')
+  }
+  app.notFound((c) => c.text('Not found', 404))
+
+  return { app, registry }
+}

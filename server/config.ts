@@ -1,0 +1,166 @@
+import * as v from 'valibot'
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export type Config = {
+  port: number
+  host: string
+  nodeEnv: (typeof NODE_ENVS)[number]
+  dataDir: string
+  /** Null means the embedded PGlite database under `$DATA_DIR/pglite`. */
+  databaseUrl: string | null
+  /** Origin (and optional path) of the SPA; links in mail point here and it is the trusted Origin. */
+  publicUrl: string
+  /** Null means: read or create `$DATA_DIR/secret.key` (see `resolveSessionSecret`). */
+  sessionSecret: string | null
+  /** Null means: write mail as .eml files to `$DATA_DIR/outbox/` and log the sign-in link. */
+  smtpUrl: string | null
+  mailFrom: string
+  logLevel: (typeof LOG_LEVELS)[number]
+  corsOrigins: string[]
+  operatorEmails: string[]
+  trustProxy: boolean
+  staticDir: string
+  /** APP_VERSION; null means the package.json version. */
+  appVersion: string | null
+}
+
+const optionalText = v.optional(v.pipe(v.string(), v.trim()), '')
+
+const originSchema = (name: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.check((value) => {
+      try {
+        const url = new URL(value)
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value
+      } catch {
+        return false
+      }
+    }, `${name} must be a comma-separated list of origins like https://app.example.com (never *)`),
+  )
+
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+
+const EnvSchema = v.object({
+  PORT: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+$/, 'PORT must be an integer between 1 and 65535'),
+      v.transform(Number),
+      v.integer('PORT must be an integer between 1 and 65535'),
+      v.minValue(1, 'PORT must be an integer between 1 and 65535'),
+      v.maxValue(65535, 'PORT must be an integer between 1 and 65535'),
+    ),
+    '3000',
+  ),
+  HOST: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('HOST must not be empty')), '0.0.0.0'),
+  NODE_ENV: v.optional(
+    v.picklist(NODE_ENVS, 'NODE_ENV must be one of development, production, test'),
+    'development',
+  ),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('DATA_DIR must not be empty')), './data'),
+  DATABASE_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^(postgres|postgresql):\/\/\S+$|^$/, 'DATABASE_URL must start with postgres:// or postgresql://'),
+    ),
+    '',
+  ),
+  PUBLIC_URL: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.url('PUBLIC_URL must be an absolute http(s) URL'),
+      v.regex(/^https?:\/\//, 'PUBLIC_URL must be an absolute http(s) URL'),
+      v.transform((value) => value.replace(/\/+$/, '')),
+    ),
+  ),
+  SESSION_SECRET: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => value === '' || value.length >= 32, 'SESSION_SECRET must be at least 32 characters'),
+    ),
+    '',
+  ),
+  SMTP_URL: v.optional(
+    v.pipe(v.string(), v.trim(), v.regex(/^(smtps?:\/\/\S+)?$/, 'SMTP_URL must start with smtp:// or smtps://')),
+    '',
+  ),
+  MAIL_FROM: v.optional(
+    v.pipe(v.string(), v.trim(), v.nonEmpty('MAIL_FROM must not be empty')),
+    'Trousseau <no-reply@localhost>',
+  ),
+  LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
+  CORS_ORIGINS: v.optional(
+    v.pipe(v.string(), v.transform(list), v.array(originSchema('CORS_ORIGINS'))),
+    '',
+  ),
+  OPERATOR_EMAILS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value) => list(value).map((email) => email.toLowerCase())),
+      v.array(v.pipe(v.string(), v.email('OPERATOR_EMAILS must be a comma-separated list of e-mail addresses'))),
+    ),
+    '',
+  ),
+  TRUST_PROXY: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0', ''], 'TRUST_PROXY must be true or false'),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    'false',
+  ),
+  STATIC_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('STATIC_DIR must not be empty')), './dist'),
+  APP_VERSION: optionalText,
+})
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable counts as unset, as in most shells' `VAR= node …`.
+  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+  const result = v.safeParse(EnvSchema, defined)
+  if (!result.success) {
+    const issue = result.issues[0]
+    const name = v.getDotPath(issue) ?? 'environment'
+    const message = issue.message.includes(name) ? issue.message : `${name} is invalid: ${issue.message}`
+    throw new ConfigError(`Invalid configuration: ${message}`)
+  }
+  const e = result.output
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    nodeEnv: e.NODE_ENV,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL || null,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    sessionSecret: e.SESSION_SECRET || null,
+    smtpUrl: e.SMTP_URL || null,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGINS,
+    operatorEmails: e.OPERATOR_EMAILS,
+    trustProxy: e.TRUST_PROXY,
+    staticDir: e.STATIC_DIR,
+    appVersion: e.APP_VERSION || null,
+  }
+}
+
+/** The origin of PUBLIC_URL, e.g. `https://trousseau.example` for `https://trousseau.example/app`. */
+export function publicOrigin(config: Pick<Config, 'publicUrl'>): string {
+  return new URL(config.publicUrl).origin
+}
+
+export function isSecureDeployment(config: Pick<Config, 'publicUrl'>): boolean {
+  return config.publicUrl.startsWith('https://')
+}

@@ -1,0 +1,60 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { ApiErrorBody } from '../../contract/errors.ts'
+import { ErrorCode } from '../../contract/errors.ts'
+import type { AppEnv } from './env.ts'
+
+export type Issue = { path: string; message: string }
+
+/** Thrown anywhere under a request; the error handler turns it into `{ error: { code, message } }`. */
+export class ApiError extends Error {
+  readonly status: ContentfulStatusCode
+  readonly code: ErrorCode
+  readonly issues: Issue[] | undefined
+  readonly headers: Record<string, string>
+
+  constructor(
+    status: ContentfulStatusCode,
+    code: ErrorCode,
+    message: string,
+    extra: { issues?: Issue[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message)
+    this.status = status
+    this.code = code
+    this.issues = extra.issues
+    this.headers = extra.headers ?? {}
+  }
+}
+
+export const notFound = (what = 'Not found.') => new ApiError(404, ErrorCode.notFound, what)
+export const unauthenticated = () => new ApiError(401, ErrorCode.unauthenticated, 'Sign in to continue.')
+export const forbidden = () => new ApiError(403, ErrorCode.forbidden, 'You are not allowed to do this.')
+
+export function errorBody(code: ErrorCode, message: string, issues?: Issue[]): ApiErrorBody {
+  return { error: issues ? { code, message, issues } : { code, message } }
+}
+
+export function errorResponse(c: Context, error: ApiError): Response {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
+  return c.json(errorBody(error.code, error.message, error.issues), error.status)
+}
+
+function fromHttpException(status: ContentfulStatusCode): ApiError {
+  if (status === 413) return new ApiError(413, ErrorCode.payloadTooLarge, 'The request body is too large.')
+  if (status === 401) return unauthenticated()
+  if (status >= 500) return new ApiError(500, ErrorCode.internal, 'An error occurred.')
+  return new ApiError(status, ErrorCode.badRequest, 'The request could not be understood.')
+}
+
+/** Never answers a stack trace or an internal message; unexpected errors are logged with their stack. */
+export function handleError(error: Error, c: Context<AppEnv>): Response {
+  if (error instanceof ApiError) return errorResponse(c, error)
+  if (error instanceof HTTPException) {
+    if (error.status >= 500) c.var.log?.error({ err: error }, 'http exception')
+    return errorResponse(c, fromHttpException(error.status as ContentfulStatusCode))
+  }
+  c.var.log?.error({ err: error }, 'unhandled error')
+  return errorResponse(c, new ApiError(500, ErrorCode.internal, 'An error occurred.'))
+}

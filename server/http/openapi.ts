@@ -1,0 +1,117 @@
+import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
+import { ApiErrorSchema } from '../../contract/errors.ts'
+import type { AnySchema } from './validate.ts'
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
+
+export type ResponseSpec = { description: string; schema?: AnySchema }
+
+/** What a route declares once: the router validates with it and the OpenAPI document is built from it. */
+export type RouteSpec = {
+  method: HttpMethod
+  /** Hono path under /api, e.g. `/organizations/:id`. */
+  path: string
+  summary: string
+  tag: string
+  /** Requires a signed-in caller (401 `unauthenticated` otherwise). */
+  auth?: boolean
+  body?: AnySchema
+  query?: AnySchema
+  params?: AnySchema
+  responses: Record<number, ResponseSpec>
+}
+
+export class RouteRegistry {
+  readonly routes: RouteSpec[] = []
+
+  add(spec: RouteSpec): void {
+    const clash = this.routes.find((route) => route.method === spec.method && route.path === spec.path)
+    if (clash) throw new Error(`Route registered twice: ${spec.method.toUpperCase()} ${spec.path}`)
+    this.routes.push(spec)
+  }
+}
+
+/** `/organizations/:id` → `/organizations/{id}` */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}')
+}
+
+type JsonObject = Record<string, unknown>
+
+const inputSchema = (schema: AnySchema) => convert(schema, 'input')
+const outputSchema = (schema: AnySchema) => convert(schema, 'output')
+
+function convert(schema: AnySchema, typeMode: ConversionConfig['typeMode']): JsonObject {
+  const { $schema: _, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' })
+  return rest as JsonObject
+}
+
+const errorRef = { $ref: '#/components/schemas/ApiError' }
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: errorRef } },
+})
+
+function parameters(spec: RouteSpec): JsonObject[] {
+  const out: JsonObject[] = []
+  for (const [where, schema] of [
+    ['path', spec.params],
+    ['query', spec.query],
+  ] as const) {
+    if (!schema) continue
+    const json = inputSchema(schema)
+    const properties = (json.properties ?? {}) as Record<string, JsonObject>
+    const required = new Set((json.required ?? []) as string[])
+    for (const [name, property] of Object.entries(properties)) {
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: property })
+    }
+  }
+  return out
+}
+
+function operation(spec: RouteSpec): JsonObject {
+  const responses: JsonObject = {}
+  for (const [status, response] of Object.entries(spec.responses)) {
+    responses[status] = response.schema
+      ? { description: response.description, content: { 'application/json': { schema: outputSchema(response.schema) } } }
+      : { description: response.description }
+  }
+  if (spec.body || spec.query || spec.params) responses['400'] ??= errorResponse('Invalid input')
+  if (spec.auth) responses['401'] ??= errorResponse('Not signed in')
+  if (spec.method !== 'get') responses['403'] ??= errorResponse('Origin not trusted')
+  if (spec.body) responses['415'] ??= errorResponse('Body is not JSON')
+  responses['500'] ??= errorResponse('Unexpected error')
+  return {
+    operationId: `${spec.method}${openApiPath(spec.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    summary: spec.summary,
+    tags: [spec.tag],
+    ...(spec.auth ? { security: [{ sessionCookie: [] }] } : {}),
+    ...(parameters(spec).length > 0 ? { parameters: parameters(spec) } : {}),
+    ...(spec.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(spec.body) } } } }
+      : {}),
+    responses,
+  }
+}
+
+/** OpenAPI 3.1 built from the same registry the routes validate with, so the two cannot drift. */
+export function openApiDocument(
+  registry: RouteRegistry,
+  info: { version: string; cookieName: string; serverUrl: string },
+): JsonObject {
+  const paths: Record<string, JsonObject> = {}
+  for (const spec of registry.routes) {
+    const path = openApiPath(spec.path)
+    paths[path] = { ...paths[path], [spec.method]: operation(spec) }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Trousseau API', version: info.version },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      schemas: { ApiError: outputSchema(ApiErrorSchema) },
+      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: info.cookieName } },
+    },
+  }
+}

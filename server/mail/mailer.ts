@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import nodemailer from 'nodemailer'
+import type { Logger } from 'pino'
+import type { Config } from '../config.ts'
+
+export type MailMessage = {
+  to: string
+  subject: string
+  text: string
+  html: string
+  /**
+   * A line for the developer's log when mail only goes to the outbox folder (no SMTP_URL), such as the
+   * sign-in link and code. Never logged when real mail is sent.
+   */
+  devNote?: string
+}
+
+export type Mailer = {
+  readonly kind: 'smtp' | 'outbox' | 'memory'
+  send(message: MailMessage): Promise<void>
+  close(): Promise<void>
+}
+
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger): Mailer {
+  if (config.smtpUrl) return smtpMailer(config.smtpUrl, config.mailFrom)
+  return outboxMailer(join(config.dataDir, 'outbox'), config.mailFrom, logger)
+}
+
+export function smtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl)
+  return {
+    kind: 'smtp',
+    async send({ to, subject, text, html }) {
+      await transport.sendMail({ from, to, subject, text, html })
+    },
+    async close() {
+      transport.close()
+    },
+  }
+}
+
+/** Writes each message as `<timestamp>-<id>.eml` so a developer can open it in any mail client. */
+export function outboxMailer(dir: string, from: string, logger: Logger): Mailer {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+  return {
+    kind: 'outbox',
+    async send({ to, subject, text, html, devNote }) {
+      const info = await transport.sendMail({ from, to, subject, text, html })
+      await mkdir(dir, { recursive: true })
+      const stamp = new Date().toISOString().replaceAll(':', '-')
+      const file = join(dir, `${stamp}-${randomUUID()}.eml`)
+      await writeFile(file, info.message as Buffer, { mode: 0o600 })
+      logger.info({ file }, devNote ?? 'Mail written to the outbox')
+    },
+    async close() {},
+  }
+}

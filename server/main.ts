@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import type { Logger } from 'pino'
+import { createApp } from './app.ts'
+import { systemClock } from './clock.ts'
+import { type Config, ConfigError, loadConfig } from './config.ts'
+import { openDatabase } from './db/client.ts'
+import type { AppDeps } from './deps.ts'
+import { createLogger } from './logger.ts'
+import { createMailer } from './mail/mailer.ts'
+import { startHousekeeping } from './modules/auth/housekeeping.ts'
+import { resolveSessionSecret } from './secret.ts'
+
+const SHUTDOWN_GRACE_MS = 10_000
+
+export type RunningServer = { url: string; close(): Promise<void> }
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  return pkg.version
+}
+
+/**
+ * Opens and migrates the database, then listens. PORT 0 picks a free port; a PUBLIC_URL on port 0 (the
+ * default with PORT 0) is rewritten to the bound port, so tests can start several servers at once.
+ */
+export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const database = await openDatabase(config)
+  await database.migrate()
+  const secret = await resolveSessionSecret(config)
+
+  let app: ReturnType<typeof createApp>['app'] | undefined
+  const server = serve({ fetch: (request, env) => (app ? app.fetch(request, env) : new Response('Starting', { status: 503 })),
+    hostname: config.host, port: config.port })
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve)
+    server.once('error', reject)
+  })
+  const { port } = server.address() as AddressInfo
+  const publicUrl = new URL(config.publicUrl).port === '0' ? config.publicUrl.replace(/:0(?=\/|$)/, `:${port}`) : config.publicUrl
+  const runtimeConfig = { ...config, port, publicUrl }
+
+  const deps: AppDeps = {
+    config: runtimeConfig,
+    database,
+    mailer: createMailer(runtimeConfig, logger),
+    clock: systemClock,
+    logger,
+    secret,
+    version: config.appVersion ?? packageVersion(),
+  }
+  app = createApp(deps).app
+  const housekeeping = startHousekeeping(deps)
+  const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`
+  logger.info({ url, publicUrl, database: database.driver, mail: deps.mailer.kind }, 'Trousseau listening')
+
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      housekeeping.stop()
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()))
+      if ('closeIdleConnections' in server) server.closeIdleConnections()
+      const timeout = setTimeout(() => {
+        logger.warn('in-flight requests still running after 10 s: closing their connections')
+        if ('closeAllConnections' in server) server.closeAllConnections()
+      }, SHUTDOWN_GRACE_MS)
+      await drained
+      clearTimeout(timeout)
+      await deps.mailer.close()
+      await database.close()
+      logger.info('Trousseau stopped')
+    })()
+    return closing
+  }
+  return { url, close }
+}
+
+async function main() {
+  let config: Config
+  try {
+    config = loadConfig(process.env)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    process.stderr.write(`${error.message}\n`)
+    process.exit(1)
+  }
+  const logger = createLogger(config.logLevel)
+  const running = await startServer(config, logger)
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down')
+      running.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed')
+          process.exit(1)
+        },
+      )
+    })
+  }
+}
+
+if (import.meta.main) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`Trousseau failed to start: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  })
+}

@@ -1,0 +1,91 @@
+import { EmailTokenAcceptedSchema, EmailTokenRequestSchema, ProfileSchema, SessionRequestSchema } from '../../../contract/auth.ts'
+import { ErrorCode } from '../../../contract/errors.ts'
+import type { AppDeps } from '../../deps.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { clientIp } from '../../http/client-ip.ts'
+import { ApiError } from '../../http/errors.ts'
+import { profileOf } from '../profile/service.ts'
+import { signInUser } from '../users/service.ts'
+import { clearSessionCookie, setSessionCookie } from './cookie.ts'
+import { createSession, deleteSession, sessionIdHash } from './sessions.ts'
+import {
+  consumeCode,
+  consumeLinkToken,
+  recordFailedSignIn,
+  requestSignIn,
+  signInBlockedForIp,
+} from './sign-in-tokens.ts'
+
+/** One answer for every failure (unknown, wrong, expired, used, malformed), so none can be told apart. */
+const signInFailed = (status: 400 | 401) =>
+  new ApiError(status, ErrorCode.signInFailed, 'Sign-in failed. Please try again.')
+
+const rateLimited = (retryAfterS: number) =>
+  new ApiError(429, ErrorCode.rateLimited, 'Too many attempts. Please try again later.', {
+    headers: { 'Retry-After': String(retryAfterS) },
+  })
+
+export function authRoutes(api: ApiRouter, deps: AppDeps): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/email-tokens',
+      summary: 'Send a sign-in link and code to an e-mail address (the same answer whether it is known or not)',
+      body: EmailTokenRequestSchema,
+      responses: {
+        202: { description: 'Sent (or silently not sent: the answer never tells)', schema: EmailTokenAcceptedSchema },
+        429: { description: 'Too many requests from this network' },
+      },
+    },
+    async (c, { body }) => {
+      const result = await requestSignIn(deps, { ...body, ip: clientIp(c, deps.config.trustProxy) })
+      if (result.outcome === 'ip-limited') throw rateLimited(result.retryAfterS)
+      return c.json({ status: 'sent' as const }, 202)
+    },
+  )
+
+  api.route(
+    {
+      method: 'post',
+      path: '/sessions',
+      summary: 'Sign in with the link token, or with the e-mail address and the 6-digit code',
+      body: SessionRequestSchema,
+      invalidInput: () => signInFailed(400),
+      responses: {
+        201: { description: 'Signed in; the session cookie is set', schema: ProfileSchema },
+        401: { description: 'Sign-in failed' },
+        429: { description: 'Too many failed sign-ins from this network' },
+      },
+    },
+    async (c, { body }) => {
+      const ip = clientIp(c, deps.config.trustProxy)
+      const blocked = await signInBlockedForIp(deps, ip)
+      if (blocked) throw rateLimited(blocked.retryAfterS)
+      const verified =
+        'token' in body ? await consumeLinkToken(deps, body.token) : await consumeCode(deps, body.email, body.code)
+      if (!verified) {
+        await recordFailedSignIn(deps, ip)
+        throw signInFailed(401)
+      }
+      const user = await signInUser(deps, verified.email, verified.locale)
+      const { sessionId, expiresAt } = await createSession(deps, user.id, c.req.header('user-agent'))
+      setSessionCookie(c, deps.config, sessionId, { expiresAt, now: deps.clock.now() })
+      c.set('session', { idHash: sessionIdHash(deps, sessionId), user })
+      return c.json(await profileOf(deps, user), 201)
+    },
+  )
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/session',
+      summary: 'Sign out: delete the session on the server and clear the cookie',
+      responses: { 204: { description: 'Signed out (also when there was no session)' } },
+    },
+    async (c, { session }) => {
+      if (session) await deleteSession(deps, session.idHash)
+      clearSessionCookie(c, deps.config)
+      return c.body(null, 204)
+    },
+  )
+}

@@ -1,0 +1,74 @@
+import { eq, lt, or } from 'drizzle-orm'
+import { sessions, users } from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import type { CurrentSession } from '../../http/env.ts'
+import { keyedHash, newSessionId } from './secrets.ts'
+
+const DAY = 24 * 60 * 60 * 1000
+export const SESSION_ABSOLUTE_MS = 30 * DAY
+export const SESSION_IDLE_MS = 7 * DAY
+/** The idle clock slides, but writing last_used_at on every request would cost a write per read. */
+export const SESSION_TOUCH_INTERVAL_MS = 60_000
+
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'secret'>
+
+export function sessionIdHash(deps: Pick<Deps, 'secret'>, sessionId: string): string {
+  return keyedHash(deps.secret, 'session', sessionId)
+}
+
+export async function createSession(
+  deps: Deps,
+  userId: string,
+  userAgent: string | undefined,
+): Promise<{ sessionId: string; expiresAt: Date }> {
+  const now = deps.clock.now()
+  const sessionId = newSessionId()
+  const expiresAt = new Date(now.getTime() + SESSION_ABSOLUTE_MS)
+  await deps.database.db.insert(sessions).values({
+    idHash: sessionIdHash(deps, sessionId),
+    userId,
+    createdAt: now,
+    lastUsedAt: now,
+    expiresAt,
+    userAgent: userAgent?.slice(0, 256) ?? null,
+  })
+  return { sessionId, expiresAt }
+}
+
+/** The caller behind a cookie value, or null when unknown, idle too long or past its absolute lifetime. */
+export async function resolveSession(deps: Deps, sessionId: string): Promise<CurrentSession | null> {
+  const { db } = deps.database
+  const now = deps.clock.now()
+  const idHash = sessionIdHash(deps, sessionId)
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.idHash, idHash))
+  if (!row) return null
+  const idleSince = now.getTime() - row.session.lastUsedAt.getTime()
+  if (row.session.expiresAt <= now || idleSince >= SESSION_IDLE_MS) {
+    await db.delete(sessions).where(eq(sessions.idHash, idHash))
+    return null
+  }
+  if (idleSince >= SESSION_TOUCH_INTERVAL_MS) {
+    await db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.idHash, idHash))
+    await db.update(users).set({ lastSeenAt: now }).where(eq(users.id, row.user.id))
+  }
+  return { idHash, user: row.user }
+}
+
+export async function deleteSession(deps: Pick<Deps, 'database'>, idHash: string): Promise<void> {
+  await deps.database.db.delete(sessions).where(eq(sessions.idHash, idHash))
+}
+
+/** Ends every session of a user (sign-out everywhere, disabled account). */
+export async function deleteUserSessions(deps: Pick<Deps, 'database'>, userId: string): Promise<void> {
+  await deps.database.db.delete(sessions).where(eq(sessions.userId, userId))
+}
+
+export async function pruneSessions(deps: Pick<Deps, 'database'>, now: Date): Promise<void> {
+  await deps.database.db
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, now), lt(sessions.lastUsedAt, new Date(now.getTime() - SESSION_IDLE_MS))))
+}

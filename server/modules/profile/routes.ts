@@ -1,0 +1,29 @@
+import { ProfileSchema, ProfileUpdateSchema } from '../../../contract/auth.ts'
+import type { AppDeps } from '../../deps.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { profileOf, updateProfile } from './service.ts'
+
+export function profileRoutes(api: ApiRouter, deps: AppDeps): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/profile',
+      summary: "The signed-in user's profile and permissions in the selected organization",
+      auth: true,
+      responses: { 200: { description: 'The profile', schema: ProfileSchema } },
+    },
+    async (c, { session }) => c.json(await profileOf(deps, session.user), 200),
+  )
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/profile',
+      summary: 'Update own name, phone number or locale',
+      auth: true,
+      body: ProfileUpdateSchema,
+      responses: { 200: { description: 'The updated profile', schema: ProfileSchema } },
+    },
+    async (c, { session, body }) => c.json(await updateProfile(deps, session.user, body), 200),
+  )
+}

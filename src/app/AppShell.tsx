@@ -1,0 +1,149 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useLocation, useNavigate } from '@tanstack/react-router'
+import {
+  Building2,
+  KeyRound,
+  LayoutDashboard,
+  LogOut,
+  Menu,
+  Package,
+  ScanLine,
+  UserRound,
+  Users,
+  X,
+} from 'lucide-react'
+import { type MouseEvent, type ReactNode, useState } from 'react'
+import type { Profile } from '../../contract/auth.ts'
+import type { Locale } from '../../contract/locale.ts'
+import { localizedHref } from '../lib/paths.ts'
+import { Logo } from '../ui/Logo.tsx'
+import { LanguageSwitch } from './LanguageSwitch.tsx'
+
+type MenuEntry = { path: string; label: ReactNode; icon: typeof Menu; exact?: boolean }
+
+function useMenu(): MenuEntry[] {
+  return [
+    { path: '/app', label: <Trans>Dashboard</Trans>, icon: LayoutDashboard, exact: true },
+    { path: '/app/keychains', label: <Trans>Keychains</Trans>, icon: KeyRound },
+    { path: '/app/orders', label: <Trans>Orders</Trans>, icon: Package },
+    { path: '/app/organizations', label: <Trans>Organizations</Trans>, icon: Building2 },
+    { path: '/app/profile', label: <Trans>My profile</Trans>, icon: UserRound },
+    { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine },
+    { path: '/app/users', label: <Trans>Users</Trans>, icon: Users },
+  ]
+}
+
+function NavItem({
+  entry,
+  locale,
+  onNavigate,
+}: {
+  entry: MenuEntry
+  locale: Locale
+  onNavigate: () => void
+}) {
+  const navigate = useNavigate()
+  const { pathname } = useLocation()
+  const href = localizedHref(locale, entry.path)
+  const active = entry.exact ? pathname === href || pathname === `${href}/` : pathname.startsWith(href)
+  const Icon = entry.icon
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
+    event.preventDefault()
+    onNavigate()
+    void navigate({ href })
+  }
+  return (
+    <a
+      href={href}
+      onClick={follow}
+      aria-current={active ? 'page' : undefined}
+      className={`flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium ${
+        active ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
+      }`}
+    >
+      <Icon aria-hidden className="size-5 shrink-0" />
+      {entry.label}
+    </a>
+  )
+}
+
+export function AppShell({
+  profile,
+  locale,
+  onSignOut,
+  children,
+}: {
+  profile: Profile
+  locale: Locale
+  onSignOut: () => void
+  children: ReactNode
+}) {
+  const { t } = useLingui()
+  const [open, setOpen] = useState(false)
+  const menu = useMenu()
+  const nav = (
+    <nav aria-label={t`Main menu`} className="flex flex-col gap-1">
+      {menu.map((entry) => (
+        <NavItem key={entry.path} entry={entry} locale={locale} onNavigate={() => setOpen(false)} />
+      ))}
+    </nav>
+  )
+  const account = (
+    <div className="flex flex-col gap-2 border-t border-slate-200 pt-4">
+      <p className="truncate px-3 text-sm text-slate-600" title={profile.email}>
+        {profile.email}
+      </p>
+      <LanguageSwitch locale={locale} />
+      <button
+        type="button"
+        onClick={onSignOut}
+        className="flex min-h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70"
+      >
+        <LogOut aria-hidden className="size-4" />
+        <Trans>Sign out</Trans>
+      </button>
+    </div>
+  )
+
+  return (
+    <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_1fr]">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2"
+      >
+        <Trans>Skip to content</Trans>
+      </a>
+      <header className="sticky top-0 z-30 flex h-14 items-center justify-between border-b border-slate-200 bg-white px-4 lg:hidden">
+        <Logo />
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls="mobile-menu"
+          onClick={() => setOpen((value) => !value)}
+          className="inline-flex size-11 items-center justify-center rounded-lg hover:bg-slate-100"
+        >
+          {open ? <X aria-hidden className="size-6" /> : <Menu aria-hidden className="size-6" />}
+          <span className="sr-only">{open ? t`Close menu` : t`Open menu`}</span>
+        </button>
+      </header>
+      {open ? (
+        <div
+          id="mobile-menu"
+          className="fixed inset-x-0 top-14 bottom-0 z-20 flex flex-col gap-4 overflow-y-auto bg-white p-4 lg:hidden"
+        >
+          {nav}
+          {account}
+        </div>
+      ) : null}
+      <aside className="sticky top-0 hidden h-dvh flex-col gap-6 border-r border-slate-200 bg-white p-4 lg:flex">
+        <Logo className="px-3 pt-2" />
+        <div className="flex-1 overflow-y-auto">{nav}</div>
+        {account}
+      </aside>
+      <main id="main" className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+        {children}
+      </main>
+    </div>
+  )
+}

@@ -1,0 +1,38 @@
+import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister'
+import { QueryClient } from '@tanstack/react-query'
+import { persistQueryClient } from '@tanstack/react-query-persist-client'
+
+const CACHE_KEY = 'trousseau-query-cache'
+/** Bump when the shape of cached data changes; a new build alone keeps the cache (offline use). */
+const CACHE_BUSTER = 'v1'
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        gcTime: 24 * 60 * 60 * 1000,
+        // The API client already retries idempotent requests once (SPEC §7); no second layer here.
+        retry: false,
+        refetchOnWindowFocus: true,
+      },
+    },
+  })
+}
+
+/** Restores the persisted cache (so a reopened app paints at once) and keeps it persisted. */
+export async function persistCache(queryClient: QueryClient): Promise<void> {
+  const persister = createSyncStoragePersister({ storage: window.localStorage, key: CACHE_KEY })
+  const [, restored] = persistQueryClient({
+    queryClient,
+    persister,
+    maxAge: 7 * 24 * 60 * 60 * 1000,
+    buster: CACHE_BUSTER,
+  })
+  await restored
+}
+
+/** Sign-out: forget every cached answer, in memory and on disk. */
+export function clearClientData(queryClient: QueryClient): void {
+  queryClient.clear()
+  window.localStorage.removeItem(CACHE_KEY)
+}

@@ -1,0 +1,177 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm } from '@tanstack/react-form'
+import { useQueryClient } from '@tanstack/react-query'
+import { MailCheck } from 'lucide-react'
+import { useState } from 'react'
+import * as v from 'valibot'
+import { EmailSchema, SignInCodeSchema } from '../../../contract/auth.ts'
+import type { Locale } from '../../../contract/locale.ts'
+import { ApiError } from '../../lib/api.ts'
+import { Button } from '../../ui/Button.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { createSession, requestSignInMail } from './session.ts'
+
+type Props = { locale: Locale; onSignedIn: () => void }
+
+function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string) => void }) {
+  const { t } = useLingui()
+  const form = useForm({
+    defaultValues: { email: '' },
+    onSubmit: async ({ value }) => {
+      const email = v.parse(EmailSchema, value.email)
+      try {
+        await requestSignInMail(email, locale)
+        onSent(email)
+      } catch (error) {
+        const rateLimited = error instanceof ApiError && error.status === 429
+        toasts.add({
+          severity: 'error',
+          summary: rateLimited ? t`Too many attempts. Please wait a few minutes.` : t`An error occurred.`,
+          life: 6000,
+        })
+      }
+    },
+  })
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-5"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      <form.Field
+        name="email"
+        validators={{
+          onSubmit: ({ value }) =>
+            v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+        }}
+      >
+        {(field) => (
+          <TextField
+            label={t`E-mail`}
+            name={field.name}
+            type="email"
+            inputMode="email"
+            autoComplete="email"
+            autoFocus
+            value={field.state.value}
+            onChange={field.handleChange}
+            onBlur={field.handleBlur}
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Subscribe selector={(state) => state.isSubmitting}>
+        {(isSubmitting) => (
+          <Button type="submit" isDisabled={isSubmitting}>
+            {isSubmitting ? <Trans>Sending…</Trans> : <Trans>Receive a sign-in link</Trans>}
+          </Button>
+        )}
+      </form.Subscribe>
+    </form>
+  )
+}
+
+function CodeStep({
+  email,
+  onSignedIn,
+  onRestart,
+}: {
+  email: string
+  onSignedIn: () => void
+  onRestart: () => void
+}) {
+  const { t } = useLingui()
+  const queryClient = useQueryClient()
+  const form = useForm({
+    defaultValues: { code: '' },
+    onSubmit: async ({ value }) => {
+      try {
+        await createSession({ email, code: value.code.trim() }, queryClient)
+        onSignedIn()
+      } catch {
+        form.setFieldValue('code', '')
+        toasts.add({ severity: 'error', summary: t`Sign-in failed. Please try again.`, life: 6000 })
+      }
+    },
+  })
+  return (
+    <div className="flex flex-col gap-5">
+      <div
+        role="status"
+        className="flex gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-emerald-950"
+      >
+        <MailCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
+        <p>
+          <Trans>
+            A link and a code were sent to <strong className="break-all">{email}</strong>. Open the link, or
+            type the code below. Both are valid for 10 minutes.
+          </Trans>
+        </p>
+      </div>
+      <form
+        noValidate
+        className="flex flex-col gap-5"
+        onSubmit={(event) => {
+          event.preventDefault()
+          void form.handleSubmit()
+        }}
+      >
+        <form.Field
+          name="code"
+          validators={{
+            onSubmit: ({ value }) =>
+              v.safeParse(SignInCodeSchema, value).success ? undefined : t`The code must be 6 digits.`,
+          }}
+        >
+          {(field) => (
+            <TextField
+              label={t`6-digit code`}
+              name={field.name}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              autoFocus
+              value={field.state.value}
+              onChange={(value) => field.handleChange(value.replace(/\D/g, ''))}
+              onBlur={field.handleBlur}
+              error={field.state.meta.errors[0]}
+            />
+          )}
+        </form.Field>
+        <form.Subscribe selector={(state) => state.isSubmitting}>
+          {(isSubmitting) => (
+            <Button type="submit" isDisabled={isSubmitting}>
+              {isSubmitting ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
+            </Button>
+          )}
+        </form.Subscribe>
+      </form>
+      <Button variant="ghost" onPress={onRestart}>
+        <Trans>Use another address or send a new code</Trans>
+      </Button>
+    </div>
+  )
+}
+
+export function SignInScreen({ locale, onSignedIn }: Props) {
+  const [email, setEmail] = useState<string | null>(null)
+  return (
+    <div className="w-full max-w-md">
+      <h1 className="mb-2 text-2xl font-bold tracking-tight text-slate-900">
+        <Trans>Sign in</Trans>
+      </h1>
+      <p className="mb-6 text-slate-700">
+        <Trans>No password: we e-mail you a one-time link and a 6-digit code.</Trans>
+      </p>
+      {email === null ? (
+        <EmailStep locale={locale} onSent={setEmail} />
+      ) : (
+        <CodeStep email={email} onSignedIn={onSignedIn} onRestart={() => setEmail(null)} />
+      )}
+    </div>
+  )
+}

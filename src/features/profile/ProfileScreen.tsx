@@ -1,0 +1,127 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm, useStore } from '@tanstack/react-form'
+import * as v from 'valibot'
+import { PhoneSchema, type Profile } from '../../../contract/auth.ts'
+import { useUnsavedChanges } from '../../lib/unsaved.ts'
+import { Button } from '../../ui/Button.tsx'
+import { Card, PageHeader } from '../../ui/Card.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { updateProfile } from './api.ts'
+
+export function ProfileScreen({
+  profile,
+  onSaved,
+}: {
+  profile: Profile
+  onSaved: (profile: Profile) => void
+}) {
+  const { t } = useLingui()
+  const form = useForm({
+    defaultValues: {
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      phoneNumber: profile.phoneNumber,
+    },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        const updated = await updateProfile(value)
+        onSaved(updated)
+        formApi.reset({
+          firstName: updated.firstName,
+          lastName: updated.lastName,
+          phoneNumber: updated.phoneNumber,
+        })
+        toasts.add({ severity: 'success', summary: t`Your profile has been updated.`, life: 4000 })
+      } catch {
+        toasts.add({ severity: 'error', summary: t`Your profile could not be updated.`, life: 6000 })
+      }
+    },
+  })
+  useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
+  const nameError = (value: string) => (value.trim().length > 100 ? t`At most 100 characters.` : undefined)
+
+  return (
+    <>
+      <PageHeader title={<Trans>My profile</Trans>} />
+      <Card className="max-w-2xl">
+        <form
+          noValidate
+          className="grid gap-5 sm:grid-cols-2"
+          onSubmit={(event) => {
+            event.preventDefault()
+            void form.handleSubmit()
+          }}
+        >
+          <form.Field name="firstName" validators={{ onChange: ({ value }) => nameError(value) }}>
+            {(field) => (
+              <TextField
+                label={t`First name`}
+                name={field.name}
+                autoComplete="given-name"
+                value={field.state.value}
+                onChange={field.handleChange}
+                onBlur={field.handleBlur}
+                error={field.state.meta.errors[0]}
+              />
+            )}
+          </form.Field>
+          <form.Field name="lastName" validators={{ onChange: ({ value }) => nameError(value) }}>
+            {(field) => (
+              <TextField
+                label={t`Last name`}
+                name={field.name}
+                autoComplete="family-name"
+                value={field.state.value}
+                onChange={field.handleChange}
+                onBlur={field.handleBlur}
+                error={field.state.meta.errors[0]}
+              />
+            )}
+          </form.Field>
+          <TextField
+            label={t`E-mail`}
+            name="email"
+            type="email"
+            value={profile.email}
+            onChange={() => undefined}
+            isReadOnly
+            description={t`Your sign-in address.`}
+          />
+          <form.Field
+            name="phoneNumber"
+            validators={{
+              onChange: ({ value }) =>
+                v.safeParse(PhoneSchema, value).success
+                  ? undefined
+                  : t`Use digits, spaces and + ( ) . - only, at most 32 characters.`,
+            }}
+          >
+            {(field) => (
+              <TextField
+                label={t`Phone number`}
+                name={field.name}
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel"
+                value={field.state.value}
+                onChange={field.handleChange}
+                onBlur={field.handleBlur}
+                error={field.state.meta.errors[0]}
+              />
+            )}
+          </form.Field>
+          <div className="sm:col-span-2">
+            <form.Subscribe selector={(state) => [state.isSubmitting, state.canSubmit] as const}>
+              {([isSubmitting, canSubmit]) => (
+                <Button type="submit" isDisabled={isSubmitting || !canSubmit}>
+                  {isSubmitting ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
+                </Button>
+              )}
+            </form.Subscribe>
+          </div>
+        </form>
+      </Card>
+    </>
+  )
+}

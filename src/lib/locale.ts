@@ -1,0 +1,36 @@
+import {
+  DEFAULT_LOCALE,
+  isLocale,
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_MAX_AGE_S,
+  type Locale,
+} from '../../contract/locale.ts'
+
+/** The locale of a path: English under `/en`, French (the default) everywhere else. */
+export function localeOfPath(pathname: string): Locale {
+  return pathname === '/en' || pathname.startsWith('/en/') ? 'en' : DEFAULT_LOCALE
+}
+
+/** The route param for a locale: French lives without a prefix. */
+export function localeParam(locale: Locale): string | undefined {
+  return locale === DEFAULT_LOCALE ? undefined : locale
+}
+
+/** The same page in another locale: `/app/profile` ⇄ `/en/app/profile`. */
+export function swapLocaleInPath(pathname: string, target: Locale): string {
+  const bare = localeOfPath(pathname) === 'en' ? pathname.slice(3) || '/' : pathname
+  if (target === DEFAULT_LOCALE) return bare
+  return bare === '/' ? `/${target}/` : `/${target}${bare}`
+}
+
+export function readLocaleCookie(cookie = document.cookie): Locale | null {
+  const match = cookie.match(new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([^;]+)`))
+  const value = match?.[1]
+  return isLocale(value) ? value : null
+}
+
+export function writeLocaleCookie(locale: Locale): void {
+  const secure = location.protocol === 'https:' ? '; Secure' : ''
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser we serve
+  document.cookie = `${LOCALE_COOKIE}=${locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE_S}; Path=/; SameSite=Lax${secure}`
+}

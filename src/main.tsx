@@ -1,0 +1,39 @@
+import './styles.css'
+import { I18nProvider } from '@lingui/react'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { RouterProvider } from '@tanstack/react-router'
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { createQueryClient, persistCache } from './app/query.ts'
+import { createAppRouter } from './app/router.tsx'
+import { restoreSession } from './features/auth/session.ts'
+import { activateLocale, i18n } from './lib/i18n.ts'
+import { localeOfPath, readLocaleCookie, swapLocaleInPath } from './lib/locale.ts'
+import { startPwa } from './pwa/register.ts'
+
+async function boot() {
+  // The locale cookie decides where a visitor lands when they open the French default address.
+  const saved = readLocaleCookie()
+  if (saved === 'en' && localeOfPath(location.pathname) === 'fr') {
+    history.replaceState(
+      history.state,
+      '',
+      `${swapLocaleInPath(location.pathname, 'en')}${location.search}${location.hash}`,
+    )
+  }
+  const queryClient = createQueryClient()
+  await Promise.all([activateLocale(localeOfPath(location.pathname)), persistCache(queryClient)])
+  const router = createAppRouter(queryClient, restoreSession(queryClient))
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>
+    </StrictMode>,
+  )
+  startPwa()
+}
+
+void boot()

@@ -1,0 +1,21 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
+import { ErrorPage, NotFoundPage } from '../app/ErrorPages.tsx'
+import { Toaster } from '../ui/toast/Toaster.tsx'
+
+export type RouterContext = { queryClient: QueryClient; sessionReady: Promise<void> }
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: () => (
+    <>
+      <Outlet />
+      <Toaster />
+    </>
+  ),
+  notFoundComponent: NotFoundPage,
+  errorComponent: ({ error }) => (
+    <ErrorPage
+      error={{ description: import.meta.env.DEV && error instanceof Error ? error.message : undefined }}
+    />
+  ),
+})

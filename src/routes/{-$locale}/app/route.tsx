@@ -1,0 +1,40 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router'
+import { AppShell } from '../../../app/AppShell.tsx'
+import { clearClientData } from '../../../app/query.ts'
+import { currentProfile, deleteSession, profileQuery } from '../../../features/auth/session.ts'
+import { localizedHref } from '../../../lib/paths.ts'
+
+export const Route = createFileRoute('/{-$locale}/app')({
+  beforeLoad: async ({ context, location }) => {
+    await context.sessionReady
+    const profile = currentProfile(context.queryClient)
+    if (!profile) {
+      throw redirect({
+        href: `${localizedHref(context.locale, '/sign-in')}?redirect=${encodeURIComponent(location.href)}`,
+        replace: true,
+      })
+    }
+    return { profile }
+  },
+  component: AppLayout,
+})
+
+function AppLayout() {
+  const { locale, profile: initial } = Route.useRouteContext()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const { data: profile } = useQuery({ ...profileQuery, initialData: initial })
+  const signOut = async () => {
+    await deleteSession()
+    clearClientData(queryClient)
+    queryClient.setQueryData(profileQuery.queryKey, null)
+    await navigate({ href: localizedHref(locale, '/sign-in'), replace: true })
+  }
+  if (!profile) return null
+  return (
+    <AppShell profile={profile} locale={locale} onSignOut={() => void signOut()}>
+      <Outlet />
+    </AppShell>
+  )
+}

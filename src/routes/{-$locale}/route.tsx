@@ -1,0 +1,28 @@
+import { t } from '@lingui/core/macro'
+import { createFileRoute, notFound, Outlet, redirect } from '@tanstack/react-router'
+import type { Locale } from '../../../contract/locale.ts'
+import { createSession } from '../../features/auth/session.ts'
+import { activateLocale } from '../../lib/i18n.ts'
+import { localizedHref } from '../../lib/paths.ts'
+import { toasts } from '../../ui/toast/store.ts'
+
+export const Route = createFileRoute('/{-$locale}')({
+  beforeLoad: async ({ params, location, context }) => {
+    if (params.locale !== undefined && params.locale !== 'en') throw notFound()
+    const locale: Locale = params.locale === 'en' ? 'en' : 'fr'
+    await activateLocale(locale)
+    // A `token` query parameter on any route (the e-mailed link) signs in, then goes to /app.
+    const token = new URLSearchParams(location.searchStr).get('token')
+    if (token) {
+      try {
+        await createSession({ token }, context.queryClient)
+      } catch {
+        toasts.add({ severity: 'error', summary: t`Sign-in failed. Please try again.`, life: 8000 })
+        throw redirect({ href: localizedHref(locale, '/sign-in'), replace: true })
+      }
+      throw redirect({ href: localizedHref(locale, '/app'), replace: true })
+    }
+    return { locale }
+  },
+  component: Outlet,
+})

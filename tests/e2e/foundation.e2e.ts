@@ -1,0 +1,158 @@
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Stack, startStack } from './harness.ts'
+import { signInLinkOf } from './mailbox.ts'
+
+let stack: Stack
+
+beforeAll(async () => {
+  stack = await startStack()
+})
+
+afterAll(async () => {
+  await stack?.stop()
+})
+
+async function withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+  const context = await stack.newContext()
+  try {
+    return await run(await context.newPage(), context)
+  } finally {
+    await context.close()
+  }
+}
+
+const pathOf = (page: Page) => new URL(page.url()).pathname
+
+describe('foundation, in a real browser against the real server', () => {
+  it('shows the landing page in French, and in English under /en', async () => {
+    await withPage(async (page) => {
+      await page.goto('/')
+      expect(await page.locator('html').getAttribute('lang')).toBe('fr')
+      await page
+        .getByRole('heading', { level: 1, name: 'Sachez où est chaque clé, et qui la détient.' })
+        .waitFor()
+      await page.goto('/en/')
+      expect(await page.locator('html').getAttribute('lang')).toBe('en')
+      await page
+        .getByRole('heading', { level: 1, name: 'Know where every key is, and who holds it.' })
+        .waitFor()
+    })
+  })
+
+  it('signs in by code in French and shows the app shell with the full menu', async () => {
+    await withPage(async (page) => {
+      await page.goto('/')
+      await page.getByRole('link', { name: 'Se connecter' }).click()
+      await page.waitForURL('**/sign-in')
+      await stack.signInByCode(page, 'camille@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      const menu = page.getByRole('navigation', { name: 'Menu principal' }).first()
+      const entries = await menu.getByRole('link').allTextContents()
+      expect(entries).toEqual([
+        'Tableau de bord',
+        'Trousseaux',
+        'Commandes',
+        'Organisations',
+        'Mon profil',
+        'Scanner une étiquette',
+        'Utilisateurs',
+      ])
+      await page.getByRole('heading', { name: 'Créez votre première organisation' }).waitFor()
+    })
+  })
+
+  it('signs in by the mailed link in English', async () => {
+    await withPage(async (page) => {
+      const already = stack.mailbox.received.length
+      await page.goto('/en/sign-in')
+      await page.getByLabel('E-mail').fill('robin@example.com')
+      await page.getByRole('button', { name: 'Receive a sign-in link' }).click()
+      await page.getByText('A link and a code were sent to').waitFor()
+      const mail = await stack.mailbox.nextMailTo('robin@example.com', already)
+      const link = signInLinkOf(mail)
+      expect(new URL(link).pathname).toBe('/en/')
+      await page.goto(link)
+      await page.waitForURL((url) => url.pathname === '/en/app')
+      await page.getByRole('heading', { name: 'Create your first organization' }).waitFor()
+      expect(await page.locator('html').getAttribute('lang')).toBe('en')
+    })
+  })
+
+  it('sends a guarded page to sign-in and comes back to it after', async () => {
+    await withPage(async (page) => {
+      await page.goto('/app/profile')
+      await page.waitForURL((url) => url.pathname === '/sign-in')
+      expect(new URL(page.url()).searchParams.get('redirect')).toBe('/app/profile')
+      await stack.signInByCode(page, 'dominique@example.com')
+      await page.waitForURL((url) => url.pathname === '/app/profile')
+      await page.getByRole('heading', { name: 'Mon profil' }).waitFor()
+    })
+  })
+
+  it('answers unknown pages and unknown language prefixes with the 404 page', async () => {
+    await withPage(async (page) => {
+      await page.goto('/nulle-part')
+      await page.getByRole('heading', { name: 'Page introuvable' }).waitFor()
+      await page.goto('/en/nowhere')
+      await page.getByRole('heading', { name: 'Page Not Found' }).waitFor()
+      await page.goto('/de/app')
+      await page.getByRole('heading', { name: 'Page introuvable' }).waitFor()
+    })
+  })
+
+  it('edits the profile, switches language on the same page, and signs out', async () => {
+    await withPage(async (page, context) => {
+      await stack.signInByCode(page, 'alex@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.getByRole('link', { name: 'Mon profil' }).first().click()
+      await page.waitForURL('**/app/profile')
+      await page.getByLabel('Prénom').fill('Alex')
+      await page.getByLabel('Nom', { exact: true }).fill('Martin')
+      await page.getByLabel('Téléphone').fill('+33 6 12 34 56 78')
+      await page.getByRole('button', { name: 'Enregistrer' }).click()
+      await page.getByText('Votre profil a été mis à jour.').waitFor()
+      await page.reload()
+      expect(await page.getByLabel('Prénom').inputValue()).toBe('Alex')
+      expect(await page.getByLabel('Téléphone').inputValue()).toBe('+33 6 12 34 56 78')
+
+      await page.getByRole('button', { name: 'Passer en English' }).first().click()
+      await page.waitForURL((url) => url.pathname === '/en/app/profile')
+      await page.getByRole('heading', { name: 'My profile' }).waitFor()
+      expect(await page.getByLabel('First name').inputValue()).toBe('Alex')
+      const cookies = await context.cookies()
+      const localeCookie = cookies.find((cookie) => cookie.name === 'locale')
+      expect(localeCookie?.value).toBe('en')
+      expect(localeCookie!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000)
+
+      await page.getByRole('button', { name: 'Sign out' }).first().click()
+      await page.waitForURL((url) => url.pathname === '/en/sign-in')
+      const profile = await page.request.get('/api/profile')
+      expect(profile.status()).toBe(401)
+      await page.goto('/en/app')
+      await page.waitForURL((url) => url.pathname === '/en/sign-in')
+    })
+  })
+
+  it('opens the app shell with the network off after a first visit', async () => {
+    await withPage(async (page, context) => {
+      await stack.signInByCode(page, 'field@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.evaluate(async () => {
+        const registration = await navigator.serviceWorker.ready
+        if (!navigator.serviceWorker.controller) {
+          await new Promise((resolve) =>
+            navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+          )
+        }
+        return registration.active?.state
+      })
+      await context.setOffline(true)
+      await page.goto('/app/profile')
+      expect(pathOf(page)).toBe('/app/profile')
+      await page.getByRole('navigation', { name: 'Menu principal' }).first().waitFor()
+      await page.getByRole('heading', { name: 'Mon profil' }).waitFor()
+      await context.setOffline(false)
+    })
+  })
+})

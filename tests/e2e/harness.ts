@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import { loadConfig } from '../../server/config.ts'
+import { createLogger } from '../../server/logger.ts'
+import { startServer } from '../../server/main.ts'
+import { signInCodeOf, startMailbox } from './mailbox.ts'
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+]
+
+/**
+ * The real product for a browser test: the production build served by the real server (PGlite in a temp
+ * folder), mail delivered over SMTP to a loopback receiver, and Debian's Chromium.
+ */
+export async function startStack() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-e2e-'))
+  const mailbox = await startMailbox()
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    SMTP_URL: mailbox.url,
+    STATIC_DIR: 'dist',
+    LOG_LEVEL: 'warn',
+  })
+  const server = await startServer(config, createLogger('warn'))
+  const baseUrl = server.url.replace('127.0.0.1', 'localhost')
+  const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
+
+  async function newContext(): Promise<BrowserContext> {
+    return browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } })
+  }
+
+  /** Signs in through the UI with the mailed code; leaves the page on /app. */
+  async function signInByCode(page: Page, email: string, locale: 'fr' | 'en' = 'fr') {
+    const already = mailbox.received.length
+    await page.goto(locale === 'fr' ? '/sign-in' : '/en/sign-in')
+    await page.getByLabel('E-mail').fill(email)
+    await page
+      .getByRole('button', {
+        name: locale === 'fr' ? 'Recevoir un lien de connexion' : 'Receive a sign-in link',
+      })
+      .click()
+    const mail = await mailbox.nextMailTo(email, already)
+    await page.getByLabel(locale === 'fr' ? 'Code à 6 chiffres' : '6-digit code').fill(signInCodeOf(mail))
+    await page
+      .getByRole('button', { name: locale === 'fr' ? 'Se connecter' : 'Sign in', exact: true })
+      .click()
+  }
+
+  return {
+    baseUrl,
+    mailbox,
+    browser,
+    newContext,
+    signInByCode,
+    async stop() {
+      await browser.close()
+      await server.close()
+      await mailbox.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>

@@ -1,0 +1,23 @@
+import { i18n, type Messages } from '@lingui/core'
+import { I18nProvider } from '@lingui/react'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render } from '@testing-library/react'
+import type { ReactElement } from 'react'
+
+/** Renders a component with the providers every screen expects (Lingui, TanStack Query). */
+export function renderWithProviders(ui: ReactElement) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  return {
+    queryClient,
+    ...render(
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>
+      </I18nProvider>,
+    ),
+  }
+}
+
+export async function useLocale(locale: 'fr' | 'en'): Promise<void> {
+  const { messages } = (await import(`../locales/${locale}/messages.po`)) as { messages: Messages }
+  i18n.loadAndActivate({ locale, messages })
+}
