@@ -5,8 +5,8 @@ import { ApiRouter } from './http/api-router.ts'
 import type { AppEnv } from './http/env.ts'
 import { errorResponse, handleError, notFound } from './http/errors.ts'
 import { openApiDocument, RouteRegistry } from './http/openapi.ts'
-import { corsForAllowList, jsonOnly, limitBody, originCheck } from './http/request-guards.ts'
 import { requestContext } from './http/request-context.ts'
+import { corsForAllowList, jsonOnly, limitBody, originCheck } from './http/request-guards.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { sessionMiddleware } from './http/session.ts'
 import { staticSpa } from './http/static-spa.ts'
@@ -55,7 +55,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   const openApiRouter = new ApiRouter(registry, 'meta')
   openApiRouter.route(
-    { method: 'get', path: '/openapi.json', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } },
+    {
+      method: 'get',
+      path: '/openapi.json',
+      summary: 'This document',
+      responses: { 200: { description: 'OpenAPI 3.1' } },
+    },
     (c) =>
       c.json(
         openApiDocument(registry, {

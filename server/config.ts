@@ -71,7 +71,10 @@ const EnvSchema = v.object({
     v.pipe(
       v.string(),
       v.trim(),
-      v.regex(/^(postgres|postgresql):\/\/\S+$|^$/, 'DATABASE_URL must start with postgres:// or postgresql://'),
+      v.regex(
+        /^(postgres|postgresql):\/\/\S+$|^$/,
+        'DATABASE_URL must start with postgres:// or postgresql://',
+      ),
     ),
     '',
   ),
@@ -92,7 +95,11 @@ const EnvSchema = v.object({
     '',
   ),
   SMTP_URL: v.optional(
-    v.pipe(v.string(), v.trim(), v.regex(/^(smtps?:\/\/\S+)?$/, 'SMTP_URL must start with smtp:// or smtps://')),
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^(smtps?:\/\/\S+)?$/, 'SMTP_URL must start with smtp:// or smtps://'),
+    ),
     '',
   ),
   MAIL_FROM: v.optional(
@@ -100,15 +107,14 @@ const EnvSchema = v.object({
     'Trousseau <no-reply@localhost>',
   ),
   LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
-  CORS_ORIGINS: v.optional(
-    v.pipe(v.string(), v.transform(list), v.array(originSchema('CORS_ORIGINS'))),
-    '',
-  ),
+  CORS_ORIGINS: v.optional(v.pipe(v.string(), v.transform(list), v.array(originSchema('CORS_ORIGINS'))), ''),
   OPERATOR_EMAILS: v.optional(
     v.pipe(
       v.string(),
       v.transform((value) => list(value).map((email) => email.toLowerCase())),
-      v.array(v.pipe(v.string(), v.email('OPERATOR_EMAILS must be a comma-separated list of e-mail addresses'))),
+      v.array(
+        v.pipe(v.string(), v.email('OPERATOR_EMAILS must be a comma-separated list of e-mail addresses')),
+      ),
     ),
     '',
   ),
@@ -128,11 +134,13 @@ export class ConfigError extends Error {}
 /** Parses the environment; throws a ConfigError whose message is one line naming the bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
   // An empty variable counts as unset, as in most shells' `VAR= node …`.
-  const defined = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+  const defined = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  )
   const result = v.safeParse(EnvSchema, defined)
   if (!result.success) {
     const issue = result.issues[0]
-    const name = v.getDotPath(issue) ?? 'environment'
+    const name = String(issue.path?.[0]?.key ?? 'environment')
     const message = issue.message.includes(name) ? issue.message : `${name} is invalid: ${issue.message}`
     throw new ConfigError(`Invalid configuration: ${message}`)
   }

@@ -17,7 +17,9 @@ const SHUTDOWN_GRACE_MS = 10_000
 export type RunningServer = { url: string; close(): Promise<void> }
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
   return pkg.version
 }
 
@@ -25,20 +27,29 @@ export function packageVersion(): string {
  * Opens and migrates the database, then listens. PORT 0 picks a free port; a PUBLIC_URL on port 0 (the
  * default with PORT 0) is rewritten to the bound port, so tests can start several servers at once.
  */
-export async function startServer(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningServer> {
   const database = await openDatabase(config)
   await database.migrate()
   const secret = await resolveSessionSecret(config)
 
   let app: ReturnType<typeof createApp>['app'] | undefined
-  const server = serve({ fetch: (request, env) => (app ? app.fetch(request, env) : new Response('Starting', { status: 503 })),
-    hostname: config.host, port: config.port })
+  const server = serve({
+    fetch: (request, env) => (app ? app.fetch(request, env) : new Response('Starting', { status: 503 })),
+    hostname: config.host,
+    port: config.port,
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
     server.once('error', reject)
   })
   const { port } = server.address() as AddressInfo
-  const publicUrl = new URL(config.publicUrl).port === '0' ? config.publicUrl.replace(/:0(?=\/|$)/, `:${port}`) : config.publicUrl
+  const publicUrl =
+    new URL(config.publicUrl).port === '0'
+      ? config.publicUrl.replace(/:0(?=\/|$)/, `:${port}`)
+      : config.publicUrl
   const runtimeConfig = { ...config, port, publicUrl }
 
   const deps: AppDeps = {
@@ -103,7 +114,9 @@ async function main() {
 
 if (import.meta.main) {
   main().catch((error: unknown) => {
-    process.stderr.write(`Trousseau failed to start: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.stderr.write(
+      `Trousseau failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+    )
     process.exit(1)
   })
 }

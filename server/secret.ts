@@ -7,7 +7,9 @@ import type { Config } from './config.ts'
  * The key behind every HMAC (session ids, sign-in tokens and codes). SESSION_SECRET wins; otherwise a random
  * key is created once in `$DATA_DIR/secret.key` (mode 0600) so sessions survive restarts.
  */
-export async function resolveSessionSecret(config: Pick<Config, 'sessionSecret' | 'dataDir'>): Promise<Buffer> {
+export async function resolveSessionSecret(
+  config: Pick<Config, 'sessionSecret' | 'dataDir'>,
+): Promise<Buffer> {
   if (config.sessionSecret) return Buffer.from(config.sessionSecret, 'utf8')
   const file = join(config.dataDir, 'secret.key')
   await mkdir(config.dataDir, { recursive: true })

@@ -1,4 +1,15 @@
-import { type AnyPgColumn, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import {
+  type AnyPgColumn,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { LOCALES } from '../../contract/locale.ts'
 import { ROLES } from '../../contract/permissions.ts'
 
@@ -17,20 +28,24 @@ export const organizations = pgTable('organizations', {
   createdAt: at('created_at').notNull(),
 })
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  /** Always stored lowercased and trimmed. */
-  email: text('email').notNull().unique(),
-  firstName: text('first_name').notNull().default(''),
-  lastName: text('last_name').notNull().default(''),
-  phoneNumber: text('phone_number').notNull().default(''),
-  locale: text('locale', { enum: LOCALES }).notNull().default('fr'),
-  selectedOrganizationId: uuid('selected_organization_id').references((): AnyPgColumn => organizations.id, {
-    onDelete: 'set null',
-  }),
-  createdAt: at('created_at').notNull(),
-  lastSeenAt: at('last_seen_at').notNull(),
-})
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Always stored lowercased and trimmed. */
+    email: text('email').notNull().unique(),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    phoneNumber: text('phone_number').notNull().default(''),
+    locale: text('locale', { enum: LOCALES }).notNull().default('fr'),
+    selectedOrganizationId: uuid('selected_organization_id').references((): AnyPgColumn => organizations.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+  },
+  (table) => [check('users_email_lowercase', sql`${table.email} = lower(${table.email})`)],
+)
 
 export const memberships = pgTable(
   'memberships',

@@ -60,18 +60,17 @@ export class ApiRouter {
     this.hono.on(spec.method.toUpperCase(), spec.path, async (c) => {
       const session = c.var.session
       if (definition.auth && !session) throw unauthenticated()
-      const parse = (schema: AnySchema | undefined, value: () => unknown) => {
+      const parse = async (schema: AnySchema | undefined, value: () => unknown) => {
         if (!schema) return undefined
         try {
-          return parseInput(schema, value())
+          return parseInput(schema, await value())
         } catch (error) {
           throw invalidInput && error instanceof ApiError ? invalidInput() : error
         }
       }
-      const params = parse(definition.params, () => c.req.param())
-      const query = parse(definition.query, () => c.req.query())
-      const rawBody = definition.body ? await readJson(c) : undefined
-      const body = parse(definition.body, () => rawBody)
+      const params = await parse(definition.params, () => c.req.param())
+      const query = await parse(definition.query, () => c.req.query())
+      const body = await parse(definition.body, () => readJson(c))
       const input = { body, query, params, session } as RouteInput<B, Q, P, A>
       const response = await handler(c, input)
       if (this.#checkResponses) await checkResponse(definition, response)
@@ -82,7 +81,10 @@ export class ApiRouter {
 }
 
 /** Test-time guard: the answer must have a declared status and match its declared schema. */
-async function checkResponse(definition: { method: string; path: string; responses: Record<number, ResponseSpec> }, response: Response) {
+async function checkResponse(
+  definition: { method: string; path: string; responses: Record<number, ResponseSpec> },
+  response: Response,
+) {
   const where = `${definition.method.toUpperCase()} ${definition.path} → ${response.status}`
   if (response.status >= 400) return
   const declared = definition.responses[response.status]
@@ -91,6 +93,10 @@ async function checkResponse(definition: { method: string; path: string; respons
   const result = v.safeParse(declared.schema, await response.clone().json())
   if (!result.success) {
     const issue = result.issues[0]
-    throw new ApiError(500, ErrorCode.internal, `Response does not match its schema: ${where}: ${v.getDotPath(issue)} ${issue.message}`)
+    throw new ApiError(
+      500,
+      ErrorCode.internal,
+      `Response does not match its schema: ${where}: ${v.getDotPath(issue)} ${issue.message}`,
+    )
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createTestApp, uniqueEmail, useTestApp } from '../test/harness.ts'
+import { createTestApp, setupTestApp, uniqueEmail } from '../test/harness.ts'
 import { MAX_BODY_BYTES } from './request-guards.ts'
 
-const t = useTestApp({ config: { corsOrigins: ['https://spa.example.test'] } })
+const t = setupTestApp({ config: { corsOrigins: ['https://spa.example.test'] } })
 const email = () => ({ email: uniqueEmail() })
 
 async function expectError(response: Response, status: number, code: string) {
@@ -15,7 +15,11 @@ async function expectError(response: Response, status: number, code: string) {
 
 describe('CSRF defence', () => {
   it('refuses a state-changing request without Origin', async () => {
-    await expectError(await t.post('/api/email-tokens', { origin: null, json: email() }), 403, 'origin_rejected')
+    await expectError(
+      await t.post('/api/email-tokens', { origin: null, json: email() }),
+      403,
+      'origin_rejected',
+    )
   })
 
   it('refuses a foreign Origin', async () => {
@@ -24,7 +28,10 @@ describe('CSRF defence', () => {
   })
 
   it('refuses Sec-Fetch-Site: cross-site even with our own Origin', async () => {
-    const response = await t.post('/api/email-tokens', { headers: { 'sec-fetch-site': 'cross-site' }, json: email() })
+    const response = await t.post('/api/email-tokens', {
+      headers: { 'sec-fetch-site': 'cross-site' },
+      json: email(),
+    })
     await expectError(response, 403, 'origin_rejected')
   })
 
@@ -40,7 +47,11 @@ describe('CSRF defence', () => {
   })
 
   it('protects DELETE too', async () => {
-    await expectError(await t.delete('/api/session', { origin: 'https://evil.example' }), 403, 'origin_rejected')
+    await expectError(
+      await t.delete('/api/session', { origin: 'https://evil.example' }),
+      403,
+      'origin_rejected',
+    )
   })
 
   it('does not need an Origin on GET', async () => {
@@ -52,7 +63,10 @@ describe('CSRF defence', () => {
       t.request('/api/sessions', {
         method: 'OPTIONS',
         origin,
-        headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       })
     const allowed = await preflight('https://spa.example.test')
     expect(allowed.status).toBe(204)
@@ -120,7 +134,11 @@ describe('errors and headers', () => {
   })
 
   it('sets the security headers on every response', async () => {
-    for (const response of [await t.get('/api/health'), await t.get('/api/nope'), await t.get('/elsewhere')]) {
+    for (const response of [
+      await t.get('/api/health'),
+      await t.get('/api/nope'),
+      await t.get('/elsewhere'),
+    ]) {
       const csp = response.headers.get('content-security-policy') ?? ''
       expect(csp).toContain("default-src 'self'")
       expect(csp).toContain("script-src 'self'")

@@ -42,7 +42,11 @@ const inputSchema = (schema: AnySchema) => convert(schema, 'input')
 const outputSchema = (schema: AnySchema) => convert(schema, 'output')
 
 function convert(schema: AnySchema, typeMode: ConversionConfig['typeMode']): JsonObject {
-  const { $schema: _, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' })
+  const { $schema: _, ...rest } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode,
+    errorMode: 'ignore',
+  })
   return rest as JsonObject
 }
 
@@ -73,7 +77,10 @@ function operation(spec: RouteSpec): JsonObject {
   const responses: JsonObject = {}
   for (const [status, response] of Object.entries(spec.responses)) {
     responses[status] = response.schema
-      ? { description: response.description, content: { 'application/json': { schema: outputSchema(response.schema) } } }
+      ? {
+          description: response.description,
+          content: { 'application/json': { schema: outputSchema(response.schema) } },
+        }
       : { description: response.description }
   }
   if (spec.body || spec.query || spec.params) responses['400'] ??= errorResponse('Invalid input')
@@ -88,7 +95,12 @@ function operation(spec: RouteSpec): JsonObject {
     ...(spec.auth ? { security: [{ sessionCookie: [] }] } : {}),
     ...(parameters(spec).length > 0 ? { parameters: parameters(spec) } : {}),
     ...(spec.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(spec.body) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: inputSchema(spec.body) } },
+          },
+        }
       : {}),
     responses,
   }

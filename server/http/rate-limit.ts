@@ -13,14 +13,22 @@ export type RateLimitState = {
 
 function windowOf(policy: RateLimitPolicy, now: Date) {
   const start = Math.floor(now.getTime() / policy.windowMs) * policy.windowMs
-  return { windowStart: new Date(start), retryAfterS: Math.max(1, Math.ceil((start + policy.windowMs - now.getTime()) / 1000)) }
+  return {
+    windowStart: new Date(start),
+    retryAfterS: Math.max(1, Math.ceil((start + policy.windowMs - now.getTime()) / 1000)),
+  }
 }
 
 /**
  * Counts one event in a fixed window with a single atomic upsert, so concurrent requests (on any number of
  * API processes sharing the database) never lose an increment.
  */
-export async function hitRateLimit(db: Db, key: string, policy: RateLimitPolicy, now: Date): Promise<RateLimitState> {
+export async function hitRateLimit(
+  db: Db,
+  key: string,
+  policy: RateLimitPolicy,
+  now: Date,
+): Promise<RateLimitState> {
   const { windowStart, retryAfterS } = windowOf(policy, now)
   const [row] = await db
     .insert(rateLimits)
@@ -35,7 +43,12 @@ export async function hitRateLimit(db: Db, key: string, policy: RateLimitPolicy,
 }
 
 /** The current window's count without counting anything (to refuse before doing work). */
-export async function peekRateLimit(db: Db, key: string, policy: RateLimitPolicy, now: Date): Promise<RateLimitState> {
+export async function peekRateLimit(
+  db: Db,
+  key: string,
+  policy: RateLimitPolicy,
+  now: Date,
+): Promise<RateLimitState> {
   const { windowStart, retryAfterS } = windowOf(policy, now)
   const [row] = await db
     .select({ count: rateLimits.count })

@@ -53,7 +53,8 @@ export function jsonOnly(): MiddlewareHandler {
     if (isStateChanging(c.req.method)) {
       const type = c.req.header('content-type')
       const length = c.req.header('content-length')
-      const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined
+      const hasBody =
+        (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined
       const isJson = type !== undefined && /^application\/json\s*(;|$)/i.test(type)
       if ((type !== undefined && !isJson) || (hasBody && !isJson)) {
         throw new ApiError(415, ErrorCode.unsupportedMediaType, 'Send the body as application/json.')

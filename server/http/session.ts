@@ -7,7 +7,9 @@ import type { AppEnv } from './env.ts'
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 
 /** Resolves the session cookie into `c.var.session`; a dead cookie is cleared so the browser stops sending it. */
-export function sessionMiddleware(deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'secret'>): MiddlewareHandler<AppEnv> {
+export function sessionMiddleware(
+  deps: Pick<AppDeps, 'config' | 'database' | 'clock' | 'secret'>,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const value = readSessionCookie(c, deps.config)
     if (value !== undefined) {

@@ -23,7 +23,10 @@ export type Mailer = {
   close(): Promise<void>
 }
 
-export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger): Mailer {
+export function createMailer(
+  config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>,
+  logger: Logger,
+): Mailer {
   if (config.smtpUrl) return smtpMailer(config.smtpUrl, config.mailFrom)
   return outboxMailer(join(config.dataDir, 'outbox'), config.mailFrom, logger)
 }

@@ -9,7 +9,8 @@ const fr = {
   signInButton: 'Me connecter',
   signInCodeIntro: 'Ou saisissez ce code à 6 chiffres sur la page de connexion :',
   signInValidity: 'Le lien et le code sont valables 10 minutes et ne servent qu’une fois.',
-  signInIgnore: 'Si vous n’avez pas demandé cette connexion, ignorez ce message : personne ne pourra l’utiliser.',
+  signInIgnore:
+    'Si vous n’avez pas demandé cette connexion, ignorez ce message : personne ne pourra l’utiliser.',
   signature: 'L’équipe Trousseau',
 }
 

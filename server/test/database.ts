@@ -43,8 +43,8 @@ async function admin(url: string, statement: string): Promise<void> {
 
 /** Empties every table of the schema (between tests that must not see each other's rows). */
 export async function truncateAll(database: Database): Promise<void> {
-  const tables = Object.values(schema)
-    .filter((value): value is PgTable => value instanceof PgTable)
-    .map((table) => `"${getTableName(table)}"`)
+  const tables = Object.values(schema).flatMap((value) =>
+    value instanceof PgTable ? [`"${getTableName(value)}"`] : [],
+  )
   await database.db.execute(sql.raw(`TRUNCATE ${tables.join(', ')} CASCADE`))
 }

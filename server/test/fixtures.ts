@@ -33,6 +33,9 @@ export async function addMember(
     createdAt: t.clock.now(),
   })
   if (input.select ?? true) {
-    await t.db.update(users).set({ selectedOrganizationId: input.organizationId }).where(eq(users.id, input.userId))
+    await t.db
+      .update(users)
+      .set({ selectedOrganizationId: input.organizationId })
+      .where(eq(users.id, input.userId))
   }
 }

@@ -81,7 +81,15 @@ export async function createTestApp(options: TestAppOptions = {}) {
       },
     }),
   )
-  const deps: AppDeps = { config, database, mailer: mail, clock, logger, secret: Buffer.from(TEST_SECRET), version: 'test' }
+  const deps: AppDeps = {
+    config,
+    database,
+    mailer: mail,
+    clock,
+    logger,
+    secret: Buffer.from(TEST_SECRET),
+    version: 'test',
+  }
   const { app, registry } = createApp(deps, { checkResponses: true })
   const origin = new URL(config.publicUrl).origin
 
@@ -98,14 +106,17 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return app.request(new URL(path, origin).toString(), { method: init.method ?? 'GET', headers, body })
   }
 
-  const withMethod = (method: string) => (path: string, init: Omit<TestRequest, 'method'> = {}) =>
-    request(path, { ...init, method })
+  const withMethod =
+    (method: string) =>
+    (path: string, init: Omit<TestRequest, 'method'> = {}) =>
+      request(path, { ...init, method })
 
   /** Signs in through POST /api/sessions with a freshly issued link token (no mail, no send limits). */
   async function signIn(email: string, { locale = 'fr' as Locale } = {}): Promise<SignedIn> {
     const { token } = await issueSignInToken(deps, email.trim().toLowerCase(), locale)
     const response = await request('/api/sessions', { method: 'POST', json: { token } })
-    if (response.status !== 201) throw new Error(`signIn(${email}) answered ${response.status}: ${await response.text()}`)
+    if (response.status !== 201)
+      throw new Error(`signIn(${email}) answered ${response.status}: ${await response.text()}`)
     return { cookie: sessionCookie(response, config)!, profile: (await response.json()) as Profile }
   }
 
@@ -147,10 +158,10 @@ export function sessionCookie(response: Response, config: Pick<Config, 'publicUr
 }
 
 /**
- * `const t = useTestApp()` at the top of a test file: one app and database for the file, created before the
+ * `const t = setupTestApp()` at the top of a test file: one app and database for the file, created before the
  * first test and closed after the last. Properties are read through to the live instance.
  */
-export function useTestApp(options: TestAppOptions = {}): TestApp {
+export function setupTestApp(options: TestAppOptions = {}): TestApp {
   let instance: TestApp | undefined
   beforeAll(async () => {
     instance = await createTestApp(options)
@@ -160,7 +171,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
   })
   return new Proxy({} as TestApp, {
     get(_target, property) {
-      if (!instance) throw new Error('useTestApp(): the app exists only inside tests and hooks')
+      if (!instance) throw new Error('setupTestApp(): the app exists only inside tests and hooks')
       return instance[property as keyof TestApp]
     },
   })

@@ -27,6 +27,8 @@ export async function persistCache(queryClient: QueryClient): Promise<void> {
     persister,
     maxAge: 7 * 24 * 60 * 60 * 1000,
     buster: CACHE_BUSTER,
+    // Keep the last good answer even when a later refetch failed (offline): that is what the field needs.
+    dehydrateOptions: { shouldDehydrateQuery: (query) => query.state.data !== undefined },
   })
   await restored
 }

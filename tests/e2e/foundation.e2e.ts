@@ -1,3 +1,4 @@
+import { mkdir, writeFile } from 'node:fs/promises'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Stack, startStack } from './harness.ts'
@@ -15,11 +16,27 @@ afterAll(async () => {
 
 async function withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
   const context = await stack.newContext()
+  const page = await context.newPage()
+  const log: string[] = []
+  page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
+  page.on('framenavigated', (frame) => log.push(`navigated: ${frame.url()}`))
   try {
-    return await run(await context.newPage(), context)
+    return await run(page, context)
+  } catch (error) {
+    await saveFailure(page, log)
+    throw error
   } finally {
     await context.close()
   }
+}
+
+/** Keeps what a failed test saw (screenshot and browser log) under test-results/. */
+async function saveFailure(page: Page, log: string[]) {
+  const name = expect.getState().currentTestName?.replace(/[^a-z0-9]+/gi, '-') ?? 'failure'
+  await mkdir('test-results', { recursive: true })
+  await page.screenshot({ path: `test-results/${name}.png`, fullPage: true }).catch(() => undefined)
+  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage })).catch(() => 'unavailable')
+  await writeFile(`test-results/${name}.log`, [...log, `localStorage: ${storage}`].join('\n'))
 }
 
 const pathOf = (page: Page) => new URL(page.url()).pathname
@@ -139,14 +156,18 @@ describe('foundation, in a real browser against the real server', () => {
       await stack.signInByCode(page, 'field@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
-        const registration = await navigator.serviceWorker.ready
+        await navigator.serviceWorker.ready
         if (!navigator.serviceWorker.controller) {
           await new Promise((resolve) =>
             navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
           )
         }
-        return registration.active?.state
       })
+      // A second visit, online: the profile is then in the persisted query cache of this browser, which is
+      // what lets the installed app open signed in without network.
+      await page.reload()
+      await page.getByRole('navigation', { name: 'Menu principal' }).first().waitFor()
+      await page.waitForFunction(() => localStorage.getItem('trousseau-query-cache')?.includes('field@example.com'))
       await context.setOffline(true)
       await page.goto('/app/profile')
       expect(pathOf(page)).toBe('/app/profile')

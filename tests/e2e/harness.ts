@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
@@ -18,6 +19,14 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ]
 
+async function freePort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as AddressInfo
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return port
+}
+
 /**
  * The real product for a browser test: the production build served by the real server (PGlite in a temp
  * folder), mail delivered over SMTP to a loopback receiver, and Debian's Chromium.
@@ -25,8 +34,10 @@ export const CHROMIUM_ARGS = [
 export async function startStack() {
   const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-e2e-'))
   const mailbox = await startMailbox()
+  const port = await freePort()
   const config = loadConfig({
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_URL: `http://localhost:${port}`,
     HOST: '127.0.0.1',
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
@@ -42,10 +53,11 @@ export async function startStack() {
     return browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } })
   }
 
-  /** Signs in through the UI with the mailed code; leaves the page on /app. */
+  /** Signs in through the UI with the mailed code (from the sign-in page it is on, or a fresh one). */
   async function signInByCode(page: Page, email: string, locale: 'fr' | 'en' = 'fr') {
     const already = mailbox.received.length
-    await page.goto(locale === 'fr' ? '/sign-in' : '/en/sign-in')
+    const signInPath = locale === 'fr' ? '/sign-in' : '/en/sign-in'
+    if (!page.url().startsWith(baseUrl) || new URL(page.url()).pathname !== signInPath) await page.goto(signInPath)
     await page.getByLabel('E-mail').fill(email)
     await page
       .getByRole('button', {

@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { emailTokens } from '../../db/schema.ts'
 import { MINUTE } from '../../test/clock.ts'
-import { uniqueEmail, useTestApp } from '../../test/harness.ts'
+import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { SEND_LIMIT_PER_ADDRESS, SEND_LIMIT_PER_IP } from './sign-in-tokens.ts'
 
-const t = useTestApp()
+const t = setupTestApp()
 
 describe('POST /api/email-tokens', () => {
   it('answers 202 with the same body for a known and an unknown address', async () => {
@@ -21,7 +21,9 @@ describe('POST /api/email-tokens', () => {
 
   it('normalises the address and sends the mail in the requested locale', async () => {
     const email = uniqueEmail('Mixed')
-    const response = await t.post('/api/email-tokens', { json: { email: `  ${email.toUpperCase()} `, locale: 'en' } })
+    const response = await t.post('/api/email-tokens', {
+      json: { email: `  ${email.toUpperCase()} `, locale: 'en' },
+    })
     expect(response.status).toBe(202)
     const mail = t.mail.signInFor(email.toLowerCase())
     expect(mail.link).toMatch(/^http:\/\/localhost:3000\/en\/\?token=/)
@@ -44,7 +46,10 @@ describe('POST /api/email-tokens', () => {
     const response = await t.post('/api/email-tokens', { json: { email: 'not-an-address' } })
     expect(response.status).toBe(400)
     const body = await response.json()
-    expect(body.error).toMatchObject({ code: 'validation_failed', message: 'E-mail must be a valid address.' })
+    expect(body.error).toMatchObject({
+      code: 'validation_failed',
+      message: 'E-mail must be a valid address.',
+    })
     expect(body.error.issues).toEqual([{ path: 'email', message: 'E-mail must be a valid address.' }])
   })
 
@@ -86,7 +91,9 @@ describe('POST /api/email-tokens', () => {
     expect(over.status).toBe(429)
     expect((await over.json()).error.code).toBe('rate_limited')
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect((await t.post('/api/email-tokens', { ip: '192.0.2.11', json: { email: uniqueEmail() } })).status).toBe(202)
+    expect(
+      (await t.post('/api/email-tokens', { ip: '192.0.2.11', json: { email: uniqueEmail() } })).status,
+    ).toBe(202)
   })
 
   it('is never consumed by a GET', async () => {

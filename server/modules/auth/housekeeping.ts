@@ -18,7 +18,8 @@ export async function pruneExpired(deps: Pick<AppDeps, 'database' | 'clock'>): P
 }
 
 export function startHousekeeping(deps: Pick<AppDeps, 'database' | 'clock' | 'logger'>): { stop(): void } {
-  const run = () => pruneExpired(deps).catch((error: unknown) => deps.logger.warn({ err: error }, 'housekeeping failed'))
+  const run = () =>
+    pruneExpired(deps).catch((error: unknown) => deps.logger.warn({ err: error }, 'housekeeping failed'))
   const timer = setInterval(run, HOUR)
   timer.unref()
   return { stop: () => clearInterval(timer) }

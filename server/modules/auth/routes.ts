@@ -1,4 +1,9 @@
-import { EmailTokenAcceptedSchema, EmailTokenRequestSchema, ProfileSchema, SessionRequestSchema } from '../../../contract/auth.ts'
+import {
+  EmailTokenAcceptedSchema,
+  EmailTokenRequestSchema,
+  ProfileSchema,
+  SessionRequestSchema,
+} from '../../../contract/auth.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -30,10 +35,14 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
     {
       method: 'post',
       path: '/email-tokens',
-      summary: 'Send a sign-in link and code to an e-mail address (the same answer whether it is known or not)',
+      summary:
+        'Send a sign-in link and code to an e-mail address (the same answer whether it is known or not)',
       body: EmailTokenRequestSchema,
       responses: {
-        202: { description: 'Sent (or silently not sent: the answer never tells)', schema: EmailTokenAcceptedSchema },
+        202: {
+          description: 'Sent (or silently not sent: the answer never tells)',
+          schema: EmailTokenAcceptedSchema,
+        },
         429: { description: 'Too many requests from this network' },
       },
     },
@@ -62,7 +71,9 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
       const blocked = await signInBlockedForIp(deps, ip)
       if (blocked) throw rateLimited(blocked.retryAfterS)
       const verified =
-        'token' in body ? await consumeLinkToken(deps, body.token) : await consumeCode(deps, body.email, body.code)
+        'token' in body
+          ? await consumeLinkToken(deps, body.token)
+          : await consumeCode(deps, body.email, body.code)
       if (!verified) {
         await recordFailedSignIn(deps, ip)
         throw signInFailed(401)

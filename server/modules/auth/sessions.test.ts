@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { sessions } from '../../db/schema.ts'
 import { DAY, MINUTE, SECOND } from '../../test/clock.ts'
-import { uniqueEmail, useTestApp } from '../../test/harness.ts'
+import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { pruneExpired } from './housekeeping.ts'
 
-const t = useTestApp()
+const t = setupTestApp()
 
 const profileStatus = async (cookie: string) => (await t.get('/api/profile', { cookie })).status
 
@@ -27,7 +27,10 @@ describe('sessions', () => {
     const email = uniqueEmail()
     await t.post('/api/email-tokens', { json: { email } })
     const { token } = t.mail.signInFor(email)
-    const response = await t.post('/api/sessions', { json: { token }, headers: { 'user-agent': 'KeyPhone/1.0' } })
+    const response = await t.post('/api/sessions', {
+      json: { token },
+      headers: { 'user-agent': 'KeyPhone/1.0' },
+    })
     const { id } = await response.json()
     expect((await sessionRows(id))[0]!.userAgent).toBe('KeyPhone/1.0')
   })

@@ -70,5 +70,7 @@ export async function deleteUserSessions(deps: Pick<Deps, 'database'>, userId: s
 export async function pruneSessions(deps: Pick<Deps, 'database'>, now: Date): Promise<void> {
   await deps.database.db
     .delete(sessions)
-    .where(or(lt(sessions.expiresAt, now), lt(sessions.lastUsedAt, new Date(now.getTime() - SESSION_IDLE_MS))))
+    .where(
+      or(lt(sessions.expiresAt, now), lt(sessions.lastUsedAt, new Date(now.getTime() - SESSION_IDLE_MS))),
+    )
 }

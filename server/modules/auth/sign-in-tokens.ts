@@ -111,7 +111,9 @@ export async function consumeCode(
     .where(and(eq(emailTokens.email, email), live(now), lt(emailTokens.attempts, MAX_CODE_ATTEMPTS)))
     .returning({ id: emailTokens.id, codeHash: emailTokens.codeHash, attempts: emailTokens.attempts })
 
-  const match = claimed.find((row) => sameHash(row.codeHash, keyedHash(deps.secret, 'code', `${row.id}:${code}`)))
+  const match = claimed.find((row) =>
+    sameHash(row.codeHash, keyedHash(deps.secret, 'code', `${row.id}:${code}`)),
+  )
   if (match) {
     const [row] = await db
       .update(emailTokens)
@@ -125,7 +127,9 @@ export async function consumeCode(
     await db
       .update(emailTokens)
       .set({ voidedAt: now })
-      .where(and(inArray(emailTokens.id, exhausted), isNull(emailTokens.consumedAt), isNull(emailTokens.voidedAt)))
+      .where(
+        and(inArray(emailTokens.id, exhausted), isNull(emailTokens.consumedAt), isNull(emailTokens.voidedAt)),
+      )
   }
   return null
 }
@@ -134,7 +138,12 @@ const failedKey = (ip: string) => `sign-in-failed:ip:${ip}`
 
 /** Too many failed sign-ins from this IP: refuse before looking at the token at all. */
 export async function signInBlockedForIp(deps: Pick<Deps, 'database' | 'clock'>, ip: string) {
-  const state = await peekRateLimit(deps.database.db, failedKey(ip), FAILED_SIGN_IN_LIMIT_PER_IP, deps.clock.now())
+  const state = await peekRateLimit(
+    deps.database.db,
+    failedKey(ip),
+    FAILED_SIGN_IN_LIMIT_PER_IP,
+    deps.clock.now(),
+  )
   return state.limited ? { retryAfterS: state.retryAfterS } : null
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { MINUTE, SECOND } from '../../test/clock.ts'
-import { createTestApp, sessionCookie, uniqueEmail, useTestApp } from '../../test/harness.ts'
+import { createTestApp, sessionCookie, setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { FAILED_SIGN_IN_LIMIT_PER_IP, MAX_CODE_ATTEMPTS } from './sign-in-tokens.ts'
 
-const t = useTestApp()
+const t = setupTestApp()
 const FAILED = { error: { code: 'sign_in_failed', message: 'Sign-in failed. Please try again.' } }
 
 async function sendMail(email: string, locale?: 'fr' | 'en') {
@@ -73,6 +73,11 @@ describe('POST /api/sessions', () => {
     await expectFailed(await byCode(uniqueEmail(), '12ab56'), 400)
     await expectFailed(await t.post('/api/sessions', { json: { email: 'x@example.test' } }), 400)
     await expectFailed(await t.post('/api/sessions', { json: {} }), 400)
+    const malformed = await t.post('/api/sessions', {
+      body: '{"token"',
+      headers: { 'content-type': 'application/json' },
+    })
+    await expectFailed(malformed, 400)
   })
 
   it('fails an expired code and link (10 minutes + 1 s)', async () => {
@@ -154,7 +159,9 @@ describe('POST /api/sessions', () => {
   it('limits failed sign-ins per IP with 429, even for a right code', async () => {
     const ip = '198.51.100.7'
     for (let i = 0; i < FAILED_SIGN_IN_LIMIT_PER_IP.limit; i++) {
-      await expectFailed(await t.post('/api/sessions', { ip, json: { email: uniqueEmail(), code: '000000' } }))
+      await expectFailed(
+        await t.post('/api/sessions', { ip, json: { email: uniqueEmail(), code: '000000' } }),
+      )
     }
     const email = uniqueEmail()
     const { code } = await sendMail(email)
@@ -176,7 +183,9 @@ describe('behind https', () => {
       expect(response.headers.get('strict-transport-security')).toContain('max-age=')
       const email = uniqueEmail()
       await secure.post('/api/email-tokens', { json: { email } })
-      const signIn = await secure.post('/api/sessions', { json: { token: secure.mail.signInFor(email).token } })
+      const signIn = await secure.post('/api/sessions', {
+        json: { token: secure.mail.signInFor(email).token },
+      })
       const [header] = signIn.headers.getSetCookie()
       expect(header).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}; /)
       expect(header).toContain('Secure')

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
 import { addMember, createOrganization } from '../../test/fixtures.ts'
-import { createTestApp, uniqueEmail, useTestApp } from '../../test/harness.ts'
+import { createTestApp, setupTestApp, uniqueEmail } from '../../test/harness.ts'
 
-const t = useTestApp({ config: { operatorEmails: ['operator@example.test'] } })
+const t = setupTestApp({ config: { operatorEmails: ['operator@example.test'] } })
 
 describe('GET /api/profile', () => {
   it('answers 401 unauthenticated without a session', async () => {
@@ -32,7 +32,12 @@ describe('GET /api/profile', () => {
   it('gives nothing for a membership that is not active', async () => {
     const { cookie, profile } = await t.signIn(uniqueEmail())
     const organization = await createOrganization(t)
-    await addMember(t, { userId: profile.id, organizationId: organization.id, role: 'ADMIN', status: 'DISABLED' })
+    await addMember(t, {
+      userId: profile.id,
+      organizationId: organization.id,
+      role: 'ADMIN',
+      status: 'DISABLED',
+    })
     expect((await (await t.get('/api/profile', { cookie })).json()).permissions).toEqual([])
   })
 

@@ -29,7 +29,9 @@ export async function activeRole(deps: Pick<Deps, 'database'>, userId: string, o
 /** Permissions come from the membership in the selected organization, plus the operator's own. */
 export async function profileOf(deps: Deps, user: UserRow): Promise<Profile> {
   const operator = isOperator(deps, user.email)
-  const role = user.selectedOrganizationId ? await activeRole(deps, user.id, user.selectedOrganizationId) : null
+  const role = user.selectedOrganizationId
+    ? await activeRole(deps, user.id, user.selectedOrganizationId)
+    : null
   return {
     id: user.id,
     email: user.email,

@@ -23,13 +23,20 @@ export async function findUserById(deps: Pick<Deps, 'database'>, id: string): Pr
 }
 
 export async function findUserByEmail(deps: Pick<Deps, 'database'>, email: string): Promise<UserRow | null> {
-  const [user] = await deps.database.db.select().from(users).where(eq(users.email, email.trim().toLowerCase()))
+  const [user] = await deps.database.db
+    .select()
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()))
   return user ?? null
 }
 
 export type UserUpdate = Partial<Pick<UserRow, 'firstName' | 'lastName' | 'phoneNumber' | 'locale'>>
 
-export async function updateUser(deps: Pick<Deps, 'database'>, id: string, update: UserUpdate): Promise<UserRow> {
+export async function updateUser(
+  deps: Pick<Deps, 'database'>,
+  id: string,
+  update: UserUpdate,
+): Promise<UserRow> {
   const changes = Object.fromEntries(Object.entries(update).filter(([, value]) => value !== undefined))
   if (Object.keys(changes).length === 0) {
     const user = await findUserById(deps, id)

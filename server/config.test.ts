@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './config.ts'
+
+const failure = (env: Record<string, string>) => {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    return (error as Error).message
+  }
+  throw new Error('expected loadConfig to fail')
+}
+
+describe('loadConfig', () => {
+  it('has sensible defaults', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      nodeEnv: 'development',
+      dataDir: './data',
+      databaseUrl: null,
+      publicUrl: 'http://localhost:3000',
+      sessionSecret: null,
+      smtpUrl: null,
+      mailFrom: 'Trousseau <no-reply@localhost>',
+      logLevel: 'info',
+      corsOrigins: [],
+      operatorEmails: [],
+      trustProxy: false,
+      staticDir: './dist',
+      appVersion: null,
+    })
+  })
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      DATA_DIR: '/var/lib/trousseau',
+      DATABASE_URL: 'postgres://app@db:5432/trousseau',
+      PUBLIC_URL: 'https://keys.example.com/',
+      SESSION_SECRET: 's'.repeat(32),
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      MAIL_FROM: 'Keys <keys@example.com>',
+      LOG_LEVEL: 'warn',
+      CORS_ORIGINS: 'https://a.example.com, https://b.example.com',
+      OPERATOR_EMAILS: 'Ops@Example.com,boss@example.com',
+      TRUST_PROXY: 'true',
+      STATIC_DIR: '/srv/spa',
+      APP_VERSION: '1.2.3',
+    })
+    expect(config).toMatchObject({
+      port: 8080,
+      publicUrl: 'https://keys.example.com',
+      corsOrigins: ['https://a.example.com', 'https://b.example.com'],
+      operatorEmails: ['ops@example.com', 'boss@example.com'],
+      trustProxy: true,
+      appVersion: '1.2.3',
+    })
+  })
+
+  it('defaults PUBLIC_URL to the port', () => {
+    expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000')
+  })
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: null })
+  })
+
+  it.each([
+    [{ PORT: 'abc' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
+    [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
+    [{ PORT: '0' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
+    [{ NODE_ENV: 'staging' }, 'Invalid configuration: NODE_ENV must be one of development, production, test'],
+    [{ SESSION_SECRET: 'short' }, 'Invalid configuration: SESSION_SECRET must be at least 32 characters'],
+    [{ CORS_ORIGINS: '*' }, 'Invalid configuration: CORS_ORIGINS must be a comma-separated list of origins'],
+    [{ PUBLIC_URL: 'keys.example.com' }, 'Invalid configuration: PUBLIC_URL must be an absolute http(s) URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must start with postgres://'],
+    [{ SMTP_URL: 'http://mail' }, 'Invalid configuration: SMTP_URL must start with smtp:// or smtps://'],
+    [{ TRUST_PROXY: 'yes' }, 'Invalid configuration: TRUST_PROXY must be true or false'],
+    [{ OPERATOR_EMAILS: 'ops' }, 'Invalid configuration: OPERATOR_EMAILS must be a comma-separated list'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of'],
+  ])('refuses %o with a one-line reason', (env, message) => {
+    const reason = failure(env)
+    expect(reason.startsWith(message)).toBe(true)
+    expect(reason).not.toContain('\n')
+  })
+
+  it('makes the server exit 1 with one line on stderr', () => {
+    const main = fileURLToPath(new URL('./main.ts', import.meta.url))
+    const result = spawnSync(process.execPath, [main], {
+      env: { ...process.env, PORT: 'abc' },
+      encoding: 'utf8',
+    })
+    expect(result.status).toBe(1)
+    expect(result.stderr).toBe('Invalid configuration: PORT must be an integer between 1 and 65535\n')
+  })
+})

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { setupTestApp } from '../test/harness.ts'
+import { openApiPath } from './openapi.ts'
+
+const t = setupTestApp()
+
+describe('GET /api/openapi.json', () => {
+  it('lists every registered route with its method', async () => {
+    const response = await t.get('/api/openapi.json')
+    expect(response.status).toBe(200)
+    const document = await response.json()
+    expect(document.openapi).toBe('3.1.0')
+    expect(t.registry.routes.length).toBeGreaterThanOrEqual(7)
+    for (const route of t.registry.routes) {
+      const operation = document.paths[openApiPath(route.path)]?.[route.method]
+      expect(operation, `${route.method} ${route.path}`).toBeDefined()
+      expect(operation.summary).toBe(route.summary)
+    }
+  })
+
+  it('holds the sign-in routes with their schemas', async () => {
+    const document = await (await t.get('/api/openapi.json')).json()
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/health',
+        '/email-tokens',
+        '/sessions',
+        '/session',
+        '/profile',
+        '/openapi.json',
+      ]),
+    )
+    const sessions = document.paths['/sessions'].post
+    expect(sessions.requestBody.content['application/json'].schema.anyOf).toHaveLength(2)
+    expect(Object.keys(sessions.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '415']),
+    )
+    expect(document.paths['/profile'].get.security).toEqual([{ sessionCookie: [] }])
+    expect(
+      document.paths['/profile'].patch.requestBody.content['application/json'].schema.properties,
+    ).toHaveProperty('phoneNumber')
+    expect(document.components.securitySchemes.sessionCookie.name).toBe('session')
+  })
+
+  it('turns Hono path parameters into OpenAPI ones', () => {
+    expect(openApiPath('/organizations/:id/users/:userId')).toBe('/organizations/{id}/users/{userId}')
+  })
+})
