@@ -167,7 +167,9 @@ describe('foundation, in a real browser against the real server', () => {
       // what lets the installed app open signed in without network.
       await page.reload()
       await page.getByRole('navigation', { name: 'Menu principal' }).first().waitFor()
-      await page.waitForFunction(() => localStorage.getItem('trousseau-query-cache')?.includes('field@example.com'))
+      await page.waitForFunction(() =>
+        localStorage.getItem('trousseau-query-cache')?.includes('field@example.com'),
+      )
       await context.setOffline(true)
       await page.goto('/app/profile')
       expect(pathOf(page)).toBe('/app/profile')

@@ -57,7 +57,8 @@ export async function startStack() {
   async function signInByCode(page: Page, email: string, locale: 'fr' | 'en' = 'fr') {
     const already = mailbox.received.length
     const signInPath = locale === 'fr' ? '/sign-in' : '/en/sign-in'
-    if (!page.url().startsWith(baseUrl) || new URL(page.url()).pathname !== signInPath) await page.goto(signInPath)
+    if (!page.url().startsWith(baseUrl) || new URL(page.url()).pathname !== signInPath)
+      await page.goto(signInPath)
     await page.getByLabel('E-mail').fill(email)
     await page
       .getByRole('button', {
