@@ -107,7 +107,7 @@ function CodeStep({
         <MailCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
         <p>
           <Trans>
-            A link and a code were sent to <strong className="break-all">{email}</strong>. Open the link, or
+            A link and a code were sent to <strong className="[overflow-wrap:anywhere]">{email}</strong>. Open the link, or
             type the code below. Both are valid for 10 minutes.
           </Trans>
         </p>
