@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { missingTexts, parsePo } from './check-catalogs.ts'
+import { parsePo } from '../server/i18n/po.ts'
+import { missingTexts } from './check-catalogs.ts'
 
 const po = `msgid ""
 msgstr ""

@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import { LOCALES } from '../../contract/locale.ts'
-import { messages } from './messages.ts'
+import { translator } from '../i18n/translator.ts'
+import { signInMessages } from './messages.ts'
 
 describe('mail messages', () => {
-  it('has every key, non-empty, in every locale', () => {
-    const keys = Object.keys(messages.fr).sort()
+  it('has a text in every locale for every message, never the bare id', () => {
     for (const locale of LOCALES) {
-      expect(Object.keys(messages[locale]).sort()).toEqual(keys)
-      for (const key of keys) expect(messages[locale][key as keyof typeof messages.fr].trim()).not.toBe('')
+      for (const descriptor of Object.values(signInMessages)) {
+        const text = translator(locale)._(descriptor)
+        expect(text.trim()).not.toBe('')
+        expect(text).not.toBe(descriptor.id)
+      }
     }
   })
 
-  it('says the link and code are valid 10 minutes in both languages', () => {
-    expect(messages.fr.signInValidity).toContain('10 minutes')
-    expect(messages.en.signInValidity).toContain('10 minutes')
+  it('speaks French and English', () => {
+    expect(translator('fr')._(signInMessages.subject)).toBe('Votre connexion à Trousseau')
+    expect(translator('en')._(signInMessages.subject)).toBe('Your Trousseau sign-in')
+    expect(translator('fr')._(signInMessages.validity)).toContain('10 minutes')
+    expect(translator('en')._(signInMessages.validity)).toContain('10 minutes')
   })
 })

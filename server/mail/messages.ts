@@ -1,32 +1,31 @@
-import type { Locale } from '../../contract/locale.ts'
+import type { MessageDescriptor } from '../i18n/translator.ts'
 
-/** Placeholders in braces are replaced (HTML-escaped in the HTML part) by `fill`. */
-const fr = {
-  signInSubject: 'Votre connexion à Trousseau',
-  signInPreheader: 'Votre lien et votre code de connexion, valables 10 minutes.',
-  signInGreeting: 'Bonjour,',
-  signInIntro: 'Pour vous connecter à Trousseau, ouvrez ce lien :',
-  signInButton: 'Me connecter',
-  signInCodeIntro: 'Ou saisissez ce code à 6 chiffres sur la page de connexion :',
-  signInValidity: 'Le lien et le code sont valables 10 minutes et ne servent qu’une fois.',
-  signInIgnore:
-    'Si vous n’avez pas demandé cette connexion, ignorez ce message : personne ne pourra l’utiliser.',
-  signature: 'L’équipe Trousseau',
-}
-
-export type MessageKey = keyof typeof fr
-
-export const messages: Record<Locale, Record<MessageKey, string>> = {
-  fr,
-  en: {
-    signInSubject: 'Your Trousseau sign-in',
-    signInPreheader: 'Your sign-in link and code, valid 10 minutes.',
-    signInGreeting: 'Hello,',
-    signInIntro: 'To sign in to Trousseau, open this link:',
-    signInButton: 'Sign in',
-    signInCodeIntro: 'Or enter this 6-digit code on the sign-in page:',
-    signInValidity: 'The link and the code are valid 10 minutes and work only once.',
-    signInIgnore: 'If you did not ask to sign in, ignore this message: nobody can use it.',
-    signature: 'The Trousseau team',
+/**
+ * The sign-in mail's texts, as Lingui descriptors with explicit ids. English is the source; the French texts
+ * live in `locales/fr/server.po` (run `npm run i18n:extract` after a change here).
+ */
+export const signInMessages = {
+  subject: /*i18n*/ { id: 'mail.signIn.subject', message: 'Your Trousseau sign-in' },
+  preheader: /*i18n*/ {
+    id: 'mail.signIn.preheader',
+    message: 'Your sign-in link and code, valid 10 minutes.',
   },
-}
+  greeting: /*i18n*/ { id: 'mail.signIn.greeting', message: 'Hello,' },
+  intro: /*i18n*/ { id: 'mail.signIn.intro', message: 'To sign in to Trousseau, open this link:' },
+  button: /*i18n*/ { id: 'mail.signIn.button', message: 'Sign in' },
+  codeIntro: /*i18n*/ {
+    id: 'mail.signIn.codeIntro',
+    message: 'Or enter this 6-digit code on the sign-in page:',
+  },
+  validity: /*i18n*/ {
+    id: 'mail.signIn.validity',
+    message: 'The link and the code are valid 10 minutes and work only once.',
+  },
+  ignore: /*i18n*/ {
+    id: 'mail.signIn.ignore',
+    message: 'If you did not ask to sign in, ignore this message: nobody can use it.',
+  },
+  signature: /*i18n*/ { id: 'mail.signature', message: 'The Trousseau team' },
+} satisfies Record<string, MessageDescriptor>
+
+export type SignInMessageKey = keyof typeof signInMessages
