@@ -107,8 +107,8 @@ function CodeStep({
         <MailCheck aria-hidden className="mt-0.5 size-5 shrink-0" />
         <p>
           <Trans>
-            A link and a code were sent to <strong className="[overflow-wrap:anywhere]">{email}</strong>. Open the link, or
-            type the code below. Both are valid for 10 minutes.
+            A link and a code were sent to <strong className="[overflow-wrap:anywhere]">{email}</strong>. Open
+            the link, or type the code below. Both are valid for 10 minutes.
           </Trans>
         </p>
       </div>
