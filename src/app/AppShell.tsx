@@ -72,11 +72,13 @@ export function AppShell({
   profile,
   locale,
   onSignOut,
+  onLocaleSwitch,
   children,
 }: {
   profile: Profile
   locale: Locale
   onSignOut: () => void
+  onLocaleSwitch: (locale: Locale) => void
   children: ReactNode
 }) {
   const { t } = useLingui()
@@ -94,7 +96,7 @@ export function AppShell({
       <p className="truncate px-3 text-sm text-slate-600" title={profile.email}>
         {profile.email}
       </p>
-      <LanguageSwitch locale={locale} />
+      <LanguageSwitch locale={locale} onSwitch={onLocaleSwitch} />
       <button
         type="button"
         onClick={onSignOut}

@@ -141,6 +141,12 @@ describe('foundation, in a real browser against the real server', () => {
       const localeCookie = cookies.find((cookie) => cookie.name === 'locale')
       expect(localeCookie?.value).toBe('en')
       expect(localeCookie!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000)
+      // The account now reads English, so its mail will be written in English.
+      await expect
+        .poll(
+          async () => ((await (await page.request.get('/api/profile')).json()) as { locale: string }).locale,
+        )
+        .toBe('en')
 
       await page.getByRole('button', { name: 'Sign out' }).first().click()
       await page.waitForURL((url) => url.pathname === '/en/sign-in')

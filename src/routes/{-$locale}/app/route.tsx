@@ -1,8 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router'
+import type { Locale } from '../../../../contract/locale.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
 import { clearClientData } from '../../../app/query.ts'
 import { currentProfile, deleteSession, profileQuery } from '../../../features/auth/session.ts'
+import { updateProfile } from '../../../features/profile/api.ts'
+import { AbilityProvider } from '../../../lib/ability.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app')({
@@ -31,10 +34,24 @@ function AppLayout() {
     queryClient.setQueryData(profileQuery.queryKey, null)
     await navigate({ href: localizedHref(locale, '/sign-in'), replace: true })
   }
+  // The account's language follows the switch, so its mail is written in the language it reads.
+  const saveLocale = (next: Locale) => {
+    updateProfile({ locale: next }).then(
+      (updated) => queryClient.setQueryData(profileQuery.queryKey, updated),
+      (error: unknown) => console.warn('Saving the language failed', error),
+    )
+  }
   if (!profile) return null
   return (
-    <AppShell profile={profile} locale={locale} onSignOut={() => void signOut()}>
-      <Outlet />
-    </AppShell>
+    <AbilityProvider permissions={profile.permissions}>
+      <AppShell
+        profile={profile}
+        locale={locale}
+        onSignOut={() => void signOut()}
+        onLocaleSwitch={saveLocale}
+      >
+        <Outlet />
+      </AppShell>
+    </AbilityProvider>
   )
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { filesForPage, gzippedKiB } from './check-bundle.ts'
+
+const manifest = {
+  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_shared.js'] },
+  '_shared.js': { file: 'assets/shared.js' },
+  '_heavy.js': { file: 'assets/heavy.js', imports: ['_shared.js'] },
+  'locales/fr/messages.po': { file: 'assets/fr.js' },
+  'page.tsx?tsr-split=component': { file: 'assets/page.js', imports: ['_heavy.js', 'index.html'] },
+  'other.tsx?tsr-split=component': { file: 'assets/other.js' },
+}
+
+describe('bundle budget', () => {
+  it('counts the entry, the French catalog, the page chunks and everything they import, once', () => {
+    expect([...filesForPage(manifest, ['page.tsx?tsr-split=component'])].sort()).toEqual([
+      'assets/fr.js',
+      'assets/heavy.js',
+      'assets/index.js',
+      'assets/page.js',
+      'assets/shared.js',
+    ])
+  })
+
+  it('refuses a page whose chunk is not in the manifest', () => {
+    expect(() => filesForPage(manifest, ['gone.tsx'])).toThrow(/no chunk gone.tsx/)
+  })
+
+  it('measures gzipped JavaScript only', () => {
+    const big = Buffer.from('x'.repeat(100_000))
+    const kib = gzippedKiB(['a.js', 'b.css'], () => big)
+    expect(kib).toBeGreaterThan(0)
+    expect(kib).toBeLessThan(1)
+    expect(gzippedKiB(['b.css'], () => big)).toBe(0)
+  })
+})
