@@ -184,4 +184,36 @@ describe('foundation, in a real browser against the real server', () => {
       await context.setOffline(false)
     })
   })
+
+  it('is installable: Chromium finds a complete manifest and a service worker', async () => {
+    await withPage(async (page, context) => {
+      await page.goto('/')
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready
+      })
+      const cdp = await context.newCDPSession(page)
+      const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+        installabilityErrors: Array<{ errorId: string }>
+      }
+      // A throw-away test profile is incognito to Chromium; anything else would block the install prompt.
+      expect(installabilityErrors.filter((error) => error.errorId !== 'in-incognito')).toEqual([])
+      const manifest = (await (await page.request.get('/manifest.webmanifest')).json()) as {
+        start_url: string
+        display: string
+        lang: string
+        icons: Array<{ src: string; sizes: string; purpose: string }>
+      }
+      expect(manifest).toMatchObject({ start_url: '/app', display: 'standalone', lang: 'fr' })
+      expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose}`).sort()).toEqual([
+        '192x192 any',
+        '512x512 any',
+        '512x512 maskable',
+      ])
+      for (const icon of manifest.icons) {
+        const png = await (await page.request.get(icon.src)).body()
+        const [width, height] = icon.sizes.split('x').map(Number)
+        expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([width, height])
+      }
+    })
+  })
 })
