@@ -1,0 +1,80 @@
+import * as v from 'valibot'
+import { EmailSchema } from './auth.ts'
+import { IdSchema, listOf, optionalText, PersonSchema, requiredText } from './common.ts'
+import { LocaleSchema } from './locale.ts'
+import { RoleSchema } from './permissions.ts'
+
+export const AddressSchema = v.object({
+  line1: requiredText(200, 'Address is required.', 'Address is too long.'),
+  line2: optionalText(200, 'Address line 2 is too long.'),
+  city: requiredText(100, 'City is required.', 'City is too long.'),
+  postalCode: requiredText(20, 'Postal code is required.', 'Postal code is too long.'),
+  /** ISO 3166-1 alpha-2, upper case (FR, BE, …); the UI names it in the reader's language. */
+  country: v.pipe(
+    v.string('Country is required.'),
+    v.trim(),
+    v.nonEmpty('Country is required.'),
+    v.toUpperCase(),
+    v.regex(/^[A-Z]{2}$/, 'Country must be a two-letter code.'),
+  ),
+})
+export type Address = v.InferOutput<typeof AddressSchema>
+
+export const OrganizationCreateSchema = v.strictObject({
+  name: requiredText(120, 'Name is required.', 'Name is too long.'),
+  address: AddressSchema,
+})
+export type OrganizationCreate = v.InferInput<typeof OrganizationCreateSchema>
+
+export const OrganizationSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  address: AddressSchema,
+  timeZone: v.string(),
+  /** The caller's role in it. */
+  role: RoleSchema,
+  createdAt: v.string(),
+})
+export type Organization = v.InferOutput<typeof OrganizationSchema>
+export const OrganizationListSchema = listOf(OrganizationSchema)
+
+/** `GET /organizations/default`: the selected organization, null when the user has none. */
+export const DefaultOrganizationSchema = v.object({ id: v.nullable(v.string()) })
+export const DefaultOrganizationUpdateSchema = v.strictObject({ id: IdSchema })
+
+export const MEMBER_STATUSES = ['INVITED', 'ACTIVE', 'DISABLED'] as const
+export const MemberStatusSchema = v.picklist(MEMBER_STATUSES)
+export type MemberStatus = (typeof MEMBER_STATUSES)[number]
+
+export const MemberSchema = v.object({
+  ...PersonSchema.entries,
+  role: RoleSchema,
+  status: MemberStatusSchema,
+  joinedAt: v.string(),
+})
+export type Member = v.InferOutput<typeof MemberSchema>
+export const MemberListSchema = listOf(MemberSchema)
+
+export const InvitationSchema = v.strictObject({
+  email: EmailSchema,
+  role: RoleSchema,
+  firstName: optionalText(100, 'First name is too long.'),
+  lastName: optionalText(100, 'Last name is too long.'),
+  /** Language of the invitation mail when the address has no account yet (an account's own language wins). */
+  locale: v.optional(LocaleSchema),
+})
+export type Invitation = v.InferInput<typeof InvitationSchema>
+
+/**
+ * `PATCH /users/{id}`: an ADMIN edits a member of the selected organization. The e-mail can change only while
+ * the member is INVITED (afterwards it is their sign-in identity); role and status only by an ADMIN, and the
+ * last active ADMIN can be neither demoted nor disabled.
+ */
+export const MemberUpdateSchema = v.strictObject({
+  firstName: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'First name is too long.'))),
+  lastName: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Last name is too long.'))),
+  email: v.optional(EmailSchema),
+  role: v.optional(RoleSchema),
+  status: v.optional(v.picklist(['ACTIVE', 'DISABLED'], 'Status must be ACTIVE or DISABLED.')),
+})
+export type MemberUpdate = v.InferInput<typeof MemberUpdateSchema>
