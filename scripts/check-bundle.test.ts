@@ -2,12 +2,23 @@ import { describe, expect, it } from 'vitest'
 import { filesForPage, gzippedKiB } from './check-bundle.ts'
 
 const manifest = {
-  'index.html': { file: 'assets/index.js', isEntry: true, imports: ['_shared.js'] },
+  'index.html': {
+    file: 'assets/index.js',
+    isEntry: true,
+    imports: ['_shared.js'],
+    dynamicImports: [
+      'node_modules/sw-helper.js',
+      'locales/en/messages.po',
+      'src/routes/other.tsx?tsr-split=component',
+    ],
+  },
+  'node_modules/sw-helper.js': { file: 'assets/sw-helper.js' },
+  'locales/en/messages.po': { file: 'assets/en.js' },
   '_shared.js': { file: 'assets/shared.js' },
   '_heavy.js': { file: 'assets/heavy.js', imports: ['_shared.js'] },
   'locales/fr/messages.po': { file: 'assets/fr.js' },
   'page.tsx?tsr-split=component': { file: 'assets/page.js', imports: ['_heavy.js', 'index.html'] },
-  'other.tsx?tsr-split=component': { file: 'assets/other.js' },
+  'src/routes/other.tsx?tsr-split=component': { file: 'assets/other.js' },
 }
 
 describe('bundle budget', () => {
@@ -18,6 +29,7 @@ describe('bundle budget', () => {
       'assets/index.js',
       'assets/page.js',
       'assets/shared.js',
+      'assets/sw-helper.js',
     ])
   })
 

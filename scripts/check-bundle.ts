@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib'
 
 export const BUDGET_KIB = 170
 
-type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[] }
+type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }
 type Manifest = Record<string, ManifestChunk>
 
 const route = (file: string) => `src/routes/{-$locale}/${file}?tsr-split=component`
@@ -27,7 +27,11 @@ export function filesForPage(manifest: Manifest, keys: string[]): Set<string> {
     files.add(chunk.file)
     for (const imported of chunk.imports ?? []) visit(imported)
   }
-  for (const key of [entry, 'locales/fr/messages.po', ...keys]) visit(key)
+  // The entry's own lazy imports other than routes and catalogs (the service-worker helper) load on every page.
+  const alwaysLazy = (manifest[entry]?.dynamicImports ?? []).filter(
+    (key) => !key.startsWith('src/routes/') && !key.startsWith('locales/'),
+  )
+  for (const key of [entry, 'locales/fr/messages.po', ...alwaysLazy, ...keys]) visit(key)
   return files
 }
 

@@ -6,7 +6,7 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { createQueryClient, persistCache } from './app/query.ts'
 import { createAppRouter } from './app/router.tsx'
-import { restoreSession } from './features/auth/session.ts'
+import { isUnauthenticated, restoreSession, setSignedInProfile } from './app/session.ts'
 import { activateLocale, i18n } from './lib/i18n.ts'
 import { localeOfPath, readLocaleCookie, swapLocaleInPath } from './lib/locale.ts'
 import { startPwa } from './pwa/register.ts'
@@ -21,7 +21,12 @@ async function boot() {
       `${swapLocaleInPath(location.pathname, 'en')}${location.search}${location.hash}`,
     )
   }
-  const queryClient = createQueryClient()
+  // A 401 on any call means the session ended (idle or absolute limit, disabled account): sign out here too.
+  const queryClient = createQueryClient((error) => {
+    if (!isUnauthenticated(error)) return
+    setSignedInProfile(queryClient, null)
+    void router.invalidate()
+  })
   await Promise.all([activateLocale(localeOfPath(location.pathname)), persistCache(queryClient)])
   const router = createAppRouter(queryClient, restoreSession(queryClient))
   createRoot(document.getElementById('root')!).render(

@@ -1,7 +1,8 @@
 import { screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders, useLocale } from '../../tests/render.tsx'
-import { ErrorPage, NotFoundPage } from './ErrorPages.tsx'
+import { ApiError } from '../lib/api.ts'
+import { ErrorPage, fatalErrorOf, NotFoundPage } from './ErrorPages.tsx'
 
 afterEach(async () => {
   vi.unstubAllGlobals()
@@ -27,6 +28,13 @@ describe('error pages', () => {
     )
     expect(screen.getByText('503')).toBeTruthy()
     expect(screen.getByText('Back soon')).toBeTruthy()
+  })
+
+  it('keeps the status of an API error and names it in the reader language', () => {
+    renderWithProviders(<ErrorPage error={fatalErrorOf(new ApiError(403, 'forbidden', 'Forbidden'))} />)
+    expect(screen.getByText('403')).toBeTruthy()
+    expect(screen.getByRole('heading', { name: 'Access denied' })).toBeTruthy()
+    expect(fatalErrorOf(new Error('boom'))).toEqual({})
   })
 
   it('renders nothing for a crawler', () => {

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
+import { ApiError } from '../lib/api.ts'
 import { isCrawler } from '../lib/crawler.ts'
 import { localeOfPath } from '../lib/locale.ts'
 import { localizedHref } from '../lib/paths.ts'
@@ -36,13 +37,24 @@ export function NotFoundPage() {
 
 export type FatalError = { statusCode?: number; statusMessage?: string; description?: string }
 
+/** What the error page shows for an error a route threw: an API answer keeps its status. */
+export function fatalErrorOf(error: unknown): FatalError {
+  // The server's message is English and technical; the page names the status in the reader's language.
+  if (error instanceof ApiError && error.status >= 400) return { statusCode: error.status }
+  return {}
+}
+
 /** The full-page view of a fatal error: status code (500 by default), status message and description. */
 export function ErrorPage({ error }: { error: FatalError }) {
   const { t } = useLingui()
   if (isCrawler()) return null
   const statusCode = error.statusCode ?? 500
-  const statusMessage =
-    error.statusMessage ?? (statusCode === 500 ? t`Internal Server Error` : t`An error occurred.`)
+  const named: Record<number, string> = {
+    403: t`Access denied`,
+    404: t`Page Not Found`,
+    500: t`Internal Server Error`,
+  }
+  const statusMessage = error.statusMessage ?? named[statusCode] ?? t`An error occurred.`
   return (
     <FullPage code={statusCode} title={statusMessage}>
       <p className="max-w-md text-slate-700">

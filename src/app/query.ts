@@ -1,13 +1,16 @@
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister'
-import { QueryClient } from '@tanstack/react-query'
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { persistQueryClient } from '@tanstack/react-query-persist-client'
 
 const CACHE_KEY = 'trousseau-query-cache'
 /** Bump when the shape of cached data changes; a new build alone keeps the cache (offline use). */
 const CACHE_BUSTER = 'v1'
 
-export function createQueryClient(): QueryClient {
+/** `onError` sees every failed query and mutation (the app signs out on a 401 there). */
+export function createQueryClient(onError: (error: Error) => void = () => undefined): QueryClient {
   return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         gcTime: 24 * 60 * 60 * 1000,

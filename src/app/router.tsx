@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createRouter } from '@tanstack/react-router'
 import { routeTree } from '../routeTree.gen.ts'
-import { ErrorPage, NotFoundPage } from './ErrorPages.tsx'
+import { ErrorPage, fatalErrorOf, NotFoundPage } from './ErrorPages.tsx'
 
 export function createAppRouter(queryClient: QueryClient, sessionReady: Promise<void>) {
   return createRouter({
@@ -10,7 +10,7 @@ export function createAppRouter(queryClient: QueryClient, sessionReady: Promise<
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
     defaultNotFoundComponent: NotFoundPage,
-    defaultErrorComponent: () => <ErrorPage error={{}} />,
+    defaultErrorComponent: ({ error }) => <ErrorPage error={fatalErrorOf(error)} />,
     scrollRestoration: true,
   })
 }

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
-import { ErrorPage, NotFoundPage } from '../app/ErrorPages.tsx'
+import { ErrorPage, fatalErrorOf, NotFoundPage } from '../app/ErrorPages.tsx'
 import { Toaster } from '../ui/toast/Toaster.tsx'
 
 export type RouterContext = { queryClient: QueryClient; sessionReady: Promise<void> }
@@ -13,9 +13,5 @@ export const Route = createRootRouteWithContext<RouterContext>()({
     </>
   ),
   notFoundComponent: NotFoundPage,
-  errorComponent: ({ error }) => (
-    <ErrorPage
-      error={{ description: import.meta.env.DEV && error instanceof Error ? error.message : undefined }}
-    />
-  ),
+  errorComponent: ({ error }) => <ErrorPage error={fatalErrorOf(error)} />,
 })

@@ -1,18 +1,18 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
-import { useQueryClient } from '@tanstack/react-query'
 import { MailCheck } from 'lucide-react'
 import { useState } from 'react'
 import * as v from 'valibot'
-import { EmailSchema, SignInCodeSchema } from '../../../contract/auth.ts'
+import { EmailSchema, type Profile, SignInCodeSchema } from '../../../contract/auth.ts'
 import type { Locale } from '../../../contract/locale.ts'
 import { ApiError } from '../../lib/api.ts'
+import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { createSession, requestSignInMail } from './session.ts'
 
-type Props = { locale: Locale; onSignedIn: () => void }
+type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 
 function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string) => void }) {
   const { t } = useLingui()
@@ -81,17 +81,17 @@ function CodeStep({
   onRestart,
 }: {
   email: string
-  onSignedIn: () => void
+  onSignedIn: (profile: Profile) => void
   onRestart: () => void
 }) {
   const { t } = useLingui()
-  const queryClient = useQueryClient()
+  // A new build must not reload the page over a code being typed.
+  useUnsavedChanges(true)
   const form = useForm({
     defaultValues: { code: '' },
     onSubmit: async ({ value }) => {
       try {
-        await createSession({ email, code: value.code.trim() }, queryClient)
-        onSignedIn()
+        onSignedIn(await createSession({ email, code: value.code.trim() }))
       } catch {
         form.setFieldValue('code', '')
         toasts.add({ severity: 'error', summary: t`Sign-in failed. Please try again.`, life: 6000 })

@@ -15,22 +15,11 @@ export async function fetchProfile(): Promise<Profile | null> {
   }
 }
 
-export const profileQuery = { queryKey: profileKey, queryFn: fetchProfile, staleTime: 60_000 }
-
-/**
- * Restores the session at start-up from `GET /profile`. A failure is logged and the app carries on:
- * signed out, or — when only the network failed — with the profile this device last saw, so field
- * work goes on offline.
- */
-export async function restoreSession(queryClient: QueryClient): Promise<void> {
-  try {
-    queryClient.setQueryData(profileKey, await fetchProfile())
-  } catch (error) {
-    console.warn('Session restore failed', error)
-    const offlineProfile =
-      error instanceof ApiError && error.isNetworkError && queryClient.getQueryData(profileKey)
-    if (!offlineProfile) queryClient.setQueryData(profileKey, null)
-  }
+/** The live profile query: a 401 here is an error (the session ended while in use), seen by the query cache. */
+export const profileQuery = {
+  queryKey: profileKey,
+  queryFn: () => api('/profile', { schema: ProfileSchema }),
+  staleTime: 60_000,
 }
 
 export function currentProfile(queryClient: QueryClient): Profile | null {
@@ -41,10 +30,8 @@ export async function requestSignInMail(email: string, locale: Locale): Promise<
   await api('/email-tokens', { method: 'POST', body: { email, locale } })
 }
 
-export async function createSession(request: SessionRequest, queryClient: QueryClient): Promise<Profile> {
-  const profile = await api('/sessions', { method: 'POST', body: request, schema: ProfileSchema })
-  queryClient.setQueryData(profileKey, profile)
-  return profile
+export function createSession(request: SessionRequest): Promise<Profile> {
+  return api('/sessions', { method: 'POST', body: request, schema: ProfileSchema })
 }
 
 /** Ends the session on the server; a network failure still signs this device out. */

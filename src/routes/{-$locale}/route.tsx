@@ -1,6 +1,7 @@
 import { t } from '@lingui/core/macro'
 import { createFileRoute, notFound, Outlet, redirect } from '@tanstack/react-router'
 import type { Locale } from '../../../contract/locale.ts'
+import { setSignedInProfile } from '../../app/session.ts'
 import { createSession } from '../../features/auth/session.ts'
 import { activateLocale } from '../../lib/i18n.ts'
 import { localizedHref } from '../../lib/paths.ts'
@@ -14,8 +15,10 @@ export const Route = createFileRoute('/{-$locale}')({
     // A `token` query parameter on any route (the e-mailed link) signs in, then goes to /app.
     const token = new URLSearchParams(location.searchStr).get('token')
     if (token) {
+      // The start-up restore must land first, or its answer (a previous account) could overwrite this one.
+      await context.sessionReady
       try {
-        await createSession({ token }, context.queryClient)
+        setSignedInProfile(context.queryClient, await createSession({ token }))
       } catch {
         toasts.add({ severity: 'error', summary: t`Sign-in failed. Please try again.`, life: 8000 })
         throw redirect({ href: localizedHref(locale, '/sign-in'), replace: true })

@@ -1,6 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import * as v from 'valibot'
+import type { Profile } from '../../../contract/auth.ts'
 import { LanguageSwitch } from '../../app/LanguageSwitch.tsx'
+import { setSignedInProfile } from '../../app/session.ts'
 import { SignInScreen } from '../../features/auth/SignInScreen.tsx'
 import { currentProfile } from '../../features/auth/session.ts'
 import { localizedHref, safeRedirect } from '../../lib/paths.ts'
@@ -24,7 +27,9 @@ function SignIn() {
   const { locale } = Route.useRouteContext()
   const search = Route.useSearch()
   const navigate = useNavigate()
-  const onSignedIn = () => {
+  const queryClient = useQueryClient()
+  const onSignedIn = (profile: Profile) => {
+    setSignedInProfile(queryClient, profile)
     void navigate({ href: safeRedirect(search.redirect) ?? localizedHref(locale, '/app'), replace: true })
   }
   return (

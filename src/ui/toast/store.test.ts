@@ -67,10 +67,19 @@ describe('toast store', () => {
     expect(store.getSnapshot().map((toast) => toast.summary)).toEqual(['B'])
   })
 
-  it('replaces a toast added again with the same id', () => {
+  it('replaces a toast added again with the same id, with a fresh life', () => {
     const store = createToastStore()
-    store.add({ id: 'offline', summary: 'Offline' })
-    store.add({ id: 'offline', summary: 'Still offline' })
+    store.add({ id: 'offline', summary: 'Offline', life: 1000 })
+    vi.advanceTimersByTime(900)
+    store.add({ id: 'offline', summary: 'Still offline', life: 1000 })
     expect(store.getSnapshot().map((toast) => toast.summary)).toEqual(['Still offline'])
+    vi.advanceTimersByTime(500)
+    expect(store.getSnapshot()[0]?.leaving).toBe(false)
+  })
+
+  it('keeps the defaults when a field is given as undefined', () => {
+    const store = createToastStore()
+    store.add({ summary: 'x', severity: undefined, closable: undefined })
+    expect(store.getSnapshot()[0]).toMatchObject({ severity: 'info', closable: true })
   })
 })

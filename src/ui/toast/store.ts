@@ -71,14 +71,16 @@ export function createToastStore() {
     const position = input.position ?? 'top-right'
     const index = toasts.filter((toast) => toast.position === position && !toast.leaving).length
     const toast: Toast = {
-      severity: 'info',
-      closable: true,
       ...input,
+      severity: input.severity ?? 'info',
+      closable: input.closable ?? true,
       id,
       position,
       leaving: false,
       index,
     }
+    clearTimeout(timers.get(id))
+    timers.delete(id)
     set([...toasts.filter((existing) => existing.id !== id), toast])
     if (input.life !== undefined) {
       timers.set(

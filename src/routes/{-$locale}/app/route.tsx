@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router'
 import type { Locale } from '../../../../contract/locale.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
-import { clearClientData } from '../../../app/query.ts'
+import { setSignedInProfile } from '../../../app/session.ts'
 import { currentProfile, deleteSession, profileQuery } from '../../../features/auth/session.ts'
 import { updateProfile } from '../../../features/profile/api.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
@@ -30,8 +30,7 @@ function AppLayout() {
   const { data: profile } = useQuery({ ...profileQuery, initialData: initial })
   const signOut = async () => {
     await deleteSession()
-    clearClientData(queryClient)
-    queryClient.setQueryData(profileQuery.queryKey, null)
+    setSignedInProfile(queryClient, null)
     await navigate({ href: localizedHref(locale, '/sign-in'), replace: true })
   }
   // The account's language follows the switch, so its mail is written in the language it reads.

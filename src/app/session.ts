@@ -1,0 +1,36 @@
+import type { QueryClient } from '@tanstack/react-query'
+import type { Profile } from '../../contract/auth.ts'
+import { currentProfile, fetchProfile, profileKey } from '../features/auth/session.ts'
+import { ApiError } from '../lib/api.ts'
+import { clearClientData } from './query.ts'
+
+/**
+ * Makes `profile` the signed-in account. When the account changes (another user, or signed out), every cached
+ * answer of the previous one is forgotten first: no data of one account is ever shown to another.
+ */
+export function setSignedInProfile(queryClient: QueryClient, profile: Profile | null): void {
+  const previous = queryClient.getQueryData<Profile | null>(profileKey)
+  if (previous !== undefined && previous?.id !== profile?.id) clearClientData(queryClient)
+  queryClient.setQueryData(profileKey, profile)
+}
+
+/**
+ * Restores the session at start-up from `GET /profile`. Only the server's "no session" (401) signs out; any
+ * other failure (offline, a 5xx while the server restarts) is logged and the profile this device last saw
+ * stays, so field work goes on.
+ */
+export async function restoreSession(queryClient: QueryClient): Promise<void> {
+  try {
+    setSignedInProfile(queryClient, await fetchProfile())
+  } catch (error) {
+    console.warn(
+      'Session restore failed',
+      error instanceof ApiError ? `${error.status} ${error.code}` : error,
+    )
+    if (currentProfile(queryClient) === null) queryClient.setQueryData(profileKey, null)
+  }
+}
+
+export function isUnauthenticated(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401
+}
