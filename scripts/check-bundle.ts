@@ -14,6 +14,7 @@ const route = (file: string) => `src/routes/{-$locale}/${file}?tsr-split=compone
 export const PAGES: Record<string, string[]> = {
   '/': [route('route.tsx'), route('index.tsx')],
   '/sign-in': [route('route.tsx'), route('sign-in.tsx')],
+  '/app/scan': [route('route.tsx'), route('app/route.tsx'), route('app/scan.tsx')],
 }
 
 export function filesForPage(manifest: Manifest, keys: string[]): Set<string> {

@@ -15,6 +15,17 @@ import { Route as Char123LocaleChar125AppRouteRouteImport } from './routes/{-$lo
 import { Route as Char123LocaleChar125SignInRouteImport } from './routes/{-$locale}/sign-in'
 import { Route as Char123LocaleChar125AppIndexRouteImport } from './routes/{-$locale}/app/index'
 import { Route as Char123LocaleChar125AppProfileRouteImport } from './routes/{-$locale}/app/profile'
+import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$locale}/app/scan'
+import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$locale}/tags/index'
+import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{-$locale}/tags/$publicId'
+import { Route as Char123LocaleChar125AppKeychainsIndexRouteImport } from './routes/{-$locale}/app/keychains/index'
+import { Route as Char123LocaleChar125AppKeychainsIdRouteImport } from './routes/{-$locale}/app/keychains/$id'
+import { Route as Char123LocaleChar125AppKeychainsNewRouteImport } from './routes/{-$locale}/app/keychains/new'
+import { Route as Char123LocaleChar125AppOrganizationsIndexRouteImport } from './routes/{-$locale}/app/organizations/index'
+import { Route as Char123LocaleChar125AppOrganizationsIdRouteImport } from './routes/{-$locale}/app/organizations/$id'
+import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './routes/{-$locale}/app/organizations/new'
+import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
+import { Route as Char123LocaleChar125AppUsersIdRouteImport } from './routes/{-$locale}/app/users/$id'
 
 const Char123LocaleChar125RouteRoute =
   Char123LocaleChar125RouteRouteImport.update({
@@ -52,6 +63,72 @@ const Char123LocaleChar125AppProfileRoute =
     path: '/profile',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppScanRoute =
+  Char123LocaleChar125AppScanRouteImport.update({
+    id: '/scan',
+    path: '/scan',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125TagsIndexRoute =
+  Char123LocaleChar125TagsIndexRouteImport.update({
+    id: '/tags/',
+    path: '/tags/',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125TagsPublicIdRoute =
+  Char123LocaleChar125TagsPublicIdRouteImport.update({
+    id: '/tags/$publicId',
+    path: '/tags/$publicId',
+    getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AppKeychainsIndexRoute =
+  Char123LocaleChar125AppKeychainsIndexRouteImport.update({
+    id: '/keychains/',
+    path: '/keychains/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppKeychainsIdRoute =
+  Char123LocaleChar125AppKeychainsIdRouteImport.update({
+    id: '/keychains/$id',
+    path: '/keychains/$id',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppKeychainsNewRoute =
+  Char123LocaleChar125AppKeychainsNewRouteImport.update({
+    id: '/keychains/new',
+    path: '/keychains/new',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrganizationsIndexRoute =
+  Char123LocaleChar125AppOrganizationsIndexRouteImport.update({
+    id: '/organizations/',
+    path: '/organizations/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrganizationsIdRoute =
+  Char123LocaleChar125AppOrganizationsIdRouteImport.update({
+    id: '/organizations/$id',
+    path: '/organizations/$id',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrganizationsNewRoute =
+  Char123LocaleChar125AppOrganizationsNewRouteImport.update({
+    id: '/organizations/new',
+    path: '/organizations/new',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppUsersIndexRoute =
+  Char123LocaleChar125AppUsersIndexRouteImport.update({
+    id: '/users/',
+    path: '/users/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppUsersIdRoute =
+  Char123LocaleChar125AppUsersIdRouteImport.update({
+    id: '/users/$id',
+    path: '/users/$id',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/{-$locale}': typeof Char123LocaleChar125RouteRouteWithChildren
@@ -59,13 +136,35 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
+  '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
+  '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
+  '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
+  '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
+  '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
+  '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdRoute
+  '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
+  '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
+  '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
 }
 export interface FileRoutesByTo {
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}': typeof Char123LocaleChar125IndexRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
+  '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
+  '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
+  '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
+  '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
+  '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
+  '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdRoute
+  '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
+  '/{-$locale}/app/keychains': typeof Char123LocaleChar125AppKeychainsIndexRoute
+  '/{-$locale}/app/organizations': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -74,7 +173,18 @@ export interface FileRoutesById {
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
+  '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
+  '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
+  '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
+  '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
+  '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
+  '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdRoute
+  '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
+  '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
+  '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -84,13 +194,35 @@ export interface FileRouteTypes {
     | '/{-$locale}/sign-in'
     | '/{-$locale}/'
     | '/{-$locale}/app/profile'
+    | '/{-$locale}/app/scan'
+    | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
+    | '/{-$locale}/tags/'
+    | '/{-$locale}/app/keychains/$id'
+    | '/{-$locale}/app/keychains/new'
+    | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/users/$id'
+    | '/{-$locale}/app/keychains/'
+    | '/{-$locale}/app/organizations/'
+    | '/{-$locale}/app/users/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/{-$locale}/sign-in'
     | '/{-$locale}'
     | '/{-$locale}/app/profile'
+    | '/{-$locale}/app/scan'
+    | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app'
+    | '/{-$locale}/tags'
+    | '/{-$locale}/app/keychains/$id'
+    | '/{-$locale}/app/keychains/new'
+    | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/users/$id'
+    | '/{-$locale}/app/keychains'
+    | '/{-$locale}/app/organizations'
+    | '/{-$locale}/app/users'
   id:
     | '__root__'
     | '/{-$locale}'
@@ -98,7 +230,18 @@ export interface FileRouteTypes {
     | '/{-$locale}/sign-in'
     | '/{-$locale}/'
     | '/{-$locale}/app/profile'
+    | '/{-$locale}/app/scan'
+    | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
+    | '/{-$locale}/tags/'
+    | '/{-$locale}/app/keychains/$id'
+    | '/{-$locale}/app/keychains/new'
+    | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/users/$id'
+    | '/{-$locale}/app/keychains/'
+    | '/{-$locale}/app/organizations/'
+    | '/{-$locale}/app/users/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -149,18 +292,120 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppProfileRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/scan': {
+      id: '/{-$locale}/app/scan'
+      path: '/scan'
+      fullPath: '/{-$locale}/app/scan'
+      preLoaderRoute: typeof Char123LocaleChar125AppScanRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/tags/': {
+      id: '/{-$locale}/tags/'
+      path: '/tags'
+      fullPath: '/{-$locale}/tags/'
+      preLoaderRoute: typeof Char123LocaleChar125TagsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/tags/$publicId': {
+      id: '/{-$locale}/tags/$publicId'
+      path: '/tags/$publicId'
+      fullPath: '/{-$locale}/tags/$publicId'
+      preLoaderRoute: typeof Char123LocaleChar125TagsPublicIdRouteImport
+      parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/app/keychains/': {
+      id: '/{-$locale}/app/keychains/'
+      path: '/keychains'
+      fullPath: '/{-$locale}/app/keychains/'
+      preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/keychains/$id': {
+      id: '/{-$locale}/app/keychains/$id'
+      path: '/keychains/$id'
+      fullPath: '/{-$locale}/app/keychains/$id'
+      preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/keychains/new': {
+      id: '/{-$locale}/app/keychains/new'
+      path: '/keychains/new'
+      fullPath: '/{-$locale}/app/keychains/new'
+      preLoaderRoute: typeof Char123LocaleChar125AppKeychainsNewRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/organizations/': {
+      id: '/{-$locale}/app/organizations/'
+      path: '/organizations'
+      fullPath: '/{-$locale}/app/organizations/'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/organizations/$id': {
+      id: '/{-$locale}/app/organizations/$id'
+      path: '/organizations/$id'
+      fullPath: '/{-$locale}/app/organizations/$id'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/organizations/new': {
+      id: '/{-$locale}/app/organizations/new'
+      path: '/organizations/new'
+      fullPath: '/{-$locale}/app/organizations/new'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsNewRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/users/': {
+      id: '/{-$locale}/app/users/'
+      path: '/users'
+      fullPath: '/{-$locale}/app/users/'
+      preLoaderRoute: typeof Char123LocaleChar125AppUsersIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/users/$id': {
+      id: '/{-$locale}/app/users/$id'
+      path: '/users/$id'
+      fullPath: '/{-$locale}/app/users/$id'
+      preLoaderRoute: typeof Char123LocaleChar125AppUsersIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
   }
 }
 
 interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppProfileRoute: typeof Char123LocaleChar125AppProfileRoute
+  Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
+  Char123LocaleChar125AppKeychainsIdRoute: typeof Char123LocaleChar125AppKeychainsIdRoute
+  Char123LocaleChar125AppKeychainsNewRoute: typeof Char123LocaleChar125AppKeychainsNewRoute
+  Char123LocaleChar125AppOrganizationsIdRoute: typeof Char123LocaleChar125AppOrganizationsIdRoute
+  Char123LocaleChar125AppOrganizationsNewRoute: typeof Char123LocaleChar125AppOrganizationsNewRoute
+  Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
+  Char123LocaleChar125AppKeychainsIndexRoute: typeof Char123LocaleChar125AppKeychainsIndexRoute
+  Char123LocaleChar125AppOrganizationsIndexRoute: typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  Char123LocaleChar125AppUsersIndexRoute: typeof Char123LocaleChar125AppUsersIndexRoute
 }
 
 const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRouteChildren =
   {
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
+    Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
+    Char123LocaleChar125AppKeychainsIdRoute:
+      Char123LocaleChar125AppKeychainsIdRoute,
+    Char123LocaleChar125AppKeychainsNewRoute:
+      Char123LocaleChar125AppKeychainsNewRoute,
+    Char123LocaleChar125AppOrganizationsIdRoute:
+      Char123LocaleChar125AppOrganizationsIdRoute,
+    Char123LocaleChar125AppOrganizationsNewRoute:
+      Char123LocaleChar125AppOrganizationsNewRoute,
+    Char123LocaleChar125AppUsersIdRoute: Char123LocaleChar125AppUsersIdRoute,
+    Char123LocaleChar125AppKeychainsIndexRoute:
+      Char123LocaleChar125AppKeychainsIndexRoute,
+    Char123LocaleChar125AppOrganizationsIndexRoute:
+      Char123LocaleChar125AppOrganizationsIndexRoute,
+    Char123LocaleChar125AppUsersIndexRoute:
+      Char123LocaleChar125AppUsersIndexRoute,
   }
 
 const Char123LocaleChar125AppRouteRouteWithChildren =
@@ -172,6 +417,8 @@ interface Char123LocaleChar125RouteRouteChildren {
   Char123LocaleChar125AppRouteRoute: typeof Char123LocaleChar125AppRouteRouteWithChildren
   Char123LocaleChar125SignInRoute: typeof Char123LocaleChar125SignInRoute
   Char123LocaleChar125IndexRoute: typeof Char123LocaleChar125IndexRoute
+  Char123LocaleChar125TagsPublicIdRoute: typeof Char123LocaleChar125TagsPublicIdRoute
+  Char123LocaleChar125TagsIndexRoute: typeof Char123LocaleChar125TagsIndexRoute
 }
 
 const Char123LocaleChar125RouteRouteChildren: Char123LocaleChar125RouteRouteChildren =
@@ -180,6 +427,9 @@ const Char123LocaleChar125RouteRouteChildren: Char123LocaleChar125RouteRouteChil
       Char123LocaleChar125AppRouteRouteWithChildren,
     Char123LocaleChar125SignInRoute: Char123LocaleChar125SignInRoute,
     Char123LocaleChar125IndexRoute: Char123LocaleChar125IndexRoute,
+    Char123LocaleChar125TagsPublicIdRoute:
+      Char123LocaleChar125TagsPublicIdRoute,
+    Char123LocaleChar125TagsIndexRoute: Char123LocaleChar125TagsIndexRoute,
   }
 
 const Char123LocaleChar125RouteRouteWithChildren =

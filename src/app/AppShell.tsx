@@ -73,12 +73,14 @@ export function AppShell({
   locale,
   onSignOut,
   onLocaleSwitch,
+  organizationSwitcher,
   children,
 }: {
   profile: Profile
   locale: Locale
   onSignOut: () => void
   onLocaleSwitch: (locale: Locale) => void
+  organizationSwitcher: ReactNode
   children: ReactNode
 }) {
   const { t } = useLingui()
@@ -86,6 +88,7 @@ export function AppShell({
   const menu = useMenu()
   const nav = (
     <nav aria-label={t`Main menu`} className="flex flex-col gap-1">
+      <div className="mb-3">{organizationSwitcher}</div>
       {menu.map((entry) => (
         <NavItem key={entry.path} entry={entry} locale={locale} onNavigate={() => setOpen(false)} />
       ))}

@@ -41,6 +41,7 @@ describe('locale paths', () => {
     expect(safeRedirect('/sign-in')).toBeNull()
     expect(safeRedirect('/application')).toBeNull()
     expect(safeRedirect('/app')).toBe('/app')
+    expect(safeRedirect('/tags')).toBe('/tags')
     expect(safeRedirect('/en/app?x=1')).toBe('/en/app?x=1')
     expect(safeRedirect(undefined)).toBeNull()
   })

@@ -6,9 +6,9 @@ export function localizedHref(locale: Locale, path: string): string {
   return path === '/' ? '/en/' : `/en${path}`
 }
 
-/** A post-sign-in destination is kept only when it is a page of the signed-in area of this site. */
+/** A post-sign-in destination is kept only when it is a signed-in page of this site (the app or tags). */
 export function safeRedirect(target: unknown): string | null {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
   if (typeof target !== 'string' || /[\u0000-\u0020\\]/.test(target)) return null
-  return /^\/(en\/)?app(?:[/?#]|$)/.test(target) ? target : null
+  return /^\/(en\/)?(app|tags)(?:[/?#]|$)/.test(target) ? target : null
 }

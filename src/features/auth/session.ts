@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { type Profile, ProfileSchema, type SessionRequest } from '../../../contract/auth.ts'
 import type { Locale } from '../../../contract/locale.ts'
@@ -42,3 +43,8 @@ export async function deleteSession(): Promise<void> {
 }
 
 export const TokenSearchSchema = v.object({ token: v.optional(v.string()) })
+
+/** The live profile inside the signed-in area (the /app layout guarantees one; null only while signing out). */
+export function useProfile(): Profile | null {
+  return useQuery(profileQuery).data ?? null
+}

@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router'
+import { createFileRoute, Outlet, redirect, useNavigate, useRouter } from '@tanstack/react-router'
 import type { Locale } from '../../../../contract/locale.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
 import { setSignedInProfile } from '../../../app/session.ts'
 import { currentProfile, deleteSession, profileQuery } from '../../../features/auth/session.ts'
+import { OrganizationSwitcher } from '../../../features/organizations/OrganizationSwitcher.tsx'
 import { updateProfile } from '../../../features/profile/api.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
@@ -27,6 +28,7 @@ function AppLayout() {
   const { locale, profile: initial } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
+  const router = useRouter()
   const { data: profile } = useQuery({ ...profileQuery, initialData: initial })
   const signOut = async () => {
     await deleteSession()
@@ -48,6 +50,16 @@ function AppLayout() {
         locale={locale}
         onSignOut={() => void signOut()}
         onLocaleSwitch={saveLocale}
+        organizationSwitcher={
+          <OrganizationSwitcher
+            selectedId={profile.selectedOrganizationId}
+            onSelected={async () => {
+              // Permissions and every list depend on the selected organization.
+              await queryClient.invalidateQueries()
+              await router.invalidate()
+            }}
+          />
+        }
       >
         <Outlet />
       </AppShell>

@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react'
+import { useProfile } from '../features/auth/session.ts'
+import { useHref, useLocale } from '../lib/use-locale.ts'
+import { AppLink } from '../ui/AppLink.tsx'
+import { Logo } from '../ui/Logo.tsx'
+import { LanguageSwitch } from './LanguageSwitch.tsx'
+
+/** Pages outside the app shell (tag pages): the logo leads home, or to the app when signed in. */
+export function PublicLayout({ children }: { children: ReactNode }) {
+  const href = useHref()
+  const locale = useLocale()
+  const signedIn = useProfile() !== null
+  return (
+    <div className="min-h-dvh bg-slate-50">
+      <header className="mx-auto flex max-w-4xl items-center justify-between px-4 py-4 sm:px-6">
+        <AppLink href={href(signedIn ? '/app' : '/')} className="rounded-lg" aria-label="Trousseau">
+          <Logo />
+        </AppLink>
+        <LanguageSwitch locale={locale} />
+      </header>
+      <main className="mx-auto max-w-4xl px-4 pb-16 sm:px-6">{children}</main>
+    </div>
+  )
+}

@@ -1,0 +1,160 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm } from '@tanstack/react-form'
+import { useQuery } from '@tanstack/react-query'
+import type { Keychain } from '../../../contract/keychains.ts'
+import type { Member } from '../../../contract/organizations.ts'
+import { formatDateTime } from '../../lib/format.ts'
+import { personName } from '../../lib/labels.ts'
+import { useLocale } from '../../lib/use-locale.ts'
+import { Button } from '../../ui/Button.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { custodyLogQuery, updateKeychain } from './api.ts'
+import { custodianOptions } from './custodians.ts'
+
+function ChangeCustodianForm({
+  keychain,
+  members,
+  onChanged,
+}: {
+  keychain: Keychain
+  members: Member[]
+  onChanged: () => Promise<void>
+}) {
+  const { t } = useLingui()
+  const form = useForm({
+    defaultValues: { custodianId: keychain.custodian?.id ?? '', reason: '' },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        await updateKeychain(keychain.id, { custodianId: value.custodianId || null, reason: value.reason })
+        formApi.reset({ custodianId: value.custodianId, reason: '' })
+        await onChanged()
+        toasts.add({ severity: 'success', summary: t`The custodian has been changed.`, life: 4000 })
+      } catch {
+        toasts.add({ severity: 'error', summary: t`The custodian could not be changed.`, life: 6000 })
+      }
+    },
+  })
+  return (
+    <form
+      noValidate
+      aria-label={t`Change custodian`}
+      className="grid items-start gap-4 sm:grid-cols-2"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      <form.Field name="custodianId">
+        {(field) => (
+          <SelectField
+            label={t`New custodian`}
+            name={field.name}
+            value={field.state.value}
+            options={[{ value: '', label: t`Nobody` }, ...custodianOptions(members)]}
+            onChange={field.handleChange}
+          />
+        )}
+      </form.Field>
+      <form.Field
+        name="reason"
+        validators={{
+          onChange: ({ value }) => (value.length > 300 ? t`At most 300 characters.` : undefined),
+        }}
+      >
+        {(field) => (
+          <TextField
+            label={t`Reason (optional)`}
+            name={field.name}
+            value={field.state.value}
+            onChange={field.handleChange}
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Subscribe selector={(state) => [state.isSubmitting, state.values.custodianId] as const}>
+        {([isSubmitting, custodianId]) => (
+          <Button
+            type="submit"
+            variant="secondary"
+            className="justify-self-start"
+            isDisabled={isSubmitting || custodianId === (keychain.custodian?.id ?? '')}
+          >
+            <Trans>Change custodian</Trans>
+          </Button>
+        )}
+      </form.Subscribe>
+    </form>
+  )
+}
+
+function CustodyLog({ organizationId, keychainId }: { organizationId: string; keychainId: string }) {
+  const { t } = useLingui()
+  const locale = useLocale()
+  const { data } = useQuery(custodyLogQuery(organizationId, keychainId))
+  if (!data) return null
+  if (data.length === 0) {
+    return (
+      <p className="text-sm text-slate-700">
+        <Trans>No custody change recorded yet.</Trans>
+      </p>
+    )
+  }
+  const nobody = t`nobody`
+  return (
+    <ol aria-label={t`Custody log`} className="flex flex-col gap-3 border-l-2 border-slate-200 pl-4">
+      {data.map((entry) => {
+        const from = entry.from ? personName(entry.from) : nobody
+        const to = entry.to ? personName(entry.to) : nobody
+        const by = entry.by ? personName(entry.by) : t`the system`
+        return (
+          <li key={entry.id} className="text-sm">
+            <p className="font-medium text-slate-900">
+              <Trans>
+                From {from} to {to}
+              </Trans>
+            </p>
+            <p className="text-slate-700">
+              <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time> · <Trans>by {by}</Trans>
+              {entry.reason ? ` · ${entry.reason}` : ''}
+            </p>
+          </li>
+        )
+      })}
+    </ol>
+  )
+}
+
+export function CustodySection({
+  organizationId,
+  keychain,
+  members,
+  canEdit,
+  onChanged,
+}: {
+  organizationId: string
+  keychain: Keychain
+  members: Member[]
+  canEdit: boolean
+  onChanged: () => Promise<void>
+}) {
+  return (
+    <section aria-labelledby="custody-title" className="flex flex-col gap-4">
+      <h2 id="custody-title" className="text-lg font-semibold text-slate-900">
+        <Trans>Custody</Trans>
+      </h2>
+      <p className="text-slate-800">
+        <Trans>Held by:</Trans>{' '}
+        <strong data-testid="custodian">
+          {keychain.custodian ? personName(keychain.custodian) : <Trans>nobody</Trans>}
+        </strong>
+      </p>
+      {canEdit ? <ChangeCustodianForm keychain={keychain} members={members} onChanged={onChanged} /> : null}
+      <h3 className="font-semibold text-slate-900">
+        <Trans>Custody log</Trans>
+      </h3>
+      <CustodyLog organizationId={organizationId} keychainId={keychain.id} />
+    </section>
+  )
+}

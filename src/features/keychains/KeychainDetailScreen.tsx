@@ -1,0 +1,167 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm } from '@tanstack/react-form'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Trash2 } from 'lucide-react'
+import { type ReactNode, useState } from 'react'
+import type { Keychain } from '../../../contract/keychains.ts'
+import type { Member } from '../../../contract/organizations.ts'
+import { useAbility } from '../../lib/ability.tsx'
+import { Button } from '../../ui/Button.tsx'
+import { Card, PageHeader } from '../../ui/Card.tsx'
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
+import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { deleteKeychain, keychainKeys, keychainQuery, updateKeychain } from './api.ts'
+import { CustodySection } from './CustodySection.tsx'
+import { KeysSection } from './KeysSection.tsx'
+
+function RenameForm({ keychain, onChanged }: { keychain: Keychain; onChanged: () => Promise<void> }) {
+  const { t } = useLingui()
+  const form = useForm({
+    defaultValues: { name: keychain.name },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        await updateKeychain(keychain.id, { name: value.name })
+        formApi.reset({ name: value.name.trim() })
+        await onChanged()
+        toasts.add({ severity: 'success', summary: t`The name has been changed.`, life: 4000 })
+      } catch {
+        toasts.add({ severity: 'error', summary: t`The name could not be changed.`, life: 6000 })
+      }
+    },
+  })
+  return (
+    <form
+      noValidate
+      aria-label={t`Rename the keychain`}
+      className="grid items-start gap-4 sm:grid-cols-[1fr_auto]"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      <form.Field
+        name="name"
+        validators={{
+          onSubmit: ({ value }) =>
+            value.trim() === ''
+              ? t`The name is required.`
+              : value.trim().length > 120
+                ? t`At most 120 characters.`
+                : undefined,
+        }}
+      >
+        {(field) => (
+          <TextField
+            label={t`Name`}
+            name={field.name}
+            value={field.state.value}
+            onChange={field.handleChange}
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Subscribe selector={(state) => [state.isSubmitting, state.isDirty] as const}>
+        {([isSubmitting, isDirty]) => (
+          <Button type="submit" variant="secondary" className="sm:mt-7" isDisabled={isSubmitting || !isDirty}>
+            <Trans>Rename</Trans>
+          </Button>
+        )}
+      </form.Subscribe>
+    </form>
+  )
+}
+
+export function KeychainDetailScreen({
+  organizationId,
+  keychainId,
+  members,
+  onDeleted,
+  transferActions,
+}: {
+  organizationId: string
+  keychainId: string
+  members: Member[]
+  onDeleted: () => void
+  /** Transfer actions, composed in by the route once transfers exist. */
+  transferActions?: ReactNode
+}) {
+  const { t } = useLingui()
+  const ability = useAbility()
+  const queryClient = useQueryClient()
+  const [confirming, setConfirming] = useState(false)
+  const { data: keychain, isPending, isError, refetch } = useQuery(keychainQuery(organizationId, keychainId))
+  const refresh = () => queryClient.invalidateQueries({ queryKey: keychainKeys.all(organizationId) })
+  if (isPending) return <LoadingState label={<Trans>Loading the keychain…</Trans>} />
+  if (isError)
+    return (
+      <ErrorState message={<Trans>The keychain could not be loaded.</Trans>} onRetry={() => void refetch()} />
+    )
+
+  const remove = async () => {
+    try {
+      await deleteKeychain(keychain.id)
+      await refresh()
+      toasts.add({
+        severity: 'success',
+        summary: t`The keychain ${keychain.name} has been deleted.`,
+        life: 4000,
+      })
+      onDeleted()
+    } catch {
+      setConfirming(false)
+      toasts.add({ severity: 'error', summary: t`The keychain could not be deleted.`, life: 6000 })
+    }
+  }
+  const canEdit = ability.can('update', 'keychain')
+  return (
+    <>
+      <PageHeader title={keychain.name}>
+        {ability.can('delete', 'keychain') ? (
+          <Button variant="secondary" onPress={() => setConfirming(true)}>
+            <Trash2 aria-hidden className="size-4" />
+            <Trans>Delete</Trans>
+          </Button>
+        ) : null}
+      </PageHeader>
+      <p className="-mt-4 mb-6 text-slate-700">
+        <Trans>Organization: {keychain.organizationName}</Trans>
+      </p>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card className="flex flex-col gap-6">
+          {canEdit ? <RenameForm keychain={keychain} onChanged={refresh} /> : null}
+          <KeysSection
+            organizationId={organizationId}
+            keychainId={keychain.id}
+            keys={keychain.keys}
+            canEdit={ability.can('create', 'key')}
+            onChanged={refresh}
+          />
+        </Card>
+        <Card className="flex flex-col gap-6">
+          <CustodySection
+            organizationId={organizationId}
+            keychain={keychain}
+            members={members}
+            canEdit={canEdit}
+            onChanged={refresh}
+          />
+          {transferActions}
+        </Card>
+      </div>
+      <ConfirmDialog
+        isOpen={confirming}
+        onOpenChange={setConfirming}
+        title={<Trans>Delete this keychain?</Trans>}
+        confirmLabel={<Trans>Delete</Trans>}
+        onConfirm={() => void remove()}
+      >
+        <Trans>
+          “{keychain.name}” and its keys will be deleted; its tags become free for another key. This cannot be
+          undone.
+        </Trans>
+      </ConfirmDialog>
+    </>
+  )
+}

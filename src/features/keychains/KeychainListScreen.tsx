@@ -1,0 +1,161 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro'
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
+import { Plus, Search, Trash2 } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import type { KeychainSummary } from '../../../contract/keychains.ts'
+import { useAbility } from '../../lib/ability.tsx'
+import { personName } from '../../lib/labels.ts'
+import { useHref } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { Button, buttonClass } from '../../ui/Button.tsx'
+import { PageHeader } from '../../ui/Card.tsx'
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { deleteKeychain, keychainKeys, keychainListQuery } from './api.ts'
+
+const SEARCH_DELAY_MS = 250
+
+function useDebounced(value: string): string {
+  const [settled, setSettled] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), SEARCH_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [value])
+  return settled
+}
+
+function KeychainRow({ keychain, onDelete }: { keychain: KeychainSummary; onDelete?: () => void }) {
+  const { t } = useLingui()
+  const href = useHref()
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
+      <div className="min-w-0 flex-1">
+        <AppLink
+          href={href(`/app/keychains/${keychain.id}`)}
+          className="font-semibold text-slate-900 hover:underline"
+        >
+          {keychain.name}
+        </AppLink>
+        <p className="text-sm text-slate-700">
+          {keychain.custodian ? personName(keychain.custodian) : <Trans>No custodian</Trans>} ·{' '}
+          <Plural value={keychain.keyCount} one="# key" other="# keys" />
+          {keychain.tagCodes.length > 0 ? ` · ${keychain.tagCodes.join(', ')}` : ''}
+        </p>
+      </div>
+      {onDelete ? (
+        <Button variant="ghost" onPress={onDelete} aria-label={t`Delete ${keychain.name}`}>
+          <Trash2 aria-hidden className="size-4" />
+        </Button>
+      ) : null}
+    </li>
+  )
+}
+
+export function KeychainListScreen({ organizationId }: { organizationId: string }) {
+  const { t } = useLingui()
+  const href = useHref()
+  const ability = useAbility()
+  const queryClient = useQueryClient()
+  const [search, setSearch] = useState('')
+  const q = useDebounced(search.trim())
+  const [toDelete, setToDelete] = useState<KeychainSummary | null>(null)
+  const [deleting, setDeleting] = useState(false)
+  const list = useInfiniteQuery(keychainListQuery(organizationId, q))
+  const keychains = list.data?.pages.flatMap((page) => page.data) ?? []
+
+  const confirmDelete = async () => {
+    if (!toDelete) return
+    setDeleting(true)
+    try {
+      await deleteKeychain(toDelete.id)
+      toasts.add({
+        severity: 'success',
+        summary: t`The keychain ${toDelete.name} has been deleted.`,
+        life: 4000,
+      })
+      setToDelete(null)
+      await queryClient.invalidateQueries({ queryKey: keychainKeys.all(organizationId) })
+    } catch {
+      toasts.add({ severity: 'error', summary: t`The keychain could not be deleted.`, life: 6000 })
+    } finally {
+      setDeleting(false)
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title={<Trans>Keychains</Trans>}>
+        {ability.can('create', 'keychain') ? (
+          <AppLink href={href('/app/keychains/new')} className={buttonClass('primary')}>
+            <Plus aria-hidden className="size-4" />
+            <Trans>New keychain</Trans>
+          </AppLink>
+        ) : null}
+      </PageHeader>
+      <div className="relative mb-5 max-w-md">
+        <Search aria-hidden className="pointer-events-none absolute top-3 left-3 size-5 text-slate-500" />
+        <input
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          aria-label={t`Search keychains by name`}
+          placeholder={t`Search by name`}
+          className="min-h-11 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
+        />
+      </div>
+      {list.isPending ? (
+        <LoadingState label={<Trans>Loading keychains…</Trans>} />
+      ) : list.isError ? (
+        <ErrorState
+          message={<Trans>The keychains could not be loaded.</Trans>}
+          onRetry={() => void list.refetch()}
+        />
+      ) : keychains.length === 0 ? (
+        <EmptyState
+          title={q ? <Trans>No keychain matches “{q}”.</Trans> : <Trans>No keychains yet.</Trans>}
+        />
+      ) : (
+        <>
+          <ul
+            aria-label={t`Keychains`}
+            className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
+          >
+            {keychains.map((keychain) => (
+              <KeychainRow
+                key={keychain.id}
+                keychain={keychain}
+                onDelete={ability.can('delete', 'keychain') ? () => setToDelete(keychain) : undefined}
+              />
+            ))}
+          </ul>
+          {list.hasNextPage ? (
+            <Button
+              variant="secondary"
+              className="mt-4"
+              onPress={() => void list.fetchNextPage()}
+              isDisabled={list.isFetchingNextPage}
+            >
+              {list.isFetchingNextPage ? <Trans>Loading…</Trans> : <Trans>Show more</Trans>}
+            </Button>
+          ) : null}
+        </>
+      )}
+      <ConfirmDialog
+        isOpen={toDelete !== null}
+        onOpenChange={(open) => {
+          if (!open) setToDelete(null)
+        }}
+        title={<Trans>Delete this keychain?</Trans>}
+        confirmLabel={<Trans>Delete</Trans>}
+        onConfirm={() => void confirmDelete()}
+        isPending={deleting}
+      >
+        <Trans>
+          “{toDelete?.name}” and its keys will be deleted; its tags become free for another key. This cannot
+          be undone.
+        </Trans>
+      </ConfirmDialog>
+    </>
+  )
+}

@@ -1,0 +1,191 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm } from '@tanstack/react-form'
+import { useQuery } from '@tanstack/react-query'
+import { KeyRound, QrCode, Trash2 } from 'lucide-react'
+import type { Key, KeyType } from '../../../contract/keychains.ts'
+import { ApiError } from '../../lib/api.ts'
+import { Button } from '../../ui/Button.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { addKey, removeKey, unusedTagsQuery } from './api.ts'
+
+function AddKeyForm({
+  organizationId,
+  keychainId,
+  onChanged,
+}: {
+  organizationId: string
+  keychainId: string
+  onChanged: () => Promise<void>
+}) {
+  const { t } = useLingui()
+  const tags = useQuery(unusedTagsQuery(organizationId))
+  const form = useForm({
+    defaultValues: { name: '', type: 'KEY' as KeyType, tagId: '' },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        await addKey(
+          keychainId,
+          value.type === 'TAG'
+            ? { type: 'TAG', name: value.name, tagId: value.tagId }
+            : { type: 'KEY', name: value.name },
+        )
+        formApi.reset()
+        await onChanged()
+        toasts.add({ severity: 'success', summary: t`The key has been added.`, life: 4000 })
+      } catch (error) {
+        const taken = error instanceof ApiError && error.status === 409
+        toasts.add({
+          severity: 'error',
+          summary: taken ? t`This tag is already on another key.` : t`The key could not be added.`,
+          life: 6000,
+        })
+      }
+    },
+  })
+  const tagOptions = (tags.data ?? []).map((tag) => ({ value: tag.id, label: `${tag.code} — ${tag.name}` }))
+  return (
+    <form
+      noValidate
+      aria-label={t`Add a key`}
+      className="grid items-start gap-4 sm:grid-cols-[1fr_10rem]"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      <form.Field
+        name="name"
+        validators={{
+          onSubmit: ({ value }) => (value.trim() === '' ? t`The key name is required.` : undefined),
+        }}
+      >
+        {(field) => (
+          <TextField
+            label={t`Key name`}
+            name={field.name}
+            value={field.state.value}
+            onChange={field.handleChange}
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Field name="type">
+        {(field) => (
+          <SelectField
+            label={t`Type`}
+            name={field.name}
+            value={field.state.value}
+            options={[
+              { value: 'KEY', label: t`Key` },
+              { value: 'TAG', label: t`Tag` },
+            ]}
+            onChange={(value) => field.handleChange(value as KeyType)}
+          />
+        )}
+      </form.Field>
+      <form.Subscribe selector={(state) => state.values.type}>
+        {(type) =>
+          type === 'TAG' ? (
+            <div className="sm:col-span-2">
+              <form.Field
+                name="tagId"
+                validators={{
+                  onSubmit: ({ value }) => (value ? undefined : t`Choose a tag that is not on a key yet.`),
+                }}
+              >
+                {(field) => (
+                  <SelectField
+                    label={t`Tag`}
+                    name={field.name}
+                    value={field.state.value}
+                    options={[
+                      {
+                        value: '',
+                        label: tagOptions.length ? t`Choose a tag` : t`No free tag: order tags first`,
+                      },
+                      ...tagOptions,
+                    ]}
+                    onChange={field.handleChange}
+                    error={field.state.meta.errors[0]}
+                  />
+                )}
+              </form.Field>
+            </div>
+          ) : null
+        }
+      </form.Subscribe>
+      <form.Subscribe selector={(state) => state.isSubmitting}>
+        {(isSubmitting) => (
+          <Button type="submit" variant="secondary" isDisabled={isSubmitting} className="justify-self-start">
+            <Trans>Add the key</Trans>
+          </Button>
+        )}
+      </form.Subscribe>
+    </form>
+  )
+}
+
+export function KeysSection({
+  organizationId,
+  keychainId,
+  keys,
+  canEdit,
+  onChanged,
+}: {
+  organizationId: string
+  keychainId: string
+  keys: Key[]
+  canEdit: boolean
+  onChanged: () => Promise<void>
+}) {
+  const { t } = useLingui()
+  const remove = async (key: Key) => {
+    try {
+      await removeKey(keychainId, key.id)
+      await onChanged()
+      toasts.add({ severity: 'success', summary: t`The key ${key.name} has been removed.`, life: 4000 })
+    } catch {
+      toasts.add({ severity: 'error', summary: t`The key could not be removed.`, life: 6000 })
+    }
+  }
+  return (
+    <section aria-labelledby="keys-title" className="flex flex-col gap-4">
+      <h2 id="keys-title" className="text-lg font-semibold text-slate-900">
+        <Trans>Keys</Trans>
+      </h2>
+      {keys.length === 0 ? (
+        <p className="text-slate-700">
+          <Trans>No keys on this keychain yet.</Trans>
+        </p>
+      ) : (
+        <ul aria-label={t`Keys`} className="divide-y divide-slate-200 rounded-lg border border-slate-200">
+          {keys.map((key) => (
+            <li key={key.id} className="flex items-center gap-3 px-4 py-3">
+              {key.type === 'TAG' ? (
+                <QrCode aria-hidden className="size-5 text-brand-700" />
+              ) : (
+                <KeyRound aria-hidden className="size-5 text-slate-600" />
+              )}
+              <span className="flex-1">
+                <span className="font-medium text-slate-900">{key.name}</span>{' '}
+                <span className="text-sm text-slate-600">
+                  {key.type === 'TAG' ? <Trans>Tag {key.tag?.code}</Trans> : <Trans>Key</Trans>}
+                </span>
+              </span>
+              {canEdit ? (
+                <Button variant="ghost" onPress={() => void remove(key)} aria-label={t`Remove ${key.name}`}>
+                  <Trash2 aria-hidden className="size-4" />
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canEdit ? (
+        <AddKeyForm organizationId={organizationId} keychainId={keychainId} onChanged={onChanged} />
+      ) : null}
+    </section>
+  )
+}

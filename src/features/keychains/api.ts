@@ -1,0 +1,72 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import {
+  CustodyLogSchema,
+  type KeyCreate,
+  type KeychainCreate,
+  KeychainPageSchema,
+  KeychainSchema,
+  type KeychainUpdate,
+  KeySchema,
+} from '../../../contract/keychains.ts'
+import { TagPageSchema } from '../../../contract/tags.ts'
+import { api } from '../../lib/api.ts'
+
+export const keychainKeys = {
+  all: (organizationId: string) => ['keychains', organizationId] as const,
+  list: (organizationId: string, q: string) => ['keychains', organizationId, 'list', q] as const,
+  one: (organizationId: string, id: string) => ['keychains', organizationId, id] as const,
+  custody: (organizationId: string, id: string) => ['keychains', organizationId, id, 'custody'] as const,
+  unusedTags: (organizationId: string) => ['keychains', organizationId, 'unused-tags'] as const,
+}
+
+export const keychainListQuery = (organizationId: string, q: string) =>
+  infiniteQueryOptions({
+    queryKey: keychainKeys.list(organizationId, q),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => {
+      const search = new URLSearchParams()
+      if (q) search.set('q', q)
+      if (pageParam) search.set('cursor', pageParam)
+      const query = search.toString()
+      return api(`/keychains${query ? `?${query}` : ''}`, { schema: KeychainPageSchema })
+    },
+    getNextPageParam: (page) => page.nextCursor,
+  })
+
+export const keychainQuery = (organizationId: string, id: string) =>
+  queryOptions({
+    queryKey: keychainKeys.one(organizationId, id),
+    queryFn: () => api(`/keychains/${id}`, { schema: KeychainSchema }),
+  })
+
+export const custodyLogQuery = (organizationId: string, id: string) =>
+  queryOptions({
+    queryKey: keychainKeys.custody(organizationId, id),
+    queryFn: async () => (await api(`/keychains/${id}/custody-log`, { schema: CustodyLogSchema })).data,
+  })
+
+/** Tags of the selected organization not on a key yet: the choices for a TAG key. */
+export const unusedTagsQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: keychainKeys.unusedTags(organizationId),
+    queryFn: async () =>
+      (await api(`/organizations/${organizationId}/tags?unused=true&limit=100`, { schema: TagPageSchema }))
+        .data,
+  })
+
+export const createKeychain = (input: KeychainCreate) =>
+  api('/keychains', { method: 'POST', body: input, schema: KeychainSchema })
+
+export const updateKeychain = (id: string, input: KeychainUpdate) =>
+  api(`/keychains/${id}`, { method: 'PATCH', body: input, schema: KeychainSchema })
+
+export const deleteKeychain = (id: string) => api(`/keychains/${id}`, { method: 'DELETE' })
+
+export const addKey = (keychainId: string, input: KeyCreate) =>
+  api(`/keychains/${keychainId}/keys`, { method: 'POST', body: input, schema: KeySchema })
+
+export const renameKey = (keychainId: string, keyId: string, name: string) =>
+  api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'PATCH', body: { name }, schema: KeySchema })
+
+export const removeKey = (keychainId: string, keyId: string) =>
+  api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'DELETE' })

@@ -1,0 +1,89 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm } from '@tanstack/react-form'
+import { useQueryClient } from '@tanstack/react-query'
+import * as v from 'valibot'
+import { EmailSchema } from '../../../contract/auth.ts'
+import { ROLES, type Role } from '../../../contract/permissions.ts'
+import { ApiError } from '../../lib/api.ts'
+import { ROLE_LABELS } from '../../lib/labels.ts'
+import { useLocale } from '../../lib/use-locale.ts'
+import { Button } from '../../ui/Button.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { inviteMember, organizationKeys } from './api.ts'
+
+/** Invites someone by e-mail with a role; they get a mail in their language and join at their first sign-in. */
+export function InviteMemberForm({ organizationId }: { organizationId: string }) {
+  const { t, i18n } = useLingui()
+  const locale = useLocale()
+  const queryClient = useQueryClient()
+  const form = useForm({
+    defaultValues: { email: '', role: 'MEMBER' as Role },
+    onSubmit: async ({ value, formApi }) => {
+      try {
+        await inviteMember(organizationId, { email: value.email, role: value.role, locale })
+        toasts.add({ severity: 'success', summary: t`Invitation sent to ${value.email}.`, life: 5000 })
+        formApi.reset()
+        await queryClient.invalidateQueries({ queryKey: organizationKeys.members(organizationId) })
+      } catch (error) {
+        const already = error instanceof ApiError && error.status === 409
+        toasts.add({
+          severity: 'error',
+          summary: already ? t`This person is already a member.` : t`The invitation could not be sent.`,
+          life: 6000,
+        })
+      }
+    },
+  })
+  return (
+    <form
+      noValidate
+      aria-label={t`Invite a member`}
+      className="grid items-start gap-4 sm:grid-cols-[1fr_12rem_auto]"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      <form.Field
+        name="email"
+        validators={{
+          onSubmit: ({ value }) =>
+            v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+        }}
+      >
+        {(field) => (
+          <TextField
+            label={t`E-mail of the person to invite`}
+            name={field.name}
+            type="email"
+            inputMode="email"
+            value={field.state.value}
+            onChange={field.handleChange}
+            onBlur={field.handleBlur}
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Field name="role">
+        {(field) => (
+          <SelectField
+            label={t`Role`}
+            name={field.name}
+            value={field.state.value}
+            options={ROLES.map((role) => ({ value: role, label: i18n._(ROLE_LABELS[role]) }))}
+            onChange={(value) => field.handleChange(value as Role)}
+          />
+        )}
+      </form.Field>
+      <form.Subscribe selector={(state) => state.isSubmitting}>
+        {(isSubmitting) => (
+          <Button type="submit" isDisabled={isSubmitting} className="sm:mt-7">
+            {isSubmitting ? <Trans>Sending…</Trans> : <Trans>Invite</Trans>}
+          </Button>
+        )}
+      </form.Subscribe>
+    </form>
+  )
+}

@@ -1,0 +1,69 @@
+import { Trans } from '@lingui/react/macro'
+import { CircleHelp, KeyRound } from 'lucide-react'
+import type { ScanResult } from '../../../contract/scans.ts'
+import { personName } from '../../lib/labels.ts'
+import { useHref } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { buttonClass } from '../../ui/Button.tsx'
+import { Card } from '../../ui/Card.tsx'
+
+/** What a scanned value resolved to, with what the caller may do next. */
+export function ScanResultCard({ result }: { result: ScanResult }) {
+  const href = useHref()
+  if (result.status === 'unknown') {
+    return (
+      <Card className="flex gap-3">
+        <CircleHelp aria-hidden className="size-6 shrink-0 text-amber-700" />
+        <div>
+          <h2 className="font-semibold text-slate-900">
+            <Trans>Unknown tag</Trans>
+          </h2>
+          <p className="text-slate-700">
+            <Trans>
+              “{result.value}” is not a tag of your organization. Check the code, or scan the QR code itself.
+            </Trans>
+          </p>
+        </div>
+      </Card>
+    )
+  }
+  if (result.status === 'foreign') {
+    return (
+      <Card className="flex flex-col gap-3">
+        <h2 className="font-semibold text-slate-900">
+          <Trans>This tag belongs to another organization</Trans>
+        </h2>
+        <AppLink href={href(`/tags/${result.publicId}`)} className={buttonClass('secondary', 'self-start')}>
+          <Trans>Open its public page</Trans>
+        </AppLink>
+      </Card>
+    )
+  }
+  const { tag, keychain, key } = result
+  return (
+    <Card className="flex flex-col gap-3">
+      <p className="flex items-center gap-2 text-sm font-semibold text-emerald-800">
+        <KeyRound aria-hidden className="size-4" />
+        <Trans>Tag {tag.code}</Trans>
+      </p>
+      <h2 className="text-xl font-bold text-slate-900">{keychain?.name ?? tag.name}</h2>
+      <p className="text-slate-700">
+        {key ? <Trans>Key: {key.name}</Trans> : <Trans>This tag is not on a key yet.</Trans>}
+      </p>
+      {keychain ? (
+        <>
+          <p className="text-slate-700">
+            <Trans>Held by:</Trans>{' '}
+            {keychain.custodian ? personName(keychain.custodian) : <Trans>nobody</Trans>}
+          </p>
+          <AppLink
+            href={href(`/app/keychains/${keychain.id}`)}
+            className={buttonClass('primary', 'self-start')}
+          >
+            <Trans>Open the keychain</Trans>
+          </AppLink>
+        </>
+      ) : null}
+    </Card>
+  )
+}

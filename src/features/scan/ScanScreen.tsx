@@ -1,0 +1,148 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { Camera, Flashlight, FlashlightOff, LoaderCircle, ScanLine, SwitchCamera } from 'lucide-react'
+import { type FormEvent, type ReactNode, useRef, useState } from 'react'
+import type { ScanResult } from '../../../contract/scans.ts'
+import { Button } from '../../ui/Button.tsx'
+import { Card, PageHeader } from '../../ui/Card.tsx'
+import { postScan } from './api.ts'
+import { CAMERA_PROBLEMS } from './camera-errors.ts'
+import { signalRead } from './feedback.ts'
+import { useQrCamera } from './useQrCamera.ts'
+
+type Outcome = { kind: 'result'; result: ScanResult } | { kind: 'error'; value: string } | null
+
+/**
+ * Scans a tag with the camera, or takes a typed code — hardware scanners type like a keyboard and end with
+ * Enter. `renderResult` shows what the value resolved to (composed by the route).
+ */
+export function ScanScreen({ renderResult }: { renderResult: (result: ScanResult) => ReactNode }) {
+  const { t, i18n } = useLingui()
+  const video = useRef<HTMLVideoElement>(null)
+  const [typed, setTyped] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [outcome, setOutcome] = useState<Outcome>(null)
+
+  const submit = async (value: string) => {
+    const trimmed = value.trim()
+    if (trimmed === '' || busy) return
+    setBusy(true)
+    try {
+      const result = await postScan(trimmed)
+      signalRead()
+      setOutcome({ kind: 'result', result })
+    } catch {
+      setOutcome({ kind: 'error', value: trimmed })
+    } finally {
+      setBusy(false)
+    }
+  }
+  const camera = useQrCamera(video, (value) => void submit(value))
+  const { status, problem, cameras, hasTorch, torchOn } = camera.state
+
+  const onTyped = (event: FormEvent) => {
+    event.preventDefault()
+    void submit(typed)
+    setTyped('')
+  }
+
+  return (
+    <>
+      <PageHeader title={<Trans>Scan a tag</Trans>} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card className="flex flex-col gap-4">
+          <div className="relative aspect-square w-full overflow-hidden rounded-lg bg-slate-900 sm:aspect-video">
+            <video ref={video} className="h-full w-full object-cover" muted playsInline />
+            {status !== 'running' ? (
+              <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center text-white">
+                {status === 'starting' ? (
+                  <LoaderCircle aria-hidden className="size-8 animate-spin" />
+                ) : (
+                  <Button onPress={() => void camera.start()}>
+                    <Camera aria-hidden className="size-4" />
+                    <Trans>Start the camera</Trans>
+                  </Button>
+                )}
+              </div>
+            ) : null}
+          </div>
+          {problem ? (
+            <p
+              role="alert"
+              data-camera-problem={problem}
+              className="rounded-lg bg-amber-50 p-3 text-sm font-medium text-amber-950"
+            >
+              {i18n._(CAMERA_PROBLEMS[problem])}
+            </p>
+          ) : null}
+          {status === 'running' ? (
+            <div className="flex flex-wrap gap-2">
+              {hasTorch ? (
+                <Button variant="secondary" onPress={() => void camera.toggleTorch()} aria-pressed={torchOn}>
+                  {torchOn ? (
+                    <FlashlightOff aria-hidden className="size-4" />
+                  ) : (
+                    <Flashlight aria-hidden className="size-4" />
+                  )}
+                  {torchOn ? <Trans>Torch off</Trans> : <Trans>Torch on</Trans>}
+                </Button>
+              ) : null}
+              {cameras.length > 1 ? (
+                <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+                  <SwitchCamera aria-hidden className="size-4" />
+                  <span className="sr-only">{t`Camera`}</span>
+                  <select
+                    className="min-h-10 rounded-lg border border-slate-300 bg-white px-2"
+                    value={camera.state.cameraId ?? ''}
+                    onChange={(event) => void camera.switchCamera(event.target.value)}
+                  >
+                    {camera.state.cameraId ? null : <option value="">{t`Back camera`}</option>}
+                    {cameras.map((device) => (
+                      <option key={device.id} value={device.id}>
+                        {device.label || device.id}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+            </div>
+          ) : null}
+          <form onSubmit={onTyped} className="flex flex-col gap-2">
+            <label htmlFor="scan-value" className="text-sm font-medium text-slate-800">
+              <Trans>Tag code or link</Trans>
+            </label>
+            <div className="flex gap-2">
+              <input
+                id="scan-value"
+                value={typed}
+                onChange={(event) => setTyped(event.target.value)}
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                enterKeyHint="go"
+                placeholder="AGC-00042"
+                className="min-h-11 flex-1 rounded-lg border border-slate-300 bg-white px-3 font-mono text-base uppercase focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
+              />
+              <Button type="submit" isDisabled={busy || typed.trim() === ''}>
+                <ScanLine aria-hidden className="size-4" />
+                <Trans>Look up</Trans>
+              </Button>
+            </div>
+            <p className="text-sm text-slate-600">
+              <Trans>A hardware scanner works here too: it types the code and presses Enter.</Trans>
+            </p>
+          </form>
+        </Card>
+        <div aria-live="polite">
+          {outcome?.kind === 'result' ? renderResult(outcome.result) : null}
+          {outcome?.kind === 'error' ? (
+            <p role="alert" className="rounded-lg bg-red-50 p-4 font-medium text-red-950">
+              <Trans>
+                The scan of “{outcome.value}” could not be sent. Check the connection and try again.
+              </Trans>
+            </p>
+          ) : null}
+        </div>
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,20 @@
+/** A short beep and a vibration on a read, where the device has them; silent otherwise. */
+export function signalRead(): void {
+  navigator.vibrate?.(80)
+  const AudioContextClass =
+    window.AudioContext ?? (window as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext
+  if (!AudioContextClass) return
+  try {
+    const audio = new AudioContextClass()
+    const oscillator = audio.createOscillator()
+    const gain = audio.createGain()
+    oscillator.frequency.value = 1760
+    gain.gain.value = 0.08
+    oscillator.connect(gain).connect(audio.destination)
+    oscillator.start()
+    oscillator.stop(audio.currentTime + 0.12)
+    oscillator.onended = () => void audio.close()
+  } catch {
+    // No sound is no reason to fail a scan.
+  }
+}

@@ -1,0 +1,90 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm } from '@tanstack/react-form'
+import { CircleCheck } from 'lucide-react'
+import { useState } from 'react'
+import { ApiError } from '../../lib/api.ts'
+import { Button } from '../../ui/Button.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { sendFoundReport } from './api.ts'
+
+/** A finder leaves a message and a way to reach them; the organization is told by mail, nobody's address is shown. */
+export function FoundReportForm({ publicId }: { publicId: string }) {
+  const { t } = useLingui()
+  const [sent, setSent] = useState(false)
+  const form = useForm({
+    defaultValues: { message: '', contact: '' },
+    onSubmit: async ({ value }) => {
+      try {
+        await sendFoundReport(publicId, value)
+        setSent(true)
+      } catch (error) {
+        const limited = error instanceof ApiError && error.status === 429
+        toasts.add({
+          severity: 'error',
+          summary: limited
+            ? t`Too many messages. Please try again later.`
+            : t`Your message could not be sent.`,
+          life: 6000,
+        })
+      }
+    },
+  })
+  if (sent) {
+    return (
+      <p
+        role="status"
+        className="flex items-center gap-2 rounded-lg bg-emerald-50 p-4 font-medium text-emerald-950"
+      >
+        <CircleCheck aria-hidden className="size-5" />
+        <Trans>Thank you! The owners have been told and will contact you.</Trans>
+      </p>
+    )
+  }
+  const required = (message: string) => ({
+    onSubmit: ({ value }: { value: string }) => (value.trim() === '' ? message : undefined),
+  })
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      <form.Field name="message" validators={required(t`Tell them where you found the keys.`)}>
+        {(field) => (
+          <TextField
+            label={t`Where did you find them?`}
+            name={field.name}
+            value={field.state.value}
+            onChange={field.handleChange}
+            maxLength={2000}
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Field name="contact" validators={required(t`Leave a phone number or an e-mail address.`)}>
+        {(field) => (
+          <TextField
+            label={t`How can they reach you?`}
+            name={field.name}
+            value={field.state.value}
+            onChange={field.handleChange}
+            maxLength={200}
+            description={t`A phone number or an e-mail address; only the owners receive it.`}
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Subscribe selector={(state) => state.isSubmitting}>
+        {(isSubmitting) => (
+          <Button type="submit" isDisabled={isSubmitting} className="self-start">
+            <Trans>Tell the owners</Trans>
+          </Button>
+        )}
+      </form.Subscribe>
+    </form>
+  )
+}

@@ -1,0 +1,112 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useQuery } from '@tanstack/react-query'
+import { KeyRound } from 'lucide-react'
+import type { ReactNode } from 'react'
+import type { TagLanding } from '../../../contract/tags.ts'
+import { ApiError } from '../../lib/api.ts'
+import { personName } from '../../lib/labels.ts'
+import { useHref } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { buttonClass } from '../../ui/Button.tsx'
+import { Card } from '../../ui/Card.tsx'
+import { QrCode } from '../../ui/QrCode.tsx'
+import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { tagLandingQuery } from './api.ts'
+import { FoundReportForm } from './FoundReportForm.tsx'
+
+type MemberView = Extract<TagLanding, { view: 'member' }>
+
+function MemberTagView({ landing }: { landing: MemberView }) {
+  const { t } = useLingui()
+  const href = useHref()
+  const { tag, keychain, organization } = landing
+  return (
+    <Card className="flex flex-col gap-6 sm:flex-row">
+      <div className="flex flex-col items-center gap-3">
+        <QrCode value={tag.url} label={t`QR code of tag ${tag.code}`} />
+        <span
+          className="rounded-md px-3 py-1 font-mono text-lg font-bold ring-1 ring-slate-300"
+          style={{ color: tag.foregroundColor, backgroundColor: tag.backgroundColor }}
+        >
+          {tag.code}
+        </span>
+      </div>
+      <dl className="grid flex-1 content-start gap-x-6 gap-y-3 sm:grid-cols-[auto_1fr]">
+        <dt className="font-medium text-slate-600">
+          <Trans>Tag</Trans>
+        </dt>
+        <dd className="text-slate-900">{tag.name}</dd>
+        <dt className="font-medium text-slate-600">
+          <Trans>Organization</Trans>
+        </dt>
+        <dd className="text-slate-900">{organization.name}</dd>
+        <dt className="font-medium text-slate-600">
+          <Trans>Key</Trans>
+        </dt>
+        <dd className="text-slate-900">{tag.key ? tag.key.name : <Trans>Not on a key yet</Trans>}</dd>
+        <dt className="font-medium text-slate-600">
+          <Trans>Keychain</Trans>
+        </dt>
+        <dd className="text-slate-900">{keychain ? keychain.name : '—'}</dd>
+        <dt className="font-medium text-slate-600">
+          <Trans>Custodian</Trans>
+        </dt>
+        <dd className="text-slate-900">
+          {keychain?.custodian ? personName(keychain.custodian) : <Trans>nobody</Trans>}
+        </dd>
+      </dl>
+      {keychain ? (
+        <div className="sm:self-end">
+          <AppLink href={href(`/app/keychains/${keychain.id}`)} className={buttonClass('primary')}>
+            <Trans>Open the keychain</Trans>
+          </AppLink>
+        </div>
+      ) : null}
+    </Card>
+  )
+}
+
+function FoundView({
+  publicId,
+  organizationName,
+  code,
+}: {
+  publicId: string
+  organizationName: string
+  code: string
+}) {
+  return (
+    <Card className="flex flex-col gap-5">
+      <div className="flex items-start gap-3">
+        <KeyRound aria-hidden className="mt-1 size-7 shrink-0 text-brand-700" />
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900">
+            <Trans>Found these keys?</Trans>
+          </h1>
+          <p className="mt-2 text-slate-700">
+            <Trans>
+              They belong to <strong>{organizationName}</strong> (tag {code}). Leave a message and the owners
+              will get back to you. Thank you!
+            </Trans>
+          </p>
+        </div>
+      </div>
+      <FoundReportForm publicId={publicId} />
+    </Card>
+  )
+}
+
+/** `/tags/{publicId}`: the tag for a member of its organization, the neutral "found these keys?" page for anyone else. */
+export function TagLandingScreen({ publicId, notFound }: { publicId: string; notFound: ReactNode }) {
+  const { data, isPending, isError, error, refetch } = useQuery(tagLandingQuery(publicId))
+  if (isPending) return <LoadingState label={<Trans>Loading the tag…</Trans>} />
+  if (isError) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return notFound
+    return <ErrorState message={<Trans>The tag could not be loaded.</Trans>} onRetry={() => void refetch()} />
+  }
+  return data.view === 'member' ? (
+    <MemberTagView landing={data} />
+  ) : (
+    <FoundView publicId={publicId} organizationName={data.organization.name} code={data.code} />
+  )
+}

@@ -1,0 +1,183 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm, useStore } from '@tanstack/react-form'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import * as v from 'valibot'
+import { EmailSchema } from '../../../contract/auth.ts'
+import type { Member } from '../../../contract/organizations.ts'
+import { ROLES, type Role } from '../../../contract/permissions.ts'
+import { useAbility } from '../../lib/ability.tsx'
+import { ApiError } from '../../lib/api.ts'
+import { personName, ROLE_LABELS, STATUS_LABELS } from '../../lib/labels.ts'
+import { useUnsavedChanges } from '../../lib/unsaved.ts'
+import { Button } from '../../ui/Button.tsx'
+import { Card, PageHeader } from '../../ui/Card.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { memberQuery, updateMember } from './api.ts'
+
+type Status = 'ACTIVE' | 'DISABLED'
+
+function MemberForm({ organizationId, member }: { organizationId: string; member: Member }) {
+  const { t, i18n } = useLingui()
+  const queryClient = useQueryClient()
+  const ability = useAbility()
+  const canEdit = ability.can('update', 'member')
+  const form = useForm({
+    defaultValues: {
+      firstName: member.firstName,
+      lastName: member.lastName,
+      email: member.email,
+      role: member.role as Role,
+      status: (member.status === 'DISABLED' ? 'DISABLED' : 'ACTIVE') as Status,
+    },
+    onSubmit: async ({ value, formApi }) => {
+      const statusChanged = (member.status === 'DISABLED') !== (value.status === 'DISABLED')
+      try {
+        const updated = await updateMember(member.id, {
+          firstName: value.firstName,
+          lastName: value.lastName,
+          ...(member.status === 'INVITED' && value.email !== member.email ? { email: value.email } : {}),
+          ...(value.role !== member.role ? { role: value.role } : {}),
+          ...(statusChanged ? { status: value.status } : {}),
+        })
+        queryClient.setQueryData(memberQuery(organizationId, member.id).queryKey, updated)
+        await queryClient.invalidateQueries({ queryKey: ['members', organizationId], exact: true })
+        formApi.reset({ ...value })
+        toasts.add({ severity: 'success', summary: t`The user has been updated.`, life: 4000 })
+      } catch (error) {
+        toasts.add({
+          severity: 'error',
+          summary: t`The user could not be updated.`,
+          detail:
+            error instanceof ApiError && error.status === 409
+              ? t`An organization keeps at least one active administrator.`
+              : undefined,
+          life: 7000,
+        })
+      }
+    },
+  })
+  useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
+  const statusOptions = (['ACTIVE', 'DISABLED'] as const).map((status) => ({
+    value: status,
+    label: i18n._(STATUS_LABELS[status]),
+  }))
+  return (
+    <form
+      noValidate
+      className="grid gap-5 sm:grid-cols-2"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      {(['firstName', 'lastName'] as const).map((name) => (
+        <form.Field
+          key={name}
+          name={name}
+          validators={{
+            onChange: ({ value }) => (value.length > 100 ? t`At most 100 characters.` : undefined),
+          }}
+        >
+          {(field) => (
+            <TextField
+              label={name === 'firstName' ? t`First name` : t`Last name`}
+              name={field.name}
+              value={field.state.value}
+              onChange={field.handleChange}
+              isReadOnly={!canEdit}
+              error={field.state.meta.errors[0]}
+            />
+          )}
+        </form.Field>
+      ))}
+      <form.Field
+        name="email"
+        validators={{
+          onSubmit: ({ value }) =>
+            v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+        }}
+      >
+        {(field) => (
+          <TextField
+            label={t`E-mail`}
+            name={field.name}
+            type="email"
+            value={field.state.value}
+            onChange={field.handleChange}
+            isReadOnly={!canEdit || member.status !== 'INVITED'}
+            description={
+              member.status === 'INVITED'
+                ? undefined
+                : t`The e-mail is the member's sign-in address; only they can change it.`
+            }
+            error={field.state.meta.errors[0]}
+          />
+        )}
+      </form.Field>
+      <form.Field name="role">
+        {(field) => (
+          <SelectField
+            label={t`Role`}
+            name={field.name}
+            value={field.state.value}
+            isDisabled={!canEdit}
+            options={ROLES.map((role) => ({ value: role, label: i18n._(ROLE_LABELS[role]) }))}
+            onChange={(value) => field.handleChange(value as Role)}
+          />
+        )}
+      </form.Field>
+      {member.status === 'INVITED' ? (
+        <p className="text-sm text-slate-700 sm:col-span-2">
+          <Trans>Invited: becomes active at the first sign-in.</Trans>
+        </p>
+      ) : (
+        <form.Field name="status">
+          {(field) => (
+            <SelectField
+              label={t`Status`}
+              name={field.name}
+              value={field.state.value}
+              isDisabled={!canEdit}
+              options={statusOptions}
+              onChange={(value) => field.handleChange(value as Status)}
+            />
+          )}
+        </form.Field>
+      )}
+      {canEdit ? (
+        <div className="sm:col-span-2">
+          <form.Subscribe selector={(state) => state.isSubmitting}>
+            {(isSubmitting) => (
+              <Button type="submit" isDisabled={isSubmitting}>
+                {isSubmitting ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
+              </Button>
+            )}
+          </form.Subscribe>
+        </div>
+      ) : null}
+    </form>
+  )
+}
+
+export function UserDetailScreen({ organizationId, userId }: { organizationId: string; userId: string }) {
+  const { data, isPending, isError, refetch } = useQuery(memberQuery(organizationId, userId))
+  if (isPending) return <LoadingState label={<Trans>Loading the user…</Trans>} />
+  if (isError)
+    return (
+      <ErrorState
+        message={<Trans>The user's details could not be loaded.</Trans>}
+        onRetry={() => void refetch()}
+      />
+    )
+  return (
+    <>
+      <PageHeader title={personName(data)} />
+      <Card className="max-w-2xl">
+        <MemberForm key={data.id} organizationId={organizationId} member={data} />
+      </Card>
+    </>
+  )
+}

@@ -1,0 +1,20 @@
+import { queryOptions } from '@tanstack/react-query'
+import { MemberListSchema, MemberSchema, type MemberUpdate } from '../../../contract/organizations.ts'
+import { api } from '../../lib/api.ts'
+
+/** Members of the selected organization; keyed by it so switching never shows another organization's people. */
+export const membersQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['members', organizationId] as const,
+    queryFn: async () => (await api('/users', { schema: MemberListSchema })).data,
+  })
+
+export const memberQuery = (organizationId: string, id: string) =>
+  queryOptions({
+    queryKey: ['members', organizationId, id] as const,
+    queryFn: () => api(`/users/${id}`, { schema: MemberSchema }),
+  })
+
+export function updateMember(id: string, update: MemberUpdate) {
+  return api(`/users/${id}`, { method: 'PATCH', body: update, schema: MemberSchema })
+}

@@ -1,0 +1,23 @@
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import type { MemberStatus } from '../../contract/organizations.ts'
+import type { Role } from '../../contract/permissions.ts'
+
+/** Names of roles and member statuses, shared by every screen that shows them. */
+export const ROLE_LABELS: Record<Role, MessageDescriptor> = {
+  ADMIN: msg`Administrator`,
+  MANAGER: msg`Manager`,
+  MEMBER: msg`Member`,
+  CONTACT: msg`Contact`,
+}
+
+export const STATUS_LABELS: Record<MemberStatus, MessageDescriptor> = {
+  INVITED: msg`Invited`,
+  ACTIVE: msg`Active`,
+  DISABLED: msg`Disabled`,
+}
+
+export function personName(person: { firstName: string; lastName: string; email: string }): string {
+  const name = `${person.firstName} ${person.lastName}`.trim()
+  return name || person.email
+}

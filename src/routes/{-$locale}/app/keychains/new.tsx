@@ -1,0 +1,28 @@
+import { useQuery } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
+import { KeychainNewScreen } from '../../../../features/keychains/KeychainNewScreen.tsx'
+import { membersQuery } from '../../../../features/users/api.ts'
+import { localizedHref } from '../../../../lib/paths.ts'
+
+export const Route = createFileRoute('/{-$locale}/app/keychains/new')({
+  component: () => (
+    <RequireOrganization>
+      {(organizationId) => <NewKeychain organizationId={organizationId} />}
+    </RequireOrganization>
+  ),
+})
+
+function NewKeychain({ organizationId }: { organizationId: string }) {
+  const { locale } = Route.useRouteContext()
+  const navigate = useNavigate()
+  const members = useQuery(membersQuery(organizationId)).data ?? []
+  return (
+    <KeychainNewScreen
+      members={members}
+      onCreated={(keychain) =>
+        void navigate({ href: localizedHref(locale, `/app/keychains/${keychain.id}`) })
+      }
+    />
+  )
+}

@@ -1,0 +1,7 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { useProfile } from '../../../../features/auth/session.ts'
+import { OrganizationListScreen } from '../../../../features/organizations/OrganizationListScreen.tsx'
+
+export const Route = createFileRoute('/{-$locale}/app/organizations/')({
+  component: () => <OrganizationListScreen selectedId={useProfile()?.selectedOrganizationId ?? null} />,
+})
