@@ -1,5 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Stack, startStack } from './harness.ts'
 import { signInLinkOf } from './mailbox.ts'
@@ -14,36 +13,11 @@ afterAll(async () => {
   await stack?.stop()
 })
 
-async function withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
-  const context = await stack.newContext()
-  const page = await context.newPage()
-  const log: string[] = []
-  page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
-  page.on('framenavigated', (frame) => log.push(`navigated: ${frame.url()}`))
-  try {
-    return await run(page, context)
-  } catch (error) {
-    await saveFailure(page, log)
-    throw error
-  } finally {
-    await context.close()
-  }
-}
-
-/** Keeps what a failed test saw (screenshot and browser log) under test-results/. */
-async function saveFailure(page: Page, log: string[]) {
-  const name = expect.getState().currentTestName?.replace(/[^a-z0-9]+/gi, '-') ?? 'failure'
-  await mkdir('test-results', { recursive: true })
-  await page.screenshot({ path: `test-results/${name}.png`, fullPage: true }).catch(() => undefined)
-  const storage = await page.evaluate(() => JSON.stringify({ ...localStorage })).catch(() => 'unavailable')
-  await writeFile(`test-results/${name}.log`, [...log, `localStorage: ${storage}`].join('\n'))
-}
-
 const pathOf = (page: Page) => new URL(page.url()).pathname
 
 describe('foundation, in a real browser against the real server', () => {
   it('shows the landing page in French, and in English under /en', async () => {
-    await withPage(async (page) => {
+    await stack.withPage(async (page) => {
       await page.goto('/')
       expect(await page.locator('html').getAttribute('lang')).toBe('fr')
       await page
@@ -58,7 +32,7 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('signs in by code in French and shows the app shell with the full menu', async () => {
-    await withPage(async (page) => {
+    await stack.withPage(async (page) => {
       await page.goto('/')
       await page.getByRole('link', { name: 'Se connecter' }).click()
       await page.waitForURL('**/sign-in')
@@ -80,7 +54,7 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('signs in by the mailed link in English', async () => {
-    await withPage(async (page) => {
+    await stack.withPage(async (page) => {
       const already = stack.mailbox.received.length
       await page.goto('/en/sign-in')
       await page.getByLabel('E-mail').fill('robin@example.com')
@@ -97,7 +71,7 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('sends a guarded page to sign-in and comes back to it after', async () => {
-    await withPage(async (page) => {
+    await stack.withPage(async (page) => {
       await page.goto('/app/profile')
       await page.waitForURL((url) => url.pathname === '/sign-in')
       expect(new URL(page.url()).searchParams.get('redirect')).toBe('/app/profile')
@@ -108,7 +82,7 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('answers unknown pages and unknown language prefixes with the 404 page', async () => {
-    await withPage(async (page) => {
+    await stack.withPage(async (page) => {
       await page.goto('/nulle-part')
       await page.getByRole('heading', { name: 'Page introuvable' }).waitFor()
       await page.goto('/en/nowhere')
@@ -119,7 +93,7 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('edits the profile, switches language on the same page, and signs out', async () => {
-    await withPage(async (page, context) => {
+    await stack.withPage(async (page, context) => {
       await stack.signInByCode(page, 'alex@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       await page.getByRole('link', { name: 'Mon profil' }).first().click()
@@ -158,7 +132,7 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('opens the app shell with the network off after a first visit', async () => {
-    await withPage(async (page, context) => {
+    await stack.withPage(async (page, context) => {
       await stack.signInByCode(page, 'field@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
@@ -186,7 +160,7 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('is installable: Chromium finds a complete manifest and a service worker', async () => {
-    await withPage(async (page, context) => {
+    await stack.withPage(async (page, context) => {
       await page.goto('/')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready

@@ -6,6 +6,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { loadConfig } from '../../server/config.ts'
 import { createLogger } from '../../server/logger.ts'
 import { startServer } from '../../server/main.ts'
+import { saveFailure } from './failure.ts'
 import { signInCodeOf, startMailbox } from './mailbox.ts'
 
 export const CHROMIUM_ARGS = [
@@ -72,8 +73,26 @@ export async function startStack() {
       .click()
   }
 
+  /** A fresh browser context and page; on failure the screenshot and browser log go to test-results/. */
+  async function withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+    const context = await newContext()
+    const page = await context.newPage()
+    const log: string[] = []
+    page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
+    page.on('framenavigated', (frame) => log.push(`navigated: ${frame.url()}`))
+    try {
+      return await run(page, context)
+    } catch (error) {
+      await saveFailure(page, log)
+      throw error
+    } finally {
+      await context.close()
+    }
+  }
+
   return {
     baseUrl,
+    withPage,
     mailbox,
     browser,
     newContext,

@@ -13,9 +13,16 @@ type Outcome = { kind: 'result'; result: ScanResult } | { kind: 'error'; value: 
 
 /**
  * Scans a tag with the camera, or takes a typed code — hardware scanners type like a keyboard and end with
- * Enter. `renderResult` shows what the value resolved to (composed by the route).
+ * Enter. `renderResult` shows what the value resolved to; both it and `onResult` are composed by the route.
  */
-export function ScanScreen({ renderResult }: { renderResult: (result: ScanResult) => ReactNode }) {
+export function ScanScreen({
+  renderResult,
+  onResult,
+}: {
+  renderResult: (result: ScanResult) => ReactNode
+  /** Called with each answer, e.g. to go straight to the keychain a tag belongs to. */
+  onResult?: (result: ScanResult) => void
+}) {
   const { t, i18n } = useLingui()
   const video = useRef<HTMLVideoElement>(null)
   const [typed, setTyped] = useState('')
@@ -30,6 +37,7 @@ export function ScanScreen({ renderResult }: { renderResult: (result: ScanResult
       const result = await postScan(trimmed)
       signalRead()
       setOutcome({ kind: 'result', result })
+      onResult?.(result)
     } catch {
       setOutcome({ kind: 'error', value: trimmed })
     } finally {

@@ -1,7 +1,24 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { ScanResultCard } from '../../../features/scan/ScanResultCard.tsx'
 import { ScanScreen } from '../../../features/scan/ScanScreen.tsx'
+import { localizedHref } from '../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/scan')({
-  component: () => <ScanScreen renderResult={(result) => <ScanResultCard result={result} />} />,
+  component: Scan,
 })
+
+function Scan() {
+  const { locale } = Route.useRouteContext()
+  const navigate = useNavigate()
+  return (
+    <ScanScreen
+      renderResult={(result) => <ScanResultCard result={result} />}
+      onResult={(result) => {
+        // A tag on a keychain leads straight to that keychain; anything else stays here to be explained.
+        if (result.status === 'resolved' && result.keychain) {
+          void navigate({ href: localizedHref(locale, `/app/keychains/${result.keychain.id}`) })
+        }
+      }}
+    />
+  )
+}
