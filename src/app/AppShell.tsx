@@ -15,22 +15,38 @@ import {
 import { type MouseEvent, type ReactNode, useState } from 'react'
 import type { Profile } from '../../contract/auth.ts'
 import type { Locale } from '../../contract/locale.ts'
+import type { Action, Subject } from '../../contract/permissions.ts'
+import { useAbility } from '../lib/ability.tsx'
 import { localizedHref } from '../lib/paths.ts'
 import { Logo } from '../ui/Logo.tsx'
 import { LanguageSwitch } from './LanguageSwitch.tsx'
 
-type MenuEntry = { path: string; label: ReactNode; icon: typeof Menu; exact?: boolean }
+type MenuEntry = {
+  path: string
+  label: ReactNode
+  icon: typeof Menu
+  exact?: boolean
+  needs?: [Action, Subject]
+}
 
-function useMenu(): MenuEntry[] {
-  return [
-    { path: '/app', label: <Trans>Dashboard</Trans>, icon: LayoutDashboard, exact: true },
-    { path: '/app/keychains', label: <Trans>Keychains</Trans>, icon: KeyRound },
-    { path: '/app/orders', label: <Trans>Orders</Trans>, icon: Package },
-    { path: '/app/organizations', label: <Trans>Organizations</Trans>, icon: Building2 },
-    { path: '/app/profile', label: <Trans>My profile</Trans>, icon: UserRound },
-    { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine },
-    { path: '/app/users', label: <Trans>Users</Trans>, icon: Users },
-  ]
+const MENU: MenuEntry[] = [
+  { path: '/app', label: <Trans>Dashboard</Trans>, icon: LayoutDashboard, exact: true },
+  { path: '/app/keychains', label: <Trans>Keychains</Trans>, icon: KeyRound, needs: ['read', 'keychain'] },
+  { path: '/app/orders', label: <Trans>Orders</Trans>, icon: Package, needs: ['read', 'order'] },
+  { path: '/app/organizations', label: <Trans>Organizations</Trans>, icon: Building2 },
+  { path: '/app/profile', label: <Trans>My profile</Trans>, icon: UserRound },
+  { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine, needs: ['create', 'scan'] },
+  { path: '/app/users', label: <Trans>Users</Trans>, icon: Users, needs: ['read', 'member'] },
+]
+
+/**
+ * The full menu until an organization is selected (each entry then explains what to do); with one, the entries
+ * the caller's role cannot use are hidden.
+ */
+function useMenu(organizationSelected: boolean): MenuEntry[] {
+  const ability = useAbility()
+  if (!organizationSelected) return MENU
+  return MENU.filter((entry) => !entry.needs || ability.can(...entry.needs))
 }
 
 function NavItem({
@@ -85,7 +101,7 @@ export function AppShell({
 }) {
   const { t } = useLingui()
   const [open, setOpen] = useState(false)
-  const menu = useMenu()
+  const menu = useMenu(profile.selectedOrganizationId !== null)
   const nav = (
     <nav aria-label={t`Main menu`} className="flex flex-col gap-1">
       <div className="mb-3">{organizationSwitcher}</div>
