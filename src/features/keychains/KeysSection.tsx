@@ -1,14 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
-import { KeyRound, QrCode, Trash2 } from 'lucide-react'
 import type { Key, KeyType } from '../../../contract/keychains.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { addKey, removeKey, unusedTagsQuery } from './api.ts'
+import { addKey, unusedTagsQuery } from './api.ts'
+import { KeyRow } from './KeyRow.tsx'
 
 function AddKeyForm({
   organizationId,
@@ -141,15 +141,6 @@ export function KeysSection({
   onChanged: () => Promise<void>
 }) {
   const { t } = useLingui()
-  const remove = async (key: Key) => {
-    try {
-      await removeKey(keychainId, key.id)
-      await onChanged()
-      toasts.add({ severity: 'success', summary: t`The key ${key.name} has been removed.`, life: 4000 })
-    } catch {
-      toasts.add({ severity: 'error', summary: t`The key could not be removed.`, life: 6000 })
-    }
-  }
   return (
     <section aria-labelledby="keys-title" className="flex flex-col gap-4">
       <h2 id="keys-title" className="text-lg font-semibold text-slate-900">
@@ -162,24 +153,13 @@ export function KeysSection({
       ) : (
         <ul aria-label={t`Keys`} className="divide-y divide-slate-200 rounded-lg border border-slate-200">
           {keys.map((key) => (
-            <li key={key.id} className="flex items-center gap-3 px-4 py-3">
-              {key.type === 'TAG' ? (
-                <QrCode aria-hidden className="size-5 text-brand-700" />
-              ) : (
-                <KeyRound aria-hidden className="size-5 text-slate-600" />
-              )}
-              <span className="flex-1">
-                <span className="font-medium text-slate-900">{key.name}</span>{' '}
-                <span className="text-sm text-slate-600">
-                  {key.type === 'TAG' ? <Trans>Tag {key.tag?.code}</Trans> : <Trans>Key</Trans>}
-                </span>
-              </span>
-              {canEdit ? (
-                <Button variant="ghost" onPress={() => void remove(key)} aria-label={t`Remove ${key.name}`}>
-                  <Trash2 aria-hidden className="size-4" />
-                </Button>
-              ) : null}
-            </li>
+            <KeyRow
+              key={key.id}
+              keychainId={keychainId}
+              keyItem={key}
+              canEdit={canEdit}
+              onChanged={onChanged}
+            />
           ))}
         </ul>
       )}
