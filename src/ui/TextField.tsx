@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react'
-import { TextField as AriaTextField, FieldError, Input, Label, Text } from 'react-aria-components'
+import { type ReactNode, useId } from 'react'
 
 export type TextFieldProps = {
   label: ReactNode
@@ -20,24 +19,51 @@ export type TextFieldProps = {
   placeholder?: string
 }
 
-export function TextField({ label, description, error, value, onChange, ...props }: TextFieldProps) {
+/** A labelled text input with its description and error, tied together for assistive technology. */
+export function TextField({
+  label,
+  description,
+  error,
+  value,
+  onChange,
+  isRequired,
+  isReadOnly,
+  isDisabled,
+  type = 'text',
+  ...props
+}: TextFieldProps) {
+  const id = useId()
+  const describedBy = [description ? `${id}-description` : '', error ? `${id}-error` : '']
+    .filter(Boolean)
+    .join(' ')
   return (
-    <AriaTextField
-      {...props}
-      value={value}
-      onChange={onChange}
-      isInvalid={Boolean(error)}
-      validationBehavior="aria"
-      className="flex flex-col gap-1.5"
-    >
-      <Label className="text-sm font-medium text-slate-800">{label}</Label>
-      <Input className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 invalid:border-red-600 read-only:bg-slate-100 read-only:text-slate-700" />
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        {...props}
+        id={id}
+        type={type}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        required={isRequired}
+        readOnly={isReadOnly}
+        disabled={isDisabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600 read-only:bg-slate-100 read-only:text-slate-700"
+      />
       {description ? (
-        <Text slot="description" className="text-sm text-slate-600">
+        <p id={`${id}-description`} className="text-sm text-slate-600">
           {description}
-        </Text>
+        </p>
       ) : null}
-      <FieldError className="text-sm font-medium text-red-700">{error}</FieldError>
-    </AriaTextField>
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
   )
 }
