@@ -128,7 +128,7 @@ export function KeychainDetailScreen({
       <p className="-mt-4 mb-6 text-slate-700">
         <Trans>Organization: {keychain.organizationName}</Trans>
       </p>
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex flex-col gap-6">
           {canEdit ? <RenameForm keychain={keychain} onChanged={refresh} /> : null}
           <KeysSection

@@ -56,8 +56,8 @@ export function ScanScreen({
   return (
     <>
       <PageHeader title={<Trans>Scan a tag</Trans>} />
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Card className="flex flex-col gap-4">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Card className="flex min-w-0 flex-col gap-4">
           <div className="relative aspect-square w-full overflow-hidden rounded-lg bg-slate-900 sm:aspect-video">
             <video ref={video} className="h-full w-full object-cover" muted playsInline />
             {status !== 'running' ? (
@@ -128,7 +128,7 @@ export function ScanScreen({
                 spellCheck={false}
                 enterKeyHint="go"
                 placeholder="AGC-00042"
-                className="min-h-11 flex-1 rounded-lg border border-slate-300 bg-white px-3 font-mono text-base uppercase focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
+                className="min-h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 font-mono text-base uppercase focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
               />
               <Button type="submit" isDisabled={busy || typed.trim() === ''}>
                 <ScanLine aria-hidden className="size-4" />
