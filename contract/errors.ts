@@ -9,6 +9,10 @@ export const ErrorCode = {
   forbidden: 'forbidden',
   notFound: 'not_found',
   conflict: 'conflict',
+  /** A route of the selected organization was called while the user has none selected. */
+  noOrganizationSelected: 'no_organization_selected',
+  /** The Idempotency-Key was already used for a different request (422). */
+  idempotencyKeyReused: 'idempotency_key_reused',
   originRejected: 'origin_rejected',
   rateLimited: 'rate_limited',
   signInFailed: 'sign_in_failed',

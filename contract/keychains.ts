@@ -16,10 +16,14 @@ export const KeySchema = v.object({
 export type Key = v.InferOutput<typeof KeySchema>
 
 /** A KEY is a plain metal key; a TAG key names one unused tag of the organization. */
-export const KeyCreateSchema = v.variant('type', [
-  v.strictObject({ type: v.literal('KEY'), name: KeyNameSchema }),
-  v.strictObject({ type: v.literal('TAG'), name: KeyNameSchema, tagId: IdSchema }),
-])
+export const KeyCreateSchema = v.variant(
+  'type',
+  [
+    v.strictObject({ type: v.literal('KEY'), name: KeyNameSchema }),
+    v.strictObject({ type: v.literal('TAG'), name: KeyNameSchema, tagId: IdSchema }),
+  ],
+  'Type must be TAG or KEY.',
+)
 export type KeyCreate = v.InferInput<typeof KeyCreateSchema>
 
 export const KeyUpdateSchema = v.strictObject({ name: KeyNameSchema })

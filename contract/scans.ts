@@ -11,6 +11,25 @@ export type ScanRequest = v.InferInput<typeof ScanRequestSchema>
 
 /** Header carrying the client-made UUID of a field action; a replay with the same key answers the same. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
+/** Optional: when the device scanned (ISO 8601), e.g. long before the offline queue sent it. */
+export const CLIENT_TIME_HEADER = 'X-Client-Time'
+/** Optional: `1` when the request comes from the offline queue. */
+export const FROM_QUEUE_HEADER = 'X-From-Queue'
+
+/** The headers of `POST /scans` (names in lower case, as HTTP/2 and fetch's Headers give them). */
+export const ScanHeadersSchema = v.object(
+  {
+    'idempotency-key': v.pipe(
+      v.string('The Idempotency-Key header is required.'),
+      v.uuid('The Idempotency-Key header must be a UUID.'),
+    ),
+    'x-client-time': v.optional(
+      v.pipe(v.string(), v.isoTimestamp('The X-Client-Time header must be an ISO 8601 time.')),
+    ),
+    'x-from-queue': v.optional(v.picklist(['0', '1'], 'The X-From-Queue header must be 0 or 1.')),
+  },
+  'The Idempotency-Key header is required.',
+)
 
 export const ScanResultSchema = v.variant('status', [
   v.object({

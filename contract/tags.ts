@@ -80,3 +80,6 @@ export const FoundReportSchema = v.strictObject({
 export type FoundReport = v.InferInput<typeof FoundReportSchema>
 
 export const TagIdParamsSchema = v.object({ id: IdSchema })
+
+/** The answer of `POST /tags/{publicId}/found-reports` (202): the organization's admins were told. */
+export const FoundReportAcceptedSchema = v.object({ status: v.literal('sent') })

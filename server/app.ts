@@ -13,7 +13,12 @@ import { staticSpa } from './http/static-spa.ts'
 import { sessionCookieName } from './modules/auth/cookie.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { keychainRoutes } from './modules/keychains/routes.ts'
+import { memberRoutes } from './modules/members/routes.ts'
+import { organizationRoutes } from './modules/organizations/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
+import { scanRoutes } from './modules/scans/routes.ts'
+import { tagRoutes } from './modules/tags/routes.ts'
 
 export type AppOptions = {
   /** Verify every 2xx answer against its declared schema (tests turn this on). */
@@ -25,6 +30,11 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'health', mount: healthRoutes },
   { tag: 'auth', mount: authRoutes },
   { tag: 'profile', mount: profileRoutes },
+  { tag: 'organizations', mount: organizationRoutes },
+  { tag: 'members', mount: memberRoutes },
+  { tag: 'keychains', mount: keychainRoutes },
+  { tag: 'tags', mount: tagRoutes },
+  { tag: 'scans', mount: scanRoutes },
 ]
 
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
@@ -48,17 +58,21 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   })
 
   for (const module of MODULES) {
-    const router = new ApiRouter(registry, module.tag, { checkResponses: options.checkResponses })
+    const router = new ApiRouter(registry, module.tag, {
+      db: deps.database.db,
+      checkResponses: options.checkResponses,
+    })
     module.mount(router, deps)
     api.route('/', router.hono)
   }
 
-  const openApiRouter = new ApiRouter(registry, 'meta')
+  const openApiRouter = new ApiRouter(registry, 'meta', { db: deps.database.db })
   openApiRouter.route(
     {
       method: 'get',
       path: '/openapi.json',
       summary: 'This document',
+      access: 'public',
       responses: { 200: { description: 'OpenAPI 3.1' } },
     },
     (c) =>

@@ -65,6 +65,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '4000' }).publicUrl).toBe('http://localhost:4000')
   })
 
+  it('accepts plain http in production only on a loopback host', () => {
+    for (const url of [
+      'http://localhost:3000',
+      'http://127.0.0.1:3000',
+      'http://[::1]:3000',
+      'https://k.example',
+    ]) {
+      expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: url }).publicUrl).toBe(url)
+    }
+    expect(loadConfig({ NODE_ENV: 'production' }).publicUrl).toBe('http://localhost:3000')
+    expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'http://lan.example' }).publicUrl).toBe(
+      'http://lan.example',
+    )
+  })
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: null })
   })
@@ -82,6 +97,14 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'Invalid configuration: TRUST_PROXY must be true or false'],
     [{ OPERATOR_EMAILS: 'ops' }, 'Invalid configuration: OPERATOR_EMAILS must be a comma-separated list'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of'],
+    [
+      { NODE_ENV: 'production', PUBLIC_URL: 'http://keys.example.com' },
+      'Invalid configuration: PUBLIC_URL must use https:// in production (plain http:// only for localhost)',
+    ],
+    [
+      { NODE_ENV: 'production', PUBLIC_URL: 'http://192.168.1.10:3000' },
+      'Invalid configuration: PUBLIC_URL must use https:// in production',
+    ],
   ])('refuses %o with a one-line reason', (env, message) => {
     const reason = failure(env)
     expect(reason.startsWith(message)).toBe(true)

@@ -145,6 +145,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration: ${message}`)
   }
   const e = result.output
+  if (e.NODE_ENV === 'production' && e.PUBLIC_URL && !secureEnough(e.PUBLIC_URL)) {
+    throw new ConfigError(
+      'Invalid configuration: PUBLIC_URL must use https:// in production (plain http:// only for localhost)',
+    )
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -162,6 +167,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     staticDir: e.STATIC_DIR,
     appVersion: e.APP_VERSION || null,
   }
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/** https, or plain http on a loopback address (a production build tried out on one's own machine). */
+function secureEnough(publicUrl: string): boolean {
+  const url = new URL(publicUrl)
+  return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname)
 }
 
 /** The origin of PUBLIC_URL, e.g. `https://trousseau.example` for `https://trousseau.example/app`. */

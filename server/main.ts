@@ -14,7 +14,12 @@ import { resolveSessionSecret } from './secret.ts'
 
 const SHUTDOWN_GRACE_MS = 10_000
 
-export type RunningServer = { url: string; close(): Promise<void> }
+export type RunningServer = {
+  url: string
+  /** The live dependencies (database, clock, mailer…), e.g. for end-to-end tests to seed through services. */
+  deps: AppDeps
+  close(): Promise<void>
+}
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -84,7 +89,7 @@ export async function startServer(
     })()
     return closing
   }
-  return { url, close }
+  return { url, deps, close }
 }
 
 async function main() {
@@ -98,8 +103,10 @@ async function main() {
   }
   const logger = createLogger(config.logLevel)
   const running = await startServer(config, logger)
+  // `on`, not `once`: a second signal (npm forwards Ctrl-C, users press it twice) must not kill the process
+  // mid-shutdown through the default handler; close() is idempotent and the first one finishes the job.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
       logger.info({ signal }, 'shutting down')
       running.close().then(
         () => process.exit(0),

@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import type { Config } from '../config.ts'
+import { lockDataDir } from './pglite-lock.ts'
 import * as schema from './schema.ts'
 
 /** One drizzle type for both drivers: services never know which one runs. */
@@ -24,27 +25,49 @@ export type Database = {
   /** Round-trip latency in ms; throws when the database does not answer. */
   ping(): Promise<number>
   close(): Promise<void>
+  /** PGlite only: the whole data directory as a tarball, for `openPglite({ loadDataDir })`. */
+  dump?: () => Promise<Blob>
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
-/** PGlite under `$DATA_DIR/pglite` without DATABASE_URL, else a `pg` pool. Not yet migrated. */
+/**
+ * PGlite under `$DATA_DIR/pglite` without DATABASE_URL, else a `pg` pool. Not yet migrated. PGlite refuses
+ * a directory another live process holds (`$DATA_DIR/pglite.lock`).
+ */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl)
   const dir = join(config.dataDir, 'pglite')
   await mkdir(dir, { recursive: true })
-  return openPglite(dir)
+  const lock = lockDataDir(`${dir}.lock`, dir)
+  try {
+    const database = await openPglite({ dataDir: dir })
+    return {
+      ...database,
+      async close() {
+        await database.close()
+        lock.release()
+      },
+    }
+  } catch (error) {
+    lock.release()
+    throw error
+  }
 }
 
-/** `dataDir` undefined means in memory (tests). */
-export async function openPglite(dataDir?: string): Promise<Database> {
-  const client = await PGlite.create(dataDir ? { dataDir } : {})
+/**
+ * No `dataDir` means in memory (tests); `loadDataDir` starts from a dump (`dumpDataDir()`), which skips the
+ * costly initdb.
+ */
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
+  const client = await PGlite.create(options)
   const db = drizzlePglite({ client, schema })
   return withPing({
     db: db as unknown as Db,
     driver: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
+    dump: () => client.dumpDataDir('none'),
   })
 }
 
@@ -56,9 +79,31 @@ export async function openPostgres(url: string): Promise<Database> {
   return withPing({
     db: db as unknown as Db,
     driver: 'postgres',
-    migrate: () => migratePostgres(db, { migrationsFolder }),
+    migrate: () => migratePostgresLocked(pool),
     close: () => pool.end(),
   })
+}
+
+/** Any number like it; only Trousseau's migrations take this advisory lock. */
+const MIGRATION_LOCK_KEY = 7_361_042_118
+
+/**
+ * Several processes starting together against one database would otherwise race through the same
+ * migrations; a session-level advisory lock on one connection makes them take turns (the later ones find
+ * nothing left to do).
+ */
+async function migratePostgresLocked(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect()
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    try {
+      await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder })
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+    }
+  } finally {
+    client.release()
+  }
 }
 
 function withPing(database: Omit<Database, 'ping'>): Database {

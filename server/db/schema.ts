@@ -1,15 +1,20 @@
 import { sql } from 'drizzle-orm'
 import {
   type AnyPgColumn,
+  bigint,
+  boolean,
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
   timestamp,
+  unique,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
 import { ROLES } from '../../contract/permissions.ts'
 
@@ -25,6 +30,8 @@ export const organizations = pgTable('organizations', {
   city: text('city').notNull(),
   postalCode: text('postal_code').notNull(),
   country: text('country').notNull(),
+  /** For calendar months (transfer allowances) and dates shown to the organization. */
+  timeZone: text('time_zone').notNull().default('Europe/Paris'),
   createdAt: at('created_at').notNull(),
 })
 
@@ -43,6 +50,8 @@ export const users = pgTable(
     }),
     createdAt: at('created_at').notNull(),
     lastSeenAt: at('last_seen_at').notNull(),
+    /** Last successful sign-in; null for an account created by an invitation and never used. */
+    signedInAt: at('signed_in_at'),
   },
   (table) => [check('users_email_lowercase', sql`${table.email} = lower(${table.email})`)],
 )
@@ -110,6 +119,142 @@ export const rateLimits = pgTable(
   (table) => [primaryKey({ columns: [table.key, table.windowStart] })],
 )
 
+export const tags = pgTable(
+  'tags',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** 20 base32 characters (100 random bits): the QR code's `<PUBLIC_URL>/tags/<publicId>`. */
+    publicId: text('public_id').notNull().unique(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    alphaCode: text('alpha_code').notNull(),
+    number: integer('number').notNull(),
+    /** `AGC-00042`: alpha code and running number, upper case, unique in the organization. */
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    foregroundColor: text('foreground_color').notNull(),
+    backgroundColor: text('background_color').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    unique('tags_organization_code_unique').on(table.organizationId, table.code),
+    check('tags_code_upper', sql`${table.code} = upper(${table.code})`),
+  ],
+)
+
+export const keychains = pgTable(
+  'keychains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    custodianId: uuid('custodian_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (table) => [
+    // The list's keyset order: WHERE organization_id = ? AND (lower(name), id) > (?, ?) ORDER BY lower(name), id
+    index('keychains_organization_name_idx').on(table.organizationId, sql`lower(${table.name})`, table.id),
+    index('keychains_organization_custodian_idx').on(table.organizationId, table.custodianId),
+  ],
+)
+
+export const keys = pgTable(
+  'keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order: a keychain lists its keys in the order they were added. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    keychainId: uuid('keychain_id')
+      .notNull()
+      .references(() => keychains.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: text('type', { enum: KEY_TYPES }).notNull(),
+    /** A TAG key's tag; unique, so a tag is on one key at most. Deleting the key frees the tag. */
+    tagId: uuid('tag_id')
+      .unique()
+      .references(() => tags.id, { onDelete: 'no action' }),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    index('keys_keychain_idx').on(table.keychainId, table.seq),
+    check('keys_tag_iff_type_tag', sql`(${table.type} = 'TAG') = (${table.tagId} is not null)`),
+  ],
+)
+
+/** Append-only: one row per custodian change (who, from, to, when, why). */
+export const custodyLog = pgTable(
+  'custody_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order, to sort entries written within one clock tick. */
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    keychainId: uuid('keychain_id')
+      .notNull()
+      .references(() => keychains.id, { onDelete: 'cascade' }),
+    byUserId: uuid('by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    fromUserId: uuid('from_user_id').references(() => users.id, { onDelete: 'set null' }),
+    toUserId: uuid('to_user_id').references(() => users.id, { onDelete: 'set null' }),
+    at: at('at').notNull(),
+    reason: text('reason').notNull().default(''),
+  },
+  (table) => [index('custody_log_keychain_idx').on(table.keychainId, table.seq)],
+)
+
+export const SCAN_RESULTS = ['resolved', 'foreign', 'unknown'] as const
+
+export const scans = pgTable(
+  'scans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The caller's selected organization when scanning. */
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'set null' }),
+    value: text('value').notNull(),
+    result: text('result', { enum: SCAN_RESULTS }).notNull(),
+    tagId: uuid('tag_id').references(() => tags.id, { onDelete: 'set null' }),
+    /** When the device says it scanned (X-Client-Time), e.g. hours before an offline queue replays it. */
+    clientTime: at('client_time'),
+    serverTime: at('server_time').notNull(),
+    fromQueue: boolean('from_queue').notNull().default(false),
+  },
+  (table) => [index('scans_organization_time_idx').on(table.organizationId, table.serverTime)],
+)
+
+/**
+ * The stored answer of a request made with an `Idempotency-Key`: a replay gets it back instead of a second
+ * effect. Keys are per user; the request hash tells a replay from a reuse of the key for another request.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: uuid('key').notNull(),
+    /** `POST /api/scans` */
+    request: text('request').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    responseBody: jsonb('response_body'),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.key] }),
+    index('idempotency_keys_created_idx').on(table.createdAt),
+  ],
+)
+
 export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
 export type EmailTokenRow = typeof emailTokens.$inferSelect
+export type OrganizationRow = typeof organizations.$inferSelect
+export type MembershipRow = typeof memberships.$inferSelect
+export type TagRow = typeof tags.$inferSelect
+export type KeychainRow = typeof keychains.$inferSelect
+export type KeyRow = typeof keys.$inferSelect

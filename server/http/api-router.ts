@@ -1,6 +1,9 @@
 import { type Context, Hono } from 'hono'
 import * as v from 'valibot'
 import { ErrorCode } from '../../contract/errors.ts'
+import type { Db } from '../db/client.ts'
+import type { Access, OrganizationAccess, OrganizationScope } from './access.ts'
+import { requiresSession, resolveAccess } from './access.ts'
 import type { AppEnv, CurrentSession } from './env.ts'
 import { ApiError, unauthenticated } from './errors.ts'
 import type { HttpMethod, ResponseSpec, RouteRegistry } from './openapi.ts'
@@ -8,44 +11,53 @@ import { type AnySchema, parseInput, readJson } from './validate.ts'
 
 type Parsed<S> = S extends AnySchema ? v.InferOutput<S> : undefined
 
-export type RouteInput<B, Q, P, A> = {
+export type RouteInput<B, Q, P, H, A extends Access> = {
   body: Parsed<B>
   query: Parsed<Q>
   params: Parsed<P>
-  session: A extends true ? CurrentSession : CurrentSession | null
+  headers: Parsed<H>
+  session: A extends 'public' ? CurrentSession | null : CurrentSession
+  /** The organization the permission was checked in (selected or from the path), with the caller's role. */
+  organization: A extends OrganizationAccess ? OrganizationScope : null
 }
 
-export type RouteDefinition<B, Q, P, A> = {
+export type RouteDefinition<B, Q, P, H, A extends Access> = {
   method: HttpMethod
   path: string
   summary: string
-  auth?: A
+  /** Required: who may call it (see `Access`). The router enforces it before parsing the body. */
+  access: A
   body?: B
   query?: Q
   params?: P
+  /** Request headers, validated by name in lower case. */
+  headers?: H
   responses: Record<number, ResponseSpec>
   /** Replaces the usual 400 `validation_failed` when the input does not parse (sign-in answers one message). */
   invalidInput?: () => ApiError
 }
 
-export type RouteHandler<B, Q, P, A> = (
+export type RouteHandler<B, Q, P, H, A extends Access> = (
   c: Context<AppEnv>,
-  input: RouteInput<B, Q, P, A>,
+  input: RouteInput<B, Q, P, H, A>,
 ) => Response | Promise<Response>
 
 /**
- * One per module (tag). `route()` registers the spec in the shared registry (→ OpenAPI) and mounts a handler
- * that parses params, query and JSON body with the very same schemas before calling the module's handler.
+ * One per module (tag). `route()` registers the spec in the shared registry (→ OpenAPI, authorization
+ * matrix) and mounts a handler that enforces the access declaration, then parses params, headers, query and
+ * JSON body with the very same schemas before calling the module's handler.
  */
 export class ApiRouter {
   readonly hono = new Hono<AppEnv>()
   readonly #registry: RouteRegistry
   readonly #tag: string
   readonly #checkResponses: boolean
+  readonly #db: Db
 
-  constructor(registry: RouteRegistry, tag: string, options: { checkResponses?: boolean } = {}) {
+  constructor(registry: RouteRegistry, tag: string, options: { db: Db; checkResponses?: boolean }) {
     this.#registry = registry
     this.#tag = tag
+    this.#db = options.db
     this.#checkResponses = options.checkResponses ?? false
   }
 
@@ -53,13 +65,12 @@ export class ApiRouter {
     B extends AnySchema | undefined = undefined,
     Q extends AnySchema | undefined = undefined,
     P extends AnySchema | undefined = undefined,
-    A extends boolean = false,
-  >(definition: RouteDefinition<B, Q, P, A>, handler: RouteHandler<B, Q, P, A>): this {
+    H extends AnySchema | undefined = undefined,
+    A extends Access = Access,
+  >(definition: RouteDefinition<B, Q, P, H, A>, handler: RouteHandler<B, Q, P, H, A>): this {
     const { invalidInput, ...spec } = definition
     this.#registry.add({ ...spec, tag: this.#tag } as Parameters<RouteRegistry['add']>[0])
     this.hono.on(spec.method.toUpperCase(), spec.path, async (c) => {
-      const session = c.var.session
-      if (definition.auth && !session) throw unauthenticated()
       const parse = async (schema: AnySchema | undefined, value: () => unknown) => {
         if (!schema) return undefined
         try {
@@ -68,10 +79,14 @@ export class ApiRouter {
           throw invalidInput && error instanceof ApiError ? invalidInput() : error
         }
       }
+      const session = c.var.session
+      if (requiresSession(definition.access) && !session) throw unauthenticated()
       const params = await parse(definition.params, () => c.req.param())
+      const organization = await resolveAccess(this.#db, definition.access, session, params)
+      const headers = await parse(definition.headers, () => c.req.header())
       const query = await parse(definition.query, () => c.req.query())
       const body = await parse(definition.body, () => readJson(c))
-      const input = { body, query, params, session } as RouteInput<B, Q, P, A>
+      const input = { body, query, params, headers, session, organization } as RouteInput<B, Q, P, H, A>
       const response = await handler(c, input)
       if (this.#checkResponses) await checkResponse(definition, response)
       return response

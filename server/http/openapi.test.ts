@@ -42,6 +42,24 @@ describe('GET /api/openapi.json', () => {
     expect(document.components.securitySchemes.sessionCookie.name).toBe('session')
   })
 
+  it('records each route’s access declaration and the answers it implies', async () => {
+    const document = await (await t.get('/api/openapi.json')).json()
+    for (const route of t.registry.routes) {
+      const operation = document.paths[openApiPath(route.path)][route.method]
+      expect(operation['x-access'], `${route.method} ${route.path}`).toEqual(route.access)
+    }
+    const remove = document.paths['/keychains/{id}'].delete
+    expect(remove.description).toBe('Requires `delete__keychain` in the selected organization.')
+    expect(Object.keys(remove.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']))
+    expect(document.paths['/tags/{publicId}'].get.security).toBeUndefined()
+    const scan = document.paths['/scans'].post
+    expect(scan.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'idempotency-key', in: 'header', required: true }),
+      ]),
+    )
+  })
+
   it('turns Hono path parameters into OpenAPI ones', () => {
     expect(openApiPath('/organizations/:id/users/:userId')).toBe('/organizations/{id}/users/{userId}')
   })

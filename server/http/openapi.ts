@@ -1,5 +1,6 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
 import { ApiErrorSchema } from '../../contract/errors.ts'
+import { type Access, describeAccess, requiresSession } from './access.ts'
 import type { AnySchema } from './validate.ts'
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
@@ -13,11 +14,12 @@ export type RouteSpec = {
   path: string
   summary: string
   tag: string
-  /** Requires a signed-in caller (401 `unauthenticated` otherwise). */
-  auth?: boolean
+  /** Who may call it; enforced by the router, recorded here for OpenAPI and the authorization matrix. */
+  access: Access
   body?: AnySchema
   query?: AnySchema
   params?: AnySchema
+  headers?: AnySchema
   responses: Record<number, ResponseSpec>
 }
 
@@ -60,6 +62,7 @@ function parameters(spec: RouteSpec): JsonObject[] {
   const out: JsonObject[] = []
   for (const [where, schema] of [
     ['path', spec.params],
+    ['header', spec.headers],
     ['query', spec.query],
   ] as const) {
     if (!schema) continue
@@ -83,16 +86,25 @@ function operation(spec: RouteSpec): JsonObject {
         }
       : { description: response.description }
   }
-  if (spec.body || spec.query || spec.params) responses['400'] ??= errorResponse('Invalid input')
-  if (spec.auth) responses['401'] ??= errorResponse('Not signed in')
+  const { access } = spec
+  const scoped = typeof access === 'object'
+  if (spec.body || spec.query || spec.params || spec.headers)
+    responses['400'] ??= errorResponse('Invalid input')
+  if (scoped && access.organization === 'selected')
+    responses['400'] ??= errorResponse('No organization selected')
+  if (requiresSession(access)) responses['401'] ??= errorResponse('Not signed in')
+  if (scoped) responses['403'] ??= errorResponse(`The role lacks ${access.permission}`)
   if (spec.method !== 'get') responses['403'] ??= errorResponse('Origin not trusted')
+  if (scoped || spec.params) responses['404'] ??= errorResponse('Not found (or in another organization)')
   if (spec.body) responses['415'] ??= errorResponse('Body is not JSON')
   responses['500'] ??= errorResponse('Unexpected error')
   return {
     operationId: `${spec.method}${openApiPath(spec.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`,
     summary: spec.summary,
+    description: describeAccess(access),
     tags: [spec.tag],
-    ...(spec.auth ? { security: [{ sessionCookie: [] }] } : {}),
+    'x-access': access,
+    ...(requiresSession(access) ? { security: [{ sessionCookie: [] }] } : {}),
     ...(parameters(spec).length > 0 ? { parameters: parameters(spec) } : {}),
     ...(spec.body
       ? {

@@ -38,8 +38,8 @@ export function corsForAllowList(config: Pick<Config, 'corsOrigins'>): Middlewar
     origin: (origin) => (allowed.has(origin) ? origin : null),
     credentials: true,
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowHeaders: ['Content-Type', 'Idempotency-Key', 'X-Request-Id'],
-    exposeHeaders: ['Retry-After', 'X-Request-Id'],
+    allowHeaders: ['Content-Type', 'Idempotency-Key', 'X-Client-Time', 'X-From-Queue', 'X-Request-Id'],
+    exposeHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     maxAge: 600,
   })
 }

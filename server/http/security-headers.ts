@@ -9,7 +9,7 @@ export function contentSecurityPolicy(config: Pick<Config, 'corsOrigins'>): stri
     "img-src 'self' data: blob:",
     "font-src 'self'",
     ["connect-src 'self'", ...config.corsOrigins].join(' '),
-    "worker-src 'self'",
+    "worker-src 'self' blob:",
     "manifest-src 'self'",
     "frame-ancestors 'none'",
     "base-uri 'self'",

@@ -21,7 +21,10 @@ beforeAll(async () => {
     'version.json': '{"version":"1"}',
     'manifest.webmanifest': '{"name":"Trousseau"}',
     'robots.txt': 'User-agent: *',
+    '.vite/manifest.json': '{"index.html":{}}',
+    '.env': 'SECRET=1',
   }
+  await mkdir(join(staticDir, '.vite'))
   for (const [name, content] of Object.entries(files)) await writeFile(join(staticDir, name), content)
   t = await createTestApp({ config: { nodeEnv: 'production', staticDir } })
 })
@@ -63,6 +66,33 @@ describe('static SPA in production', () => {
     const response = await t.get(`/?token=${'a'.repeat(43)}`, html)
     expect(response.status).toBe(200)
     expect(response.headers.getSetCookie()).toEqual([])
+  })
+
+  it('answers index.html for a page path whatever the Accept header, GET and HEAD', async () => {
+    for (const accept of ['*/*', 'application/json', '']) {
+      const response = await t.get('/app/keychains', { headers: accept ? { accept } : {} })
+      expect(response.status, accept).toBe(200)
+      expect(await response.text()).toBe(INDEX)
+    }
+    expect((await t.request('/en/tags/abc', { method: 'HEAD' })).status).toBe(200)
+  })
+
+  it('never serves dot-paths, such as the Vite manifest', async () => {
+    for (const path of [
+      '/.vite/manifest.json',
+      '/.env',
+      '/%2evite/manifest.json',
+      '/.vite',
+      '/.well-known/x',
+    ]) {
+      expect((await t.get(path)).status, path).toBe(404)
+      expect((await t.get(path, html)).status, path).toBe(404)
+    }
+  })
+
+  it('allows the scanner worker built from a blob URL', async () => {
+    const csp = (await t.get('/')).headers.get('content-security-policy')
+    expect(csp).toContain("worker-src 'self' blob:")
   })
 
   it('answers a missing asset with 404, not with index.html', async () => {

@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest'
 import { LOCALES } from '../../contract/locale.ts'
 import { translator } from '../i18n/translator.ts'
+import { foundReportMessages } from './found-report-mail.ts'
+import { invitationMessages, roleNames } from './invitation-mail.ts'
 import { signInMessages } from './messages.ts'
+
+const ALL = [signInMessages, invitationMessages, roleNames, foundReportMessages].flatMap((group) =>
+  Object.values(group),
+)
 
 describe('mail messages', () => {
   it('has a text in every locale for every message, never the bare id', () => {
     for (const locale of LOCALES) {
-      for (const descriptor of Object.values(signInMessages)) {
+      for (const descriptor of ALL) {
         const text = translator(locale)._(descriptor)
         expect(text.trim()).not.toBe('')
         expect(text).not.toBe(descriptor.id)
+        if (locale === 'fr' && descriptor.id !== 'mail.role.contact')
+          expect(text).not.toBe(descriptor.message)
       }
     }
   })

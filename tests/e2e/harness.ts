@@ -2,10 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { and, eq } from 'drizzle-orm'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { loadConfig } from '../../server/config.ts'
+import { memberships } from '../../server/db/schema.ts'
 import { createLogger } from '../../server/logger.ts'
 import { startServer } from '../../server/main.ts'
+import { addKey } from '../../server/modules/keychains/keys.ts'
+import { createKeychain } from '../../server/modules/keychains/service.ts'
+import { createTags } from '../../server/modules/tags/service.ts'
 import { saveFailure } from './failure.ts'
 import { signInCodeOf, startMailbox } from './mailbox.ts'
 
@@ -90,9 +95,45 @@ export async function startStack() {
     }
   }
 
+  const { deps } = server
+  let nextTagNumber = 1
+
+  /** Tags as a paid order will create them (the commerce issue); here straight through the service. */
+  async function createTagsFor(
+    organizationId: string,
+    batch: { alphaCode: string; count: number; name: string },
+  ) {
+    const created = await createTags(
+      deps.database.db,
+      organizationId,
+      { ...batch, startNumber: nextTagNumber, foregroundColor: '#111827', backgroundColor: '#fde68a' },
+      deps.clock.now(),
+    )
+    nextTagNumber += batch.count
+    return created
+  }
+
+  /** A keychain holding one TAG key on `tagId`, made by the organization's first admin. */
+  async function createKeychainWithTag(organizationId: string, name: string, tagId: string): Promise<string> {
+    const [admin] = await deps.database.db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'ADMIN')))
+    if (!admin) throw new Error('The organization has no admin')
+    const keychain = await createKeychain(deps, {
+      organizationId,
+      actorId: admin.userId,
+      keychain: { name, custodianId: null },
+    })
+    await addKey(deps, { organizationId, keychainId: keychain.id, key: { type: 'TAG', name, tagId } })
+    return keychain.id
+  }
+
   return {
     baseUrl,
     withPage,
+    createTags: createTagsFor,
+    createKeychainWithTag,
     mailbox,
     browser,
     newContext,

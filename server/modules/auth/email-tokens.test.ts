@@ -96,6 +96,23 @@ describe('POST /api/email-tokens', () => {
     ).toBe(202)
   })
 
+  it('counts every IPv6 address of one /64 against the same per-IP limit', async () => {
+    for (let i = 0; i < SEND_LIMIT_PER_IP.limit; i++) {
+      const ip = `2001:db8:77:1::${(i + 1).toString(16)}`
+      expect((await t.post('/api/email-tokens', { ip, json: { email: uniqueEmail() } })).status).toBe(202)
+    }
+    const sameSlash64 = await t.post('/api/email-tokens', {
+      ip: '2001:db8:77:1:abcd::99',
+      json: { email: uniqueEmail() },
+    })
+    expect(sameSlash64.status).toBe(429)
+    const otherSlash64 = await t.post('/api/email-tokens', {
+      ip: '2001:db8:77:2::1',
+      json: { email: uniqueEmail() },
+    })
+    expect(otherSlash64.status).toBe(202)
+  })
+
   it('is never consumed by a GET', async () => {
     const email = uniqueEmail()
     await t.post('/api/email-tokens', { json: { email } })

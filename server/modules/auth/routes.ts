@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { clientIp } from '../../http/client-ip.ts'
 import { ApiError } from '../../http/errors.ts'
+import { activateMemberships } from '../members/service.ts'
 import { profileOf } from '../profile/service.ts'
 import { signInUser } from '../users/service.ts'
 import { clearSessionCookie, setSessionCookie } from './cookie.ts'
@@ -37,6 +38,7 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
       path: '/email-tokens',
       summary:
         'Send a sign-in link and code to an e-mail address (the same answer whether it is known or not)',
+      access: 'public',
       body: EmailTokenRequestSchema,
       responses: {
         202: {
@@ -58,6 +60,7 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
       method: 'post',
       path: '/sessions',
       summary: 'Sign in with the link token, or with the e-mail address and the 6-digit code',
+      access: 'public',
       body: SessionRequestSchema,
       invalidInput: () => signInFailed(400),
       responses: {
@@ -78,7 +81,13 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
         await recordFailedSignIn(deps, ip)
         throw signInFailed(401)
       }
-      const user = await signInUser(deps, verified.email, verified.locale)
+      const user = await activateMemberships(
+        deps.database.db,
+        await signInUser(deps, verified.email, verified.locale),
+        deps.clock.now(),
+      )
+      // A browser signing in again (another account, or the same) must not leave its previous session alive.
+      if (c.var.session) await deleteSession(deps, c.var.session.idHash)
       const { sessionId, expiresAt } = await createSession(deps, user.id, c.req.header('user-agent'))
       setSessionCookie(c, deps.config, sessionId, { expiresAt, now: deps.clock.now() })
       c.set('session', { idHash: sessionIdHash(deps, sessionId), user })
@@ -91,6 +100,7 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
       method: 'delete',
       path: '/session',
       summary: 'Sign out: delete the session on the server and clear the cookie',
+      access: 'public',
       responses: { 204: { description: 'Signed out (also when there was no session)' } },
     },
     async (c, { session }) => {

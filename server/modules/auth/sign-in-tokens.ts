@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Locale } from '../../../contract/locale.ts'
 import { emailTokens, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
+import { ipBucket } from '../../http/ip-bucket.ts'
 import { hitRateLimit, peekRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
 import { signInMail } from '../../mail/sign-in-mail.ts'
 import { keyedHash, newLinkToken, newSignInCode, sameHash } from './secrets.ts'
@@ -31,7 +32,7 @@ export async function requestSignIn(
 ): Promise<SignInRequestOutcome> {
   const { db } = deps.database
   const now = deps.clock.now()
-  const perIp = await hitRateLimit(db, `sign-in-send:ip:${input.ip}`, SEND_LIMIT_PER_IP, now)
+  const perIp = await hitRateLimit(db, `sign-in-send:ip:${ipBucket(input.ip)}`, SEND_LIMIT_PER_IP, now)
   if (perIp.limited) return { outcome: 'ip-limited', retryAfterS: perIp.retryAfterS }
   const perAddress = await hitRateLimit(db, `sign-in-send:email:${input.email}`, SEND_LIMIT_PER_ADDRESS, now)
   if (perAddress.limited) return { outcome: 'address-limited' }
@@ -45,7 +46,11 @@ export async function requestSignIn(
   return { outcome: 'sent' }
 }
 
-/** Voids every live token of the address and stores a new one (hashes only). */
+/**
+ * Voids every live token of the address and stores a new one (hashes only). A transaction-scoped advisory
+ * lock on the address serializes two sends for one address (on PostgreSQL both would otherwise void nothing
+ * and insert, leaving two live codes); different addresses never wait for each other.
+ */
 export async function issueSignInToken(
   deps: Pick<Deps, 'database' | 'clock' | 'secret'>,
   email: string,
@@ -56,6 +61,7 @@ export async function issueSignInToken(
   const token = newLinkToken()
   const code = newSignInCode()
   await deps.database.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sign-in:${email}`}))`)
     await tx
       .update(emailTokens)
       .set({ voidedAt: now })
@@ -134,7 +140,7 @@ export async function consumeCode(
   return null
 }
 
-const failedKey = (ip: string) => `sign-in-failed:ip:${ip}`
+const failedKey = (ip: string) => `sign-in-failed:ip:${ipBucket(ip)}`
 
 /** Too many failed sign-ins from this IP: refuse before looking at the token at all. */
 export async function signInBlockedForIp(deps: Pick<Deps, 'database' | 'clock'>, ip: string) {

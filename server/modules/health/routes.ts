@@ -8,6 +8,7 @@ export function healthRoutes(api: ApiRouter, deps: Pick<AppDeps, 'database' | 'v
       method: 'get',
       path: '/health',
       summary: 'Liveness and database state',
+      access: 'public',
       responses: {
         200: { description: 'Everything answers', schema: HealthSchema },
         503: { description: 'The database does not answer', schema: HealthSchema },

@@ -1,8 +1,8 @@
-import { and, eq } from 'drizzle-orm'
 import type { Profile, ProfileUpdate } from '../../../contract/auth.ts'
 import { permissionsFor } from '../../../contract/permissions.ts'
-import { memberships, type UserRow } from '../../db/schema.ts'
+import type { UserRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
+import { memberRole } from '../organizations/roles.ts'
 import { updateUser } from '../users/service.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'config'>
@@ -11,26 +11,14 @@ export function isOperator(deps: Pick<Deps, 'config'>, email: string): boolean {
   return deps.config.operatorEmails.includes(email.toLowerCase())
 }
 
-/** The role of an ACTIVE membership in the organization, else null. */
-export async function activeRole(deps: Pick<Deps, 'database'>, userId: string, organizationId: string) {
-  const [membership] = await deps.database.db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(
-      and(
-        eq(memberships.userId, userId),
-        eq(memberships.organizationId, organizationId),
-        eq(memberships.status, 'ACTIVE'),
-      ),
-    )
-  return membership?.role ?? null
-}
-
-/** Permissions come from the membership in the selected organization, plus the operator's own. */
+/**
+ * Permissions come from the membership in the selected organization (none when it is DISABLED), plus the
+ * operator's own.
+ */
 export async function profileOf(deps: Deps, user: UserRow): Promise<Profile> {
   const operator = isOperator(deps, user.email)
   const role = user.selectedOrganizationId
-    ? await activeRole(deps, user.id, user.selectedOrganizationId)
+    ? await memberRole(deps.database.db, user.id, user.selectedOrganizationId)
     : null
   return {
     id: user.id,

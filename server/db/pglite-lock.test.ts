@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from './client.ts'
+
+let dataDir: string
+const lockFile = () => join(dataDir, 'pglite.lock')
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'trousseau-lock-'))
+})
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+/** A real process: alive until killed, then its pid names nobody. */
+function sleeper() {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  const stop = () => {
+    child.kill()
+    return exited
+  }
+  return { pid: child.pid!, stop }
+}
+
+describe('the PGlite data directory lock', () => {
+  it('is taken while open, refused to a second opener in the same process, and released on close', async () => {
+    const database = await openDatabase({ databaseUrl: null, dataDir })
+    try {
+      expect((await readFile(lockFile(), 'utf8')).trim()).toBe(String(process.pid))
+      await expect(openDatabase({ databaseUrl: null, dataDir })).rejects.toThrow(
+        'already open in this process',
+      )
+    } finally {
+      await database.close()
+    }
+    await expect(readFile(lockFile())).rejects.toThrow('ENOENT')
+  })
+
+  it('refuses a directory held by another live process, in one line naming its pid', async () => {
+    const other = sleeper()
+    try {
+      await writeFile(lockFile(), `${other.pid}\n`)
+      const error = await openDatabase({ databaseUrl: null, dataDir }).catch((caught: Error) => caught)
+      expect(error).toBeInstanceOf(Error)
+      expect((error as Error).message).toBe(
+        `The database in ${join(dataDir, 'pglite')} is in use by another process (pid ${other.pid}); stop it first or use another DATA_DIR.`,
+      )
+    } finally {
+      await other.stop()
+    }
+  })
+
+  it('takes over a stale lock left by a dead process', async () => {
+    const gone = sleeper()
+    await gone.stop()
+    await writeFile(lockFile(), `${gone.pid}\n`)
+    const database = await openDatabase({ databaseUrl: null, dataDir })
+    try {
+      expect((await readFile(lockFile(), 'utf8')).trim()).toBe(String(process.pid))
+      expect(await database.ping()).toBeGreaterThanOrEqual(0)
+    } finally {
+      await database.close()
+    }
+  })
+})

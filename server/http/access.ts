@@ -1,0 +1,78 @@
+import { ErrorCode } from '../../contract/errors.ts'
+import { type Permission, permissionsFor, type Role } from '../../contract/permissions.ts'
+import type { Db } from '../db/client.ts'
+import { memberRole } from '../modules/organizations/roles.ts'
+import type { CurrentSession } from './env.ts'
+import { ApiError, forbidden, notFound, unauthenticated } from './errors.ts'
+
+/**
+ * Who may call a route. Every route declares one; the router enforces it before the handler runs, and the
+ * OpenAPI document and the authorization matrix test read it from the registry.
+ *
+ * - `'public'`: anyone, signed in or not.
+ * - `'signedIn'`: any signed-in user (401 otherwise); the handler scopes what it reads to the caller.
+ * - `{ permission, organization: 'selected' }`: the permission in the caller's selected organization
+ *   (400 `no_organization_selected` without one, 403 `forbidden` without the permission). The handler
+ *   looks resources up inside that organization only, so another organization's id answers 404.
+ * - `{ permission, organization: 'path' }`: the permission in the organization named by the `:id` path
+ *   parameter (404 when the caller is not a member of it, 403 when the role lacks the permission).
+ */
+export type Access = 'public' | 'signedIn' | OrganizationAccess
+export type OrganizationAccess = { permission: Permission; organization: 'selected' | 'path' }
+
+export const inSelectedOrganization = (permission: Permission): OrganizationAccess => ({
+  permission,
+  organization: 'selected',
+})
+export const inPathOrganization = (permission: Permission): OrganizationAccess => ({
+  permission,
+  organization: 'path',
+})
+
+/** The organization a permission-checked route works in, with the caller's role there. */
+export type OrganizationScope = {
+  organizationId: string
+  role: Role
+  permissions: readonly Permission[]
+}
+
+export const noOrganizationSelected = () =>
+  new ApiError(400, ErrorCode.noOrganizationSelected, 'No organization selected')
+
+export function requiresSession(access: Access): boolean {
+  return access !== 'public'
+}
+
+/** Throws the 401/400/403/404 the declaration calls for, or answers the organization scope. */
+export async function resolveAccess(
+  db: Db,
+  access: Access,
+  session: CurrentSession | null,
+  params: unknown,
+): Promise<OrganizationScope | null> {
+  if (access === 'public') return null
+  if (!session) throw unauthenticated()
+  if (access === 'signedIn') return null
+  const organizationId =
+    access.organization === 'selected'
+      ? session.user.selectedOrganizationId
+      : ((params as { id?: string } | undefined)?.id ?? null)
+  if (!organizationId) {
+    if (access.organization === 'selected') throw noOrganizationSelected()
+    throw new Error('a route with organization: "path" needs an :id path parameter')
+  }
+  const role = await memberRole(db, session.user.id, organizationId)
+  if (!role) throw access.organization === 'path' ? notFound('No such organization.') : forbidden()
+  const permissions = permissionsFor(role)
+  if (!permissions.includes(access.permission)) throw forbidden()
+  return { organizationId, role, permissions }
+}
+
+/** How the OpenAPI document and error lists describe a declaration. */
+export function describeAccess(access: Access): string {
+  if (access === 'public') return 'Open to anyone.'
+  if (access === 'signedIn') return 'Requires a signed-in user.'
+  return access.organization === 'selected'
+    ? `Requires \`${access.permission}\` in the selected organization.`
+    : `Requires \`${access.permission}\` in the organization {id}.`
+}

@@ -1,0 +1,52 @@
+import { PAGE_SIZE_DEFAULT } from '../../contract/common.ts'
+import { ErrorCode } from '../../contract/errors.ts'
+import { ApiError } from './errors.ts'
+
+const malformed = () =>
+  new ApiError(400, ErrorCode.validation, 'Malformed cursor.', {
+    issues: [{ path: 'cursor', message: 'Malformed cursor.' }],
+  })
+
+/** An opaque cursor: the sort key of the last row of a page, as base64url JSON. */
+export function encodeCursor(key: readonly string[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url')
+}
+
+/** The sort key in a cursor, which must hold `size` strings; anything else is a 400. */
+export function decodeCursor(cursor: string, size: number): string[] {
+  let value: unknown
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+  } catch {
+    throw malformed()
+  }
+  if (!Array.isArray(value) || value.length !== size || !value.every((item) => typeof item === 'string')) {
+    throw malformed()
+  }
+  return value as string[]
+}
+
+/**
+ * Query `limit + 1` rows; this keeps `limit` of them and makes the cursor from the last kept row when there
+ * was one more (null on the last page).
+ */
+export function toPage<Row, Item>(
+  rows: Row[],
+  limit: number,
+  keyOf: (row: Row) => readonly string[],
+  toItem: (row: Row) => Item,
+): { data: Item[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit)
+  const last = page.at(-1)
+  return {
+    data: page.map(toItem),
+    nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null,
+  }
+}
+
+export const pageLimit = (limit: number | undefined) => limit ?? PAGE_SIZE_DEFAULT
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern (with the default escape character). */
+export function likeContains(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+}

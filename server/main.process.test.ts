@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { connect, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const mainFile = new URL('./main.ts', import.meta.url).pathname
+const dirs: string[] = []
+
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true })
+})
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+type Child = { process: ChildProcess; output: () => string; exited: Promise<number | null> }
+
+/** `node server/main.ts` as a real process, resolved once it logs that it listens. */
+async function startChild(dataDir: string, port: number): Promise<Child> {
+  const child = spawn(process.execPath, [mainFile], {
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  await waitFor(
+    () => output.includes('Trousseau listening'),
+    () => `did not start:\n${output}`,
+  )
+  return { process: child, output: () => output, exited }
+}
+
+async function waitFor(condition: () => boolean, describe: () => string, timeoutMs = 15_000) {
+  const started = Date.now()
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(describe())
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+describe('node server/main.ts', () => {
+  it('finishes an in-flight request after SIGTERM and more signals, exits 0, and keeps its data', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-process-'))
+    dirs.push(dataDir)
+    const port = await freePort()
+    const first = await startChild(dataDir, port)
+
+    // A second server on the same embedded database is refused in one line.
+    const second = spawnSync(process.execPath, [mainFile], {
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' },
+      encoding: 'utf8',
+    })
+    expect(second.status).toBe(1)
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^Trousseau failed to start: The database in .* is in use by another process \\(pid ${first.process.pid}\\)[^\n]*\n$`,
+      ),
+    )
+
+    // A sign-in request whose body arrives in two halves: the server holds it in flight meanwhile.
+    const body = JSON.stringify({ email: 'slow@example.test' })
+    const socket = connect(port, '127.0.0.1')
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    await new Promise((resolve) => socket.once('connect', resolve))
+    socket.write(
+      [
+        'POST /api/email-tokens HTTP/1.1',
+        `Host: 127.0.0.1:${port}`,
+        `Origin: http://localhost:${port}`,
+        'Content-Type: application/json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+        '',
+        body.slice(0, 10),
+      ].join('\r\n'),
+    )
+    // Time for the server to read the headers: from then on the request is in flight, not an idle connection.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+
+    first.process.kill('SIGTERM')
+    await waitFor(
+      () => first.output().includes('shutting down'),
+      () => first.output(),
+    )
+    // More signals while shutting down (npm forwards each Ctrl-C): none may kill the process.
+    for (const signal of ['SIGINT', 'SIGINT', 'SIGTERM'] as const) {
+      first.process.kill(signal)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    expect(first.process.exitCode).toBeNull()
+
+    // write, not end: a client's half-close makes Node abort the request (httpAllowHalfOpen is off).
+    socket.write(body.slice(10))
+    await closed
+    expect(answer, first.output()).toMatch(/^HTTP\/1\.1 202 /)
+    expect(await first.exited).toBe(0)
+    expect(first.output()).toContain('Trousseau stopped')
+
+    // The sign-in code written before the shutdown still works after a restart on the same data.
+    const code = /code: (\d{6})/.exec(first.output())?.[1]
+    expect(code).toBeDefined()
+    const restarted = await startChild(dataDir, port)
+    try {
+      const signIn = await fetch(`http://127.0.0.1:${port}/api/sessions`, {
+        method: 'POST',
+        headers: { origin: `http://localhost:${port}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'slow@example.test', code }),
+      })
+      expect(signIn.status).toBe(201)
+    } finally {
+      restarted.process.kill('SIGTERM')
+      expect(await restarted.exited).toBe(0)
+    }
+  }, 60_000)
+})

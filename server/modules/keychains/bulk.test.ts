@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { PAGE_SIZE_MAX } from '../../../contract/common.ts'
+import { createOrganization, organizationWithAdmin } from '../../test/fixtures.ts'
+import { setupTestApp } from '../../test/harness.ts'
+import { keychainPageQuery } from './list.ts'
+
+const t = setupTestApp()
+const COUNT = 10_000
+let organizationId: string
+let cookie: string
+
+/** One INSERT … SELECT: names of mixed case, so the order really is by lower(name). */
+async function insertKeychains(organization: string, count: number, prefix: string) {
+  const now = t.clock.now()
+  await t.db.execute(sql`
+    insert into keychains (organization_id, name, custodian_id, created_at, updated_at)
+    select ${organization}::uuid,
+           case when g % 2 = 0 then ${prefix.toLowerCase()} else ${prefix} end || ' ' || lpad(g::text, 5, '0'),
+           null, ${now}, ${now}
+    from generate_series(1, ${count}) as g`)
+}
+
+async function plan(query: ReturnType<typeof keychainPageQuery>): Promise<string> {
+  const result = (await t.db.execute(sql`explain ${query}`)) as unknown as {
+    rows: Array<Record<string, string>>
+  }
+  return result.rows.map((row) => Object.values(row)[0]).join('\n')
+}
+
+beforeAll(async () => {
+  const { organization, admin } = await organizationWithAdmin(t, 'Bulk')
+  organizationId = organization.id
+  cookie = admin.cookie
+  await insertKeychains(organizationId, COUNT, 'Keychain')
+  const other = await createOrganization(t, 'Neighbour')
+  await insertKeychains(other.id, 3_000, 'Other')
+  await t.db.execute(sql`analyze keychains`)
+}, 60_000)
+
+describe(`GET /api/keychains over ${COUNT} keychains`, () => {
+  it('pages through all of them without a page over its limit, each once, in order', async () => {
+    const seen = new Set<string>()
+    const names: string[] = []
+    let cursor: string | null = null
+    let pages = 0
+    do {
+      const query: string = cursor ? `&cursor=${cursor}` : ''
+      const response = await t.get(`/api/keychains?limit=${PAGE_SIZE_MAX}${query}`, { cookie })
+      expect(response.status).toBe(200)
+      const page = (await response.json()) as {
+        data: Array<{ id: string; name: string }>
+        nextCursor: string | null
+      }
+      expect(page.data.length).toBeLessThanOrEqual(PAGE_SIZE_MAX)
+      for (const keychain of page.data) {
+        seen.add(keychain.id)
+        names.push(keychain.name.toLowerCase())
+      }
+      cursor = page.nextCursor
+      pages += 1
+    } while (cursor)
+    expect(seen.size).toBe(COUNT)
+    expect(names).toHaveLength(COUNT)
+    expect(names).toEqual([...names].sort())
+    expect(pages).toBe(COUNT / PAGE_SIZE_MAX)
+    const defaultPage = await (await t.get('/api/keychains', { cookie })).json()
+    expect(defaultPage.data).toHaveLength(25)
+  })
+
+  it('reads a page through the (organization_id, lower(name), id) index', async () => {
+    const firstPage = await plan(keychainPageQuery(t.db, organizationId, {}, 25))
+    const cursor = Buffer.from(
+      JSON.stringify(['keychain 05000', '00000000-0000-4000-8000-000000000000']),
+    ).toString('base64url')
+    const laterPage = await plan(keychainPageQuery(t.db, organizationId, { cursor }, 25))
+    for (const text of [firstPage, laterPage]) {
+      expect(text).toMatch(/Index (Only )?Scan using keychains_organization_name_idx on keychains/)
+      expect(text).not.toMatch(/Seq Scan on keychains/)
+    }
+    console.log(`[bulk] ${t.database.driver} plan of a later page:\n${laterPage}`)
+  })
+
+  it('answers a page quickly (median of 50 calls, printed)', async () => {
+    const timings: number[] = []
+    const first = await (await t.get('/api/keychains', { cookie })).json()
+    for (let call = 0; call < 50; call += 1) {
+      const path = call % 2 === 0 ? '/api/keychains' : `/api/keychains?cursor=${first.nextCursor}`
+      const started = performance.now()
+      const response = await t.get(path, { cookie })
+      await response.json()
+      timings.push(performance.now() - started)
+    }
+    timings.sort((a, b) => a - b)
+    const median = (timings[24]! + timings[25]!) / 2
+    console.log(
+      `[bulk] ${t.database.driver}: GET /api/keychains (25 per page, ${COUNT} keychains) median ${median.toFixed(1)} ms, p90 ${timings[44]!.toFixed(1)} ms`,
+    )
+    expect(median).toBeLessThan(250)
+  })
+})

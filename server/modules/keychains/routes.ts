@@ -1,0 +1,187 @@
+import { IdParamsSchema } from '../../../contract/common.ts'
+import {
+  CustodyLogSchema,
+  KeyCreateSchema,
+  KeychainCreateSchema,
+  KeychainListQuerySchema,
+  KeychainPageSchema,
+  KeychainSchema,
+  KeychainUpdateSchema,
+  KeyParamsSchema,
+  KeySchema,
+  KeyUpdateSchema,
+} from '../../../contract/keychains.ts'
+import type { AppDeps } from '../../deps.ts'
+import { inSelectedOrganization } from '../../http/access.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { custodyLogOf } from './custody.ts'
+import { addKey, removeKey, renameKey } from './keys.ts'
+import { listKeychains } from './list.ts'
+import { createKeychain, deleteKeychain, findKeychain, toKeychain, updateKeychain } from './service.ts'
+
+/** Keychains and their keys, in the selected organization. */
+export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
+  const { db } = deps.database
+
+  api.route(
+    {
+      method: 'get',
+      path: '/keychains',
+      summary: 'Keychains by name, paginated by cursor; `q` (part of the name), `custodianId`',
+      access: inSelectedOrganization('read__keychain'),
+      query: KeychainListQuerySchema,
+      responses: { 200: { description: 'A page of keychains', schema: KeychainPageSchema } },
+    },
+    async (c, { organization, query }) =>
+      c.json(await listKeychains(db, organization.organizationId, query), 200),
+  )
+
+  api.route(
+    {
+      method: 'post',
+      path: '/keychains',
+      summary: 'Create a keychain, optionally with its custodian (logged in the custody log)',
+      access: inSelectedOrganization('create__keychain'),
+      body: KeychainCreateSchema,
+      responses: { 201: { description: 'Created', schema: KeychainSchema } },
+    },
+    async (c, { organization, session, body }) =>
+      c.json(
+        await createKeychain(deps, {
+          organizationId: organization.organizationId,
+          actorId: session.user.id,
+          keychain: body,
+        }),
+        201,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'get',
+      path: '/keychains/:id',
+      summary: 'A keychain with its custodian and keys',
+      access: inSelectedOrganization('read__keychain'),
+      params: IdParamsSchema,
+      responses: { 200: { description: 'The keychain', schema: KeychainSchema } },
+    },
+    async (c, { organization, params }) =>
+      c.json(await toKeychain(db, await findKeychain(db, organization.organizationId, params.id)), 200),
+  )
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/keychains/:id',
+      summary: 'Rename and/or change custodian (with a reason, kept in the custody log)',
+      access: inSelectedOrganization('update__keychain'),
+      params: IdParamsSchema,
+      body: KeychainUpdateSchema,
+      responses: { 200: { description: 'The updated keychain', schema: KeychainSchema } },
+    },
+    async (c, { organization, session, params, body }) =>
+      c.json(
+        await updateKeychain(deps, {
+          organizationId: organization.organizationId,
+          actorId: session.user.id,
+          id: params.id,
+          update: body,
+        }),
+        200,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/keychains/:id',
+      summary: 'Delete a keychain and its keys; its tags become free',
+      access: inSelectedOrganization('delete__keychain'),
+      params: IdParamsSchema,
+      responses: {
+        204: { description: 'Deleted' },
+        409: { description: 'Cannot be deleted now (e.g. an active transfer)' },
+      },
+    },
+    async (c, { organization, params }) => {
+      await deleteKeychain(deps, { organizationId: organization.organizationId, id: params.id })
+      return c.body(null, 204)
+    },
+  )
+
+  api.route(
+    {
+      method: 'get',
+      path: '/keychains/:id/custody-log',
+      summary: "The keychain's custodian changes, newest first",
+      access: inSelectedOrganization('read__keychain'),
+      params: IdParamsSchema,
+      responses: { 200: { description: 'The custody log', schema: CustodyLogSchema } },
+    },
+    async (c, { organization, params }) => {
+      const keychain = await findKeychain(db, organization.organizationId, params.id)
+      return c.json({ data: await custodyLogOf(db, keychain.id) }, 200)
+    },
+  )
+
+  api.route(
+    {
+      method: 'post',
+      path: '/keychains/:id/keys',
+      summary: 'Add a key: a plain KEY, or a TAG key naming an unused tag of the organization',
+      access: inSelectedOrganization('create__key'),
+      params: IdParamsSchema,
+      body: KeyCreateSchema,
+      responses: {
+        201: { description: 'The new key', schema: KeySchema },
+        409: { description: 'The tag is already on a key' },
+      },
+    },
+    async (c, { organization, params, body }) =>
+      c.json(
+        await addKey(deps, { organizationId: organization.organizationId, keychainId: params.id, key: body }),
+        201,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/keychains/:id/keys/:keyId',
+      summary: 'Rename a key',
+      access: inSelectedOrganization('update__key'),
+      params: KeyParamsSchema,
+      body: KeyUpdateSchema,
+      responses: { 200: { description: 'The renamed key', schema: KeySchema } },
+    },
+    async (c, { organization, params, body }) =>
+      c.json(
+        await renameKey(deps, {
+          organizationId: organization.organizationId,
+          keychainId: params.id,
+          keyId: params.keyId,
+          name: body.name,
+        }),
+        200,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/keychains/:id/keys/:keyId',
+      summary: 'Remove a key (its tag becomes free)',
+      access: inSelectedOrganization('delete__key'),
+      params: KeyParamsSchema,
+      responses: { 204: { description: 'Removed' } },
+    },
+    async (c, { organization, params }) => {
+      await removeKey(deps, {
+        organizationId: organization.organizationId,
+        keychainId: params.id,
+        keyId: params.keyId,
+      })
+      return c.body(null, 204)
+    },
+  )
+}

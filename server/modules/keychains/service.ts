@@ -1,0 +1,159 @@
+import { and, asc, eq } from 'drizzle-orm'
+import { ErrorCode } from '../../../contract/errors.ts'
+import type { Key, Keychain, KeychainCreate, KeychainUpdate } from '../../../contract/keychains.ts'
+import type { Db } from '../../db/client.ts'
+import {
+  type KeychainRow,
+  type KeyRow,
+  keychains,
+  keys,
+  organizations,
+  tags,
+  users,
+} from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import { ApiError, notFound } from '../../http/errors.ts'
+import { isCustodianCandidate, toPerson } from '../members/service.ts'
+import { appendCustody } from './custody.ts'
+import { keychainDeletionGuards } from './deletion-guards.ts'
+
+type Deps = Pick<AppDeps, 'database' | 'clock'>
+type Tx = Db
+
+/** The keychain if it belongs to the organization; another organization's keychain is a 404, never a 403. */
+export async function findKeychain(db: Db, organizationId: string, id: string): Promise<KeychainRow> {
+  const [row] = await db
+    .select()
+    .from(keychains)
+    .where(and(eq(keychains.id, id), eq(keychains.organizationId, organizationId)))
+  if (!row) throw notFound('No such keychain.')
+  return row
+}
+
+export function toKey(
+  row: KeyRow,
+  tag: { id: string; publicId: string; code: string; name: string } | null,
+): Key {
+  return { id: row.id, name: row.name, type: row.type, tag: row.type === 'TAG' ? tag : null }
+}
+
+export async function keysOf(db: Db, keychainId: string): Promise<Key[]> {
+  const rows = await db
+    .select({ key: keys, tag: { id: tags.id, publicId: tags.publicId, code: tags.code, name: tags.name } })
+    .from(keys)
+    .leftJoin(tags, eq(tags.id, keys.tagId))
+    .where(eq(keys.keychainId, keychainId))
+    .orderBy(asc(keys.seq))
+  return rows.map((row) => toKey(row.key, row.tag))
+}
+
+export async function toKeychain(db: Db, row: KeychainRow): Promise<Keychain> {
+  const [organization] = await db
+    .select({ name: organizations.name })
+    .from(organizations)
+    .where(eq(organizations.id, row.organizationId))
+  const [custodian] = row.custodianId
+    ? await db.select().from(users).where(eq(users.id, row.custodianId))
+    : []
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    organizationName: organization?.name ?? '',
+    name: row.name,
+    custodian: custodian ? toPerson(custodian) : null,
+    keys: await keysOf(db, row.id),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+async function assertCustodian(db: Db, organizationId: string, custodianId: string): Promise<void> {
+  if (await isCustodianCandidate(db, organizationId, custodianId)) return
+  const message = 'The custodian must be a member of the organization.'
+  throw new ApiError(400, ErrorCode.validation, message, { issues: [{ path: 'custodianId', message }] })
+}
+
+export async function createKeychain(
+  deps: Deps,
+  input: { organizationId: string; actorId: string; keychain: KeychainCreate },
+): Promise<Keychain> {
+  const now = deps.clock.now()
+  const custodianId = input.keychain.custodianId ?? null
+  return deps.database.db.transaction(async (tx: Tx) => {
+    if (custodianId) await assertCustodian(tx, input.organizationId, custodianId)
+    const [row] = await tx
+      .insert(keychains)
+      .values({
+        organizationId: input.organizationId,
+        name: input.keychain.name,
+        custodianId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+    if (!row) throw new Error('keychain insert returned no row')
+    if (custodianId) {
+      await appendCustody(tx, {
+        keychainId: row.id,
+        byUserId: input.actorId,
+        fromUserId: null,
+        toUserId: custodianId,
+        reason: '',
+        at: now,
+      })
+    }
+    return toKeychain(tx, row)
+  })
+}
+
+/** Renames and/or hands over; a change of custodian appends to the custody log with the reason given. */
+export async function updateKeychain(
+  deps: Deps,
+  input: { organizationId: string; actorId: string; id: string; update: KeychainUpdate },
+): Promise<Keychain> {
+  const now = deps.clock.now()
+  const { update } = input
+  return deps.database.db.transaction(async (tx: Tx) => {
+    const current = await findKeychain(tx, input.organizationId, input.id)
+    const custodianChanges = update.custodianId !== undefined && update.custodianId !== current.custodianId
+    if (custodianChanges && update.custodianId)
+      await assertCustodian(tx, input.organizationId, update.custodianId)
+    const [row] = await tx
+      .update(keychains)
+      .set({
+        ...(update.name !== undefined ? { name: update.name } : {}),
+        ...(custodianChanges ? { custodianId: update.custodianId ?? null } : {}),
+        updatedAt: now,
+      })
+      .where(eq(keychains.id, current.id))
+      .returning()
+    if (!row) throw notFound('No such keychain.')
+    if (custodianChanges) {
+      await appendCustody(tx, {
+        keychainId: row.id,
+        byUserId: input.actorId,
+        fromUserId: current.custodianId,
+        toUserId: update.custodianId ?? null,
+        reason: update.reason ?? '',
+        at: now,
+      })
+    }
+    return toKeychain(tx, row)
+  })
+}
+
+/** Hard-deletes the keychain and its keys (their tags become free again) unless a deletion guard objects. */
+export async function deleteKeychain(
+  deps: Deps,
+  input: { organizationId: string; id: string },
+): Promise<void> {
+  await deps.database.db.transaction(async (tx: Tx) => {
+    const current = await findKeychain(tx, input.organizationId, input.id)
+    for (const guard of keychainDeletionGuards) {
+      const refusal = await guard(tx, current.id)
+      if (refusal) throw new ApiError(409, ErrorCode.conflict, refusal)
+    }
+    await tx.delete(keys).where(eq(keys.keychainId, current.id))
+    await tx.delete(keychains).where(eq(keychains.id, current.id))
+  })
+}

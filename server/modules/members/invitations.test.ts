@@ -1,0 +1,144 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { permissionsFor } from '../../../contract/permissions.ts'
+import { memberships, users } from '../../db/schema.ts'
+import { createOrganization, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+
+const t = setupTestApp()
+
+async function adminNamed(firstName: string, lastName: string) {
+  const world = await organizationWithAdmin(t, 'Agence Lumière')
+  await t.patch('/api/profile', { cookie: world.admin.cookie, json: { firstName, lastName } })
+  return world
+}
+
+describe('POST /api/organizations/{id}/users', () => {
+  it('invites a new address: account in the given language, INVITED, mail with the sign-in link', async () => {
+    const { organization, admin } = await adminNamed('Ana', 'Martin')
+    const email = uniqueEmail('invitee')
+    const response = await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: email.toUpperCase(), role: 'MANAGER', firstName: 'Léo', lastName: 'Roy', locale: 'en' },
+    })
+    expect(response.status).toBe(201)
+    expect(await response.json()).toMatchObject({
+      email,
+      firstName: 'Léo',
+      lastName: 'Roy',
+      role: 'MANAGER',
+      status: 'INVITED',
+    })
+    const mail = t.mail.last(email)!
+    expect(mail.subject).toBe('Ana Martin invited you to Agence Lumière on Trousseau')
+    expect(mail.text).toContain('as manager')
+    expect(mail.text).toContain(`${t.config.publicUrl}/en/sign-in`)
+    expect(mail.html).toContain('lang="en"')
+    const [account] = await t.db.select().from(users).where(eq(users.email, email))
+    expect(account).toMatchObject({ locale: 'en', signedInAt: null })
+  })
+
+  it("writes in French by default, and in an existing account's own language whatever the request says", async () => {
+    const { organization, admin } = await adminNamed('Ana', 'Martin')
+    const french = uniqueEmail()
+    await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: french, role: 'MEMBER' },
+    })
+    expect(t.mail.last(french)!.subject).toBe(
+      'Ana Martin vous invite à rejoindre Agence Lumière sur Trousseau',
+    )
+    expect(t.mail.last(french)!.text).toContain(`${t.config.publicUrl}/sign-in`)
+    expect(t.mail.last(french)!.text).toContain('en tant que membre')
+
+    const english = uniqueEmail()
+    await t.signIn(english, { locale: 'en' })
+    await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: english, role: 'CONTACT', locale: 'fr' },
+    })
+    expect(t.mail.last(english)!.subject).toBe('Ana Martin invited you to Agence Lumière on Trousseau')
+  })
+
+  it('names the inviter by e-mail when they have no name, and escapes names in HTML', async () => {
+    const { organization, admin } = await organizationWithAdmin(t, '<b>Bold</b> & Co')
+    const email = uniqueEmail()
+    await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email, role: 'MEMBER' },
+    })
+    const mail = t.mail.last(email)!
+    expect(mail.text).toContain(admin.email)
+    expect(mail.html).toContain('&lt;b&gt;Bold&lt;/b&gt; &amp; Co')
+    expect(mail.html).not.toContain('<b>Bold</b>')
+  })
+
+  it('answers 409 for somebody already a member, whatever their status', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const email = uniqueEmail()
+    const invite = () =>
+      t.post(`/api/organizations/${organization.id}/users`, {
+        cookie: admin.cookie,
+        json: { email, role: 'MEMBER' },
+      })
+    expect((await invite()).status).toBe(201)
+    const again = await invite()
+    expect(again.status).toBe(409)
+    expect((await again.json()).error).toEqual({
+      code: 'conflict',
+      message: 'This person is already a member of the organization.',
+    })
+    const self = await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: admin.email, role: 'MEMBER' },
+    })
+    expect(self.status).toBe(409)
+  })
+
+  it('answers 400 for a bad address or role, 404 for a foreign organization, 403 for a MANAGER', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const bad = await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: 'nope', role: 'MEMBER' },
+    })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error.message).toBe('E-mail must be a valid address.')
+    const badRole = await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: uniqueEmail(), role: 'OWNER' },
+    })
+    expect(badRole.status).toBe(400)
+    const foreign = await createOrganization(t, 'Foreign')
+    const elsewhere = await t.post(`/api/organizations/${foreign.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: uniqueEmail(), role: 'MEMBER' },
+    })
+    expect(elsewhere.status).toBe(404)
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    const refused = await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: manager.cookie,
+      json: { email: uniqueEmail(), role: 'MEMBER' },
+    })
+    expect(refused.status).toBe(403)
+  })
+})
+
+describe('the first sign-in of an invitee', () => {
+  it('makes the membership ACTIVE, selects the organization and grants the role', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const email = uniqueEmail()
+    await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email, role: 'MEMBER' },
+    })
+    const { profile } = await t.signIn(email)
+    expect(profile.selectedOrganizationId).toBe(organization.id)
+    expect(profile.permissions).toEqual(permissionsFor('MEMBER'))
+    const [membership] = await t.db.select().from(memberships).where(eq(memberships.userId, profile.id))
+    expect(membership!.status).toBe('ACTIVE')
+    const listed = await (
+      await t.get(`/api/organizations/${organization.id}/users`, { cookie: admin.cookie })
+    ).json()
+    expect(listed.data.find((each: { email: string }) => each.email === email).status).toBe('ACTIVE')
+  })
+})

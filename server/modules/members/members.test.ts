@@ -1,0 +1,213 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { memberships, sessions } from '../../db/schema.ts'
+import { addMember, createOrganization, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+
+const t = setupTestApp()
+
+describe('GET /api/users', () => {
+  it('lists the members of the selected organization only', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    const other = await organizationWithAdmin(t, 'Other')
+    const response = await t.get('/api/users', { cookie: manager.cookie })
+    expect(response.status).toBe(200)
+    const ids = (await response.json()).data.map((member: { id: string }) => member.id)
+    expect(ids.sort()).toEqual([admin.id, manager.id].sort())
+    expect(ids).not.toContain(other.admin.id)
+  })
+
+  it('answers 400 no_organization_selected without a selection, 403 for a MEMBER', async () => {
+    const { cookie } = await t.signIn(uniqueEmail())
+    const response = await t.get('/api/users', { cookie })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({
+      error: { code: 'no_organization_selected', message: 'No organization selected' },
+    })
+    const { organization } = await organizationWithAdmin(t)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    expect((await t.get('/api/users', { cookie: member.cookie })).status).toBe(403)
+  })
+})
+
+describe('GET /api/organizations/{id}/users', () => {
+  it('lists the members of that organization; 400 for a malformed id, 404 for a foreign one, 403 for a MEMBER', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const contact = await signedInMember(t, organization.id, 'CONTACT', { status: 'INVITED' })
+    const response = await t.get(`/api/organizations/${organization.id}/users`, { cookie: admin.cookie })
+    expect(response.status).toBe(200)
+    const { data } = await response.json()
+    expect(data.map((member: { id: string; status: string }) => [member.id, member.status]).sort()).toEqual(
+      [
+        [admin.id, 'ACTIVE'],
+        [contact.id, 'INVITED'],
+      ].sort(),
+    )
+    expect((await t.get('/api/organizations/42/users', { cookie: admin.cookie })).status).toBe(400)
+    const other = await organizationWithAdmin(t, 'Other')
+    expect(
+      (await t.get(`/api/organizations/${other.organization.id}/users`, { cookie: admin.cookie })).status,
+    ).toBe(404)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    expect(
+      (await t.get(`/api/organizations/${organization.id}/users`, { cookie: member.cookie })).status,
+    ).toBe(403)
+  })
+})
+
+describe('GET /api/users/{id}', () => {
+  it('answers a member, 404 for a member of another organization, 400 for a malformed id', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    const response = await t.get(`/api/users/${member.id}`, { cookie: admin.cookie })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({
+      id: member.id,
+      email: member.email,
+      role: 'MEMBER',
+      status: 'ACTIVE',
+    })
+    const other = await organizationWithAdmin(t, 'Other')
+    expect((await t.get(`/api/users/${other.admin.id}`, { cookie: admin.cookie })).status).toBe(404)
+    expect((await t.get('/api/users/123', { cookie: admin.cookie })).status).toBe(400)
+  })
+})
+
+describe('PATCH /api/users/{id}', () => {
+  it('lets an ADMIN change names, role and status', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    const response = await t.patch(`/api/users/${member.id}`, {
+      cookie: admin.cookie,
+      json: { firstName: ' Zoé ', lastName: 'Blanc', role: 'MANAGER' },
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({
+      firstName: 'Zoé',
+      lastName: 'Blanc',
+      role: 'MANAGER',
+      status: 'ACTIVE',
+    })
+    const profile = await (await t.get('/api/profile', { cookie: member.cookie })).json()
+    expect(profile.permissions).toContain('create__keychain')
+  })
+
+  it('refuses to demote or disable the last active ADMIN, and allows it once there is another', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    for (const json of [{ role: 'MANAGER' }, { status: 'DISABLED' }]) {
+      const response = await t.patch(`/api/users/${admin.id}`, { cookie: admin.cookie, json })
+      expect(response.status).toBe(409)
+      expect((await response.json()).error).toEqual({
+        code: 'conflict',
+        message:
+          'The organization needs at least one active administrator: make someone else administrator first.',
+      })
+    }
+    const second = await signedInMember(t, organization.id, 'ADMIN')
+    expect(
+      (await t.patch(`/api/users/${admin.id}`, { cookie: second.cookie, json: { role: 'MEMBER' } })).status,
+    ).toBe(200)
+    const last = await t.patch(`/api/users/${second.id}`, {
+      cookie: second.cookie,
+      json: { status: 'DISABLED' },
+    })
+    expect(last.status).toBe(409)
+  })
+
+  it('never leaves the organization without an admin when two admins demote each other at once', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const second = await signedInMember(t, organization.id, 'ADMIN')
+    const results = await Promise.all([
+      t.patch(`/api/users/${second.id}`, { cookie: admin.cookie, json: { role: 'MEMBER' } }),
+      t.patch(`/api/users/${admin.id}`, { cookie: second.cookie, json: { role: 'MEMBER' } }),
+    ])
+    // The loser is refused by the rule (409) or, if the winner committed first, by losing the role (403).
+    const statuses = results.map((response) => response.status).sort()
+    expect(statuses[0]).toBe(200)
+    expect([403, 409]).toContain(statuses[1])
+    const rows = await t.db.select().from(memberships).where(eq(memberships.organizationId, organization.id))
+    expect(rows.filter((row) => row.role === 'ADMIN' && row.status === 'ACTIVE')).toHaveLength(1)
+  })
+
+  it('changes the e-mail only while the member has not signed in yet', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const invited = await (
+      await t.post(`/api/organizations/${organization.id}/users`, {
+        cookie: admin.cookie,
+        json: { email: uniqueEmail(), role: 'MEMBER' },
+      })
+    ).json()
+    const fixed = uniqueEmail('fixed')
+    const response = await t.patch(`/api/users/${invited.id}`, {
+      cookie: admin.cookie,
+      json: { email: fixed },
+    })
+    expect(response.status).toBe(200)
+    expect((await response.json()).email).toBe(fixed)
+    const taken = await t.patch(`/api/users/${invited.id}`, {
+      cookie: admin.cookie,
+      json: { email: admin.email },
+    })
+    expect((await taken.json()).error.message).toBe('Another account already uses this e-mail.')
+
+    const active = await signedInMember(t, organization.id, 'MEMBER')
+    const refused = await t.patch(`/api/users/${active.id}`, {
+      cookie: admin.cookie,
+      json: { email: uniqueEmail() },
+    })
+    expect(refused.status).toBe(409)
+    expect((await refused.json()).error.message).toBe(
+      'The e-mail can change only while the member has not signed in yet.',
+    )
+  })
+
+  it('disabling ends the sessions of someone with no other organization, and no more', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const loner = await signedInMember(t, organization.id, 'MEMBER')
+    const disabled = await t.patch(`/api/users/${loner.id}`, {
+      cookie: admin.cookie,
+      json: { status: 'DISABLED' },
+    })
+    expect(disabled.status).toBe(200)
+    expect((await disabled.json()).status).toBe('DISABLED')
+    expect((await t.get('/api/profile', { cookie: loner.cookie })).status).toBe(401)
+
+    const elsewhere = await createOrganization(t, 'Elsewhere')
+    const busy = await signedInMember(t, organization.id, 'MANAGER')
+    await addMember(t, { userId: busy.id, organizationId: elsewhere.id, role: 'MEMBER', select: false })
+    await t.patch(`/api/users/${busy.id}`, { cookie: admin.cookie, json: { status: 'DISABLED' } })
+    const profile = await t.get('/api/profile', { cookie: busy.cookie })
+    expect(profile.status).toBe(200)
+    expect(await profile.json()).toMatchObject({ selectedOrganizationId: null, permissions: [] })
+    expect((await t.get(`/api/organizations/${organization.id}`, { cookie: busy.cookie })).status).toBe(404)
+    expect(await t.db.select().from(sessions).where(eq(sessions.userId, busy.id))).toHaveLength(1)
+
+    const enabled = await t.patch(`/api/users/${busy.id}`, {
+      cookie: admin.cookie,
+      json: { status: 'ACTIVE' },
+    })
+    expect((await enabled.json()).status).toBe('ACTIVE')
+  })
+
+  it('answers 403 to a MANAGER, 404 for a foreign member, 400 for an unknown field or bad status', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    expect(
+      (await t.patch(`/api/users/${admin.id}`, { cookie: manager.cookie, json: { firstName: 'X' } })).status,
+    ).toBe(403)
+    const other = await organizationWithAdmin(t, 'Other')
+    expect(
+      (await t.patch(`/api/users/${other.admin.id}`, { cookie: admin.cookie, json: { firstName: 'X' } }))
+        .status,
+    ).toBe(404)
+    const badStatus = await t.patch(`/api/users/${manager.id}`, {
+      cookie: admin.cookie,
+      json: { status: 'INVITED' },
+    })
+    expect((await badStatus.json()).error.message).toBe('Status must be ACTIVE or DISABLED.')
+    expect(
+      (await t.patch(`/api/users/${manager.id}`, { cookie: admin.cookie, json: { phone: '1' } })).status,
+    ).toBe(400)
+  })
+})

@@ -1,0 +1,60 @@
+import { IdParamsSchema } from '../../../contract/common.ts'
+import { MemberListSchema, MemberSchema, MemberUpdateSchema } from '../../../contract/organizations.ts'
+import type { AppDeps } from '../../deps.ts'
+import { inSelectedOrganization } from '../../http/access.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { getMember, listMembers } from './service.ts'
+import { updateMember } from './update.ts'
+
+/** `/users`: the members of the selected organization. */
+export function memberRoutes(api: ApiRouter, deps: AppDeps): void {
+  const { db } = deps.database
+
+  api.route(
+    {
+      method: 'get',
+      path: '/users',
+      summary: 'Members of the selected organization',
+      access: inSelectedOrganization('read__member'),
+      responses: { 200: { description: 'The members', schema: MemberListSchema } },
+    },
+    async (c, { organization }) => c.json({ data: await listMembers(db, organization.organizationId) }, 200),
+  )
+
+  api.route(
+    {
+      method: 'get',
+      path: '/users/:id',
+      summary: 'One member of the selected organization',
+      access: inSelectedOrganization('read__member'),
+      params: IdParamsSchema,
+      responses: { 200: { description: 'The member', schema: MemberSchema } },
+    },
+    async (c, { organization, params }) =>
+      c.json(await getMember(db, organization.organizationId, params.id), 200),
+  )
+
+  api.route(
+    {
+      method: 'patch',
+      path: '/users/:id',
+      summary: 'Edit a member: names, e-mail while invited, role and status (the last admin stays)',
+      access: inSelectedOrganization('update__member'),
+      params: IdParamsSchema,
+      body: MemberUpdateSchema,
+      responses: {
+        200: { description: 'The updated member', schema: MemberSchema },
+        409: { description: 'The last active admin, or an e-mail that cannot change' },
+      },
+    },
+    async (c, { organization, params, body }) =>
+      c.json(
+        await updateMember(deps, {
+          organizationId: organization.organizationId,
+          userId: params.id,
+          update: body,
+        }),
+        200,
+      ),
+  )
+}

@@ -1,0 +1,124 @@
+import { and, count, eq, ne, sql } from 'drizzle-orm'
+import { ErrorCode } from '../../../contract/errors.ts'
+import type { Member, MemberUpdate } from '../../../contract/organizations.ts'
+import type { Db } from '../../db/client.ts'
+import { type MembershipRow, memberships, organizations, sessions, users } from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import { ApiError, notFound } from '../../http/errors.ts'
+import { findMembership, toMember } from './service.ts'
+
+const conflict = (message: string) => new ApiError(409, ErrorCode.conflict, message)
+
+async function otherActiveAdmins(db: Db, organizationId: string, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.organizationId, organizationId),
+        ne(memberships.userId, userId),
+        eq(memberships.role, 'ADMIN'),
+        eq(memberships.status, 'ACTIVE'),
+      ),
+    )
+  return row?.n ?? 0
+}
+
+async function hasOtherMemberships(db: Db, organizationId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        ne(memberships.organizationId, organizationId),
+        ne(memberships.status, 'DISABLED'),
+      ),
+    )
+  return (row?.n ?? 0) > 0
+}
+
+/**
+ * An ADMIN edits a member (the route requires `update__member`, which only ADMINs hold). Names belong to the
+ * account; the e-mail only while the member is INVITED, has never signed in and belongs to no other
+ * organization; the last ACTIVE ADMIN can be neither demoted nor disabled. The organization row is locked
+ * for the change, so two admins demoting each other at once cannot leave it without one.
+ *
+ * Disabling ends the member's sessions when this was their last membership not disabled; otherwise they stay
+ * signed in for their other organizations and simply lose this one (every request checks the membership).
+ */
+export async function updateMember(
+  deps: Pick<AppDeps, 'database'>,
+  input: { organizationId: string; userId: string; update: MemberUpdate },
+): Promise<Member> {
+  const { organizationId, userId, update } = input
+  return deps.database.db.transaction(async (tx) => {
+    await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId))
+      .for('update')
+    const current = await findMembership(tx, organizationId, userId)
+    if (!current) throw notFound('No such member.')
+    const { user, membership } = current
+
+    const email = update.email !== undefined && update.email !== user.email ? update.email : undefined
+    if (email !== undefined) {
+      if (membership.status !== 'INVITED' || user.signedInAt !== null) {
+        throw conflict('The e-mail can change only while the member has not signed in yet.')
+      }
+      if (await hasOtherMemberships(tx, organizationId, userId)) {
+        throw conflict('This person belongs to other organizations too: their e-mail cannot change here.')
+      }
+      const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email))
+      if (taken) throw conflict('Another account already uses this e-mail.')
+    }
+
+    const role = update.role ?? membership.role
+    const status = nextStatus(membership.status, update.status, user.signedInAt !== null)
+    const losesAdmin = membership.role === 'ADMIN' && membership.status === 'ACTIVE'
+    if (losesAdmin && (role !== 'ADMIN' || status !== 'ACTIVE')) {
+      if ((await otherActiveAdmins(tx, organizationId, userId)) === 0) {
+        throw conflict(
+          'The organization needs at least one active administrator: make someone else administrator first.',
+        )
+      }
+    }
+
+    const names = {
+      ...(update.firstName !== undefined ? { firstName: update.firstName } : {}),
+      ...(update.lastName !== undefined ? { lastName: update.lastName } : {}),
+      ...(email !== undefined ? { email } : {}),
+    }
+    if (Object.keys(names).length > 0) await tx.update(users).set(names).where(eq(users.id, userId))
+    if (role !== membership.role || status !== membership.status) {
+      await tx
+        .update(memberships)
+        .set({ role, status })
+        .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+    }
+    if (status === 'DISABLED' && membership.status !== 'DISABLED') {
+      await tx
+        .update(users)
+        .set({ selectedOrganizationId: null })
+        .where(and(eq(users.id, userId), sql`${users.selectedOrganizationId} = ${organizationId}`))
+      if (!(await hasOtherMemberships(tx, organizationId, userId))) {
+        await tx.delete(sessions).where(eq(sessions.userId, userId))
+      }
+    }
+    const updated = await findMembership(tx, organizationId, userId)
+    if (!updated) throw new Error('member vanished')
+    return toMember(updated.user, updated.membership)
+  })
+}
+
+/** ACTIVE on a DISABLED member enables them again (INVITED if they never signed in); otherwise unchanged. */
+function nextStatus(
+  current: MembershipRow['status'],
+  wanted: MemberUpdate['status'],
+  hasSignedIn: boolean,
+): MembershipRow['status'] {
+  if (wanted === 'DISABLED') return 'DISABLED'
+  if (wanted === 'ACTIVE' && current === 'DISABLED') return hasSignedIn ? 'ACTIVE' : 'INVITED'
+  return current
+}

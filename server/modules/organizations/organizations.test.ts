@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest'
+import { permissionsFor } from '../../../contract/permissions.ts'
+import {
+  addMember,
+  createOrganization,
+  makeTags,
+  NEW_ORGANIZATION,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../test/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+
+const t = setupTestApp()
+
+describe('POST /api/organizations', () => {
+  it('creates it with the caller as ADMIN and selects it when none was selected', async () => {
+    const { cookie } = await t.signIn(uniqueEmail())
+    const response = await t.post('/api/organizations', { cookie, json: NEW_ORGANIZATION })
+    expect(response.status).toBe(201)
+    const organization = await response.json()
+    expect(organization).toMatchObject({
+      name: 'Agence du Port',
+      address: { line1: '3 quai Est', line2: '', city: 'Marseille', postalCode: '13002', country: 'FR' },
+      timeZone: 'Europe/Paris',
+      role: 'ADMIN',
+    })
+    expect(await (await t.get('/api/organizations/default', { cookie })).json()).toEqual({
+      id: organization.id,
+    })
+    const profile = await (await t.get('/api/profile', { cookie })).json()
+    expect(profile.permissions).toEqual(permissionsFor('ADMIN'))
+  })
+
+  it('keeps the selected organization when the caller already had one', async () => {
+    const { cookie } = await t.signIn(uniqueEmail())
+    const first = await (await t.post('/api/organizations', { cookie, json: NEW_ORGANIZATION })).json()
+    await t.post('/api/organizations', { cookie, json: { ...NEW_ORGANIZATION, name: 'Second' } })
+    expect((await (await t.get('/api/organizations/default', { cookie })).json()).id).toBe(first.id)
+  })
+
+  it('answers 400 with the first missing field', async () => {
+    const { cookie } = await t.signIn(uniqueEmail())
+    const response = await t.post('/api/organizations', {
+      cookie,
+      json: { name: '', address: { line1: 'x', city: 'y', postalCode: '1', country: 'FR' } },
+    })
+    expect(response.status).toBe(400)
+    expect((await response.json()).error).toMatchObject({
+      code: 'validation_failed',
+      message: 'Name is required.',
+    })
+    const noCountry = await t.post('/api/organizations', {
+      cookie,
+      json: { name: 'X', address: { line1: 'x', city: 'y', postalCode: '1', country: 'France' } },
+    })
+    expect((await noCountry.json()).error.message).toBe('Country must be a two-letter code.')
+  })
+
+  it('answers 401 signed out', async () => {
+    expect((await t.post('/api/organizations', { json: NEW_ORGANIZATION })).status).toBe(401)
+  })
+})
+
+describe('GET /api/organizations', () => {
+  it("lists the caller's organizations with their role, not the disabled or foreign ones", async () => {
+    const { organization: mine, admin } = await organizationWithAdmin(t, 'Zèbre')
+    const invited = await createOrganization(t, 'alpha')
+    const disabled = await createOrganization(t, 'Disabled')
+    await createOrganization(t, 'Foreign')
+    await addMember(t, {
+      userId: admin.id,
+      organizationId: invited.id,
+      role: 'MEMBER',
+      status: 'INVITED',
+      select: false,
+    })
+    await addMember(t, {
+      userId: admin.id,
+      organizationId: disabled.id,
+      role: 'ADMIN',
+      status: 'DISABLED',
+      select: false,
+    })
+    const response = await t.get('/api/organizations', { cookie: admin.cookie })
+    expect(response.status).toBe(200)
+    const { data } = await response.json()
+    expect(data.map((each: { name: string; role: string }) => [each.name, each.role])).toEqual([
+      ['alpha', 'MEMBER'],
+      ['Zèbre', 'ADMIN'],
+    ])
+    expect(data[1].id).toBe(mine.id)
+  })
+})
+
+describe('GET /api/organizations/{id}', () => {
+  it('answers a member with the organization and their role', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    const response = await t.get(`/api/organizations/${organization.id}`, { cookie: member.cookie })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ id: organization.id, name: 'Acme', role: 'MEMBER' })
+    expect((await t.get(`/api/organizations/${organization.id}`, { cookie: admin.cookie })).status).toBe(200)
+  })
+
+  it('answers 404 for another organization, and for one that does not exist', async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const foreign = await createOrganization(t, 'Foreign')
+    const response = await t.get(`/api/organizations/${foreign.id}`, { cookie: admin.cookie })
+    expect(response.status).toBe(404)
+    expect((await response.json()).error.code).toBe('not_found')
+    const missing = await t.get('/api/organizations/00000000-0000-4000-8000-000000000000', {
+      cookie: admin.cookie,
+    })
+    expect(missing.status).toBe(404)
+  })
+
+  it('answers 400 for a malformed id and 403 for a CONTACT', async () => {
+    const { organization } = await organizationWithAdmin(t)
+    const contact = await signedInMember(t, organization.id, 'CONTACT')
+    expect((await t.get('/api/organizations/nope', { cookie: contact.cookie })).status).toBe(400)
+    const response = await t.get(`/api/organizations/${organization.id}`, { cookie: contact.cookie })
+    expect(response.status).toBe(403)
+    expect((await response.json()).error.code).toBe('forbidden')
+  })
+})
+
+describe('GET|PATCH /api/organizations/default', () => {
+  it('answers {id: null} without a selection, and selects an organization the caller belongs to', async () => {
+    const { cookie, profile } = await t.signIn(uniqueEmail())
+    expect(await (await t.get('/api/organizations/default', { cookie })).json()).toEqual({ id: null })
+    const organization = await createOrganization(t)
+    await addMember(t, {
+      userId: profile.id,
+      organizationId: organization.id,
+      role: 'MEMBER',
+      status: 'INVITED',
+      select: false,
+    })
+    const response = await t.patch('/api/organizations/default', { cookie, json: { id: organization.id } })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ id: organization.id })
+    expect((await (await t.get('/api/profile', { cookie })).json()).selectedOrganizationId).toBe(
+      organization.id,
+    )
+  })
+
+  it('answers 404 for an organization the caller does not belong to (or is disabled in), 400 for a bad id', async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const foreign = await createOrganization(t, 'Foreign')
+    const cookie = admin.cookie
+    expect((await t.patch('/api/organizations/default', { cookie, json: { id: foreign.id } })).status).toBe(
+      404,
+    )
+    const disabled = await createOrganization(t, 'Disabled')
+    await addMember(t, {
+      userId: admin.id,
+      organizationId: disabled.id,
+      role: 'ADMIN',
+      status: 'DISABLED',
+      select: false,
+    })
+    expect((await t.patch('/api/organizations/default', { cookie, json: { id: disabled.id } })).status).toBe(
+      404,
+    )
+    const bad = await t.patch('/api/organizations/default', { cookie, json: { id: 'x' } })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error.message).toBe('Malformed id.')
+  })
+})
+
+describe('GET /api/organizations/{id}/tags', () => {
+  it('pages through the tags by code, filters unused ones and by text', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const tags = await makeTags(t, organization.id, 5, 'ORG')
+    const cookie = admin.cookie
+    const first = await (await t.get(`/api/organizations/${organization.id}/tags?limit=2`, { cookie })).json()
+    expect(first.data.map((tag: { code: string }) => tag.code)).toEqual([tags[0]!.code, tags[1]!.code])
+    expect(first.data[0].url).toBe(`${t.config.publicUrl}/tags/${tags[0]!.publicId}`)
+    const second = await (
+      await t.get(`/api/organizations/${organization.id}/tags?limit=2&cursor=${first.nextCursor}`, { cookie })
+    ).json()
+    expect(second.data.map((tag: { code: string }) => tag.code)).toEqual([tags[2]!.code, tags[3]!.code])
+    const byText = await (
+      await t.get(`/api/organizations/${organization.id}/tags?q=${tags[4]!.code.toLowerCase()}`, { cookie })
+    ).json()
+    expect(byText.data).toHaveLength(1)
+    const unused = await (
+      await t.get(`/api/organizations/${organization.id}/tags?unused=true`, { cookie })
+    ).json()
+    expect(unused.data).toHaveLength(5)
+    expect(unused.nextCursor).toBeNull()
+  })
+
+  it('answers 404 for a foreign organization and 400 for a bad query', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const foreign = await createOrganization(t, 'Foreign')
+    expect((await t.get(`/api/organizations/${foreign.id}/tags`, { cookie: admin.cookie })).status).toBe(404)
+    const bad = await t.get(`/api/organizations/${organization.id}/tags?limit=500`, { cookie: admin.cookie })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).error.message).toBe('limit must be at most 100.')
+    const badCursor = await t.get(`/api/organizations/${organization.id}/tags?cursor=zzz`, {
+      cookie: admin.cookie,
+    })
+    expect(badCursor.status).toBe(400)
+  })
+})

@@ -1,0 +1,53 @@
+import { ScanHeadersSchema, ScanRequestSchema, ScanResultSchema } from '../../../contract/scans.ts'
+import type { AppDeps } from '../../deps.ts'
+import { inSelectedOrganization } from '../../http/access.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { recordScan } from './service.ts'
+
+export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
+  api.route(
+    {
+      method: 'post',
+      path: '/scans',
+      summary:
+        'Record a scan and resolve its value (tag URL, public id or code); idempotent by Idempotency-Key',
+      access: inSelectedOrganization('create__scan'),
+      headers: ScanHeadersSchema,
+      body: ScanRequestSchema,
+      responses: {
+        201: {
+          description: 'Recorded (or the stored answer of the same Idempotency-Key)',
+          schema: ScanResultSchema,
+        },
+        422: { description: 'Idempotency-Key already used for another request' },
+      },
+    },
+    async (c, { session, organization, headers, body }) => {
+      const now = deps.clock.now()
+      const answer = await idempotent(
+        deps.database.db,
+        {
+          userId: session.user.id,
+          key: headers['idempotency-key'],
+          request: 'POST /api/scans',
+          payload: body,
+          now,
+        },
+        async (tx) => ({
+          status: 201,
+          body: await recordScan(tx, {
+            userId: session.user.id,
+            scope: organization,
+            value: body.value,
+            clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
+            fromQueue: headers['x-from-queue'] === '1',
+            now,
+            publicUrl: deps.config.publicUrl,
+          }),
+        }),
+      )
+      return idempotentResponse(c, answer)
+    },
+  )
+}

@@ -1,0 +1,98 @@
+import { and, eq } from 'drizzle-orm'
+import type { Permission } from '../../../contract/permissions.ts'
+import type { ScanResult } from '../../../contract/scans.ts'
+import type { Db } from '../../db/client.ts'
+import { keychains, scans, tags, users } from '../../db/schema.ts'
+import type { OrganizationScope } from '../../http/access.ts'
+import { keysOf } from '../keychains/service.ts'
+import { toPerson } from '../members/service.ts'
+import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
+import { toTag } from '../tags/service.ts'
+import { parseScanValue } from './value.ts'
+
+/** The caller's permissions that concern what a scan finds: the keychain, its keys, its transfers. */
+const SCAN_ACTIONS: readonly Permission[] = [
+  'read__keychain',
+  'update__keychain',
+  'delete__keychain',
+  'create__key',
+  'update__key',
+  'delete__key',
+  'create__transfer',
+  'pickup__transfer',
+]
+
+export type ScanInput = {
+  userId: string
+  scope: OrganizationScope
+  value: string
+  clientTime: Date | null
+  fromQueue: boolean
+  now: Date
+  publicUrl: string
+}
+
+async function findTag(db: Db, scope: OrganizationScope, value: string) {
+  const target = parseScanValue(value)
+  if (target.kind === 'none') return null
+  const where =
+    target.kind === 'publicId'
+      ? eq(tags.publicId, target.publicId)
+      : and(eq(tags.organizationId, scope.organizationId), eq(tags.code, target.code))
+  const [row] = await selectLinkedTags(db, where)
+  return row ?? null
+}
+
+/**
+ * Records the scan and answers what the value resolves to. `resolved` needs the tag to be in the selected
+ * organization and the role to read tags; a tag of another organization (or one a CONTACT may not read) is
+ * `foreign`: only its public landing applies. Anything else is `unknown`.
+ */
+export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> {
+  const found = await findTag(db, input.scope, input.value)
+  const readable =
+    found !== null &&
+    found.tag.organizationId === input.scope.organizationId &&
+    input.scope.permissions.includes('read__tag')
+  const result = found === null ? 'unknown' : readable ? 'resolved' : 'foreign'
+  const [scan] = await db
+    .insert(scans)
+    .values({
+      userId: input.userId,
+      organizationId: input.scope.organizationId,
+      value: input.value,
+      result,
+      tagId: found?.tag.id ?? null,
+      clientTime: input.clientTime,
+      serverTime: input.now,
+      fromQueue: input.fromQueue,
+    })
+    .returning({ id: scans.id })
+  const scanId = scan!.id
+  if (found === null) return { status: 'unknown', scanId, value: input.value }
+  if (!readable) return { status: 'foreign', scanId, publicId: found.tag.publicId }
+
+  let key: Extract<ScanResult, { status: 'resolved' }>['key'] = null
+  let keychain: Extract<ScanResult, { status: 'resolved' }>['keychain'] = null
+  if (found.keyId && found.keychainId) {
+    key = (await keysOf(db, found.keychainId)).find((each) => each.id === found.keyId) ?? null
+    const [holder] = await db
+      .select({ custodian: users })
+      .from(keychains)
+      .leftJoin(users, eq(users.id, keychains.custodianId))
+      .where(eq(keychains.id, found.keychainId))
+    keychain = {
+      id: found.keychainId,
+      name: found.keychainName ?? '',
+      custodian: holder?.custodian ? toPerson(holder.custodian) : null,
+    }
+  }
+  return {
+    status: 'resolved',
+    scanId,
+    tag: toTag(found.tag, keyLinkOf(found), input.publicUrl),
+    key,
+    keychain,
+    actions: SCAN_ACTIONS.filter((action) => input.scope.permissions.includes(action)),
+  }
+}

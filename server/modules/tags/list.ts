@@ -1,0 +1,72 @@
+import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm'
+import type { Tag } from '../../../contract/tags.ts'
+import type { Db } from '../../db/client.ts'
+import { keychains, keys, type TagRow, tags } from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import { decodeCursor, likeContains, pageLimit, toPage } from '../../http/pagination.ts'
+import { type TagKeyLink, toTag } from './service.ts'
+
+type Deps = Pick<AppDeps, 'database' | 'config'>
+
+const linkColumns = {
+  tag: tags,
+  keyId: keys.id,
+  keyName: keys.name,
+  keychainId: keychains.id,
+  keychainName: keychains.name,
+}
+
+type LinkedRow = {
+  tag: TagRow
+  keyId: string | null
+  keyName: string | null
+  keychainId: string | null
+  keychainName: string | null
+}
+
+export function keyLinkOf(row: LinkedRow): TagKeyLink {
+  return row.keyId && row.keyName !== null && row.keychainId && row.keychainName !== null
+    ? { id: row.keyId, name: row.keyName, keychainId: row.keychainId, keychainName: row.keychainName }
+    : null
+}
+
+/** Tags with the key (and keychain) each one is on, if any. */
+export async function selectLinkedTags(db: Db, where: SQL | undefined, limit?: number): Promise<LinkedRow[]> {
+  const query = db
+    .select(linkColumns)
+    .from(tags)
+    .leftJoin(keys, eq(keys.tagId, tags.id))
+    .leftJoin(keychains, eq(keychains.id, keys.keychainId))
+    .where(where)
+    .orderBy(asc(tags.code))
+  return limit === undefined ? query : query.limit(limit)
+}
+
+/** A page of the organization's tags in code order; `unused=true` keeps tags not on a key yet. */
+export async function listTags(
+  deps: Deps,
+  organizationId: string,
+  query: { cursor?: string; limit?: number; unused?: 'true' | 'false'; q?: string },
+): Promise<{ data: Tag[]; nextCursor: string | null }> {
+  const limit = pageLimit(query.limit)
+  const after = query.cursor ? decodeCursor(query.cursor, 1)[0] : undefined
+  const pattern = query.q ? likeContains(query.q) : undefined
+  const rows = await selectLinkedTags(
+    deps.database.db,
+    and(
+      eq(tags.organizationId, organizationId),
+      after !== undefined ? gt(tags.code, after) : undefined,
+      query.unused === 'true' ? isNull(keys.id) : undefined,
+      pattern
+        ? or(sql`lower(${tags.code}) like ${pattern}`, sql`lower(${tags.name}) like ${pattern}`)
+        : undefined,
+    ),
+    limit + 1,
+  )
+  return toPage(
+    rows,
+    limit,
+    (row) => [row.tag.code],
+    (row) => toTag(row.tag, keyLinkOf(row), deps.config.publicUrl),
+  )
+}

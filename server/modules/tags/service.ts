@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm'
+import { ErrorCode } from '../../../contract/errors.ts'
+import type { Tag } from '../../../contract/tags.ts'
+import type { Db } from '../../db/client.ts'
+import { type TagRow, tags } from '../../db/schema.ts'
+import { ApiError } from '../../http/errors.ts'
+import { newPublicId, tagCode } from './public-id.ts'
+
+export const MAX_TAG_NUMBER = 99_999
+const INSERT_BATCH = 500
+
+export type TagBatch = {
+  /** 2 to 4 letters, e.g. `AGC`. */
+  alphaCode: string
+  startNumber: number
+  count: number
+  name: string
+  foregroundColor: string
+  backgroundColor: string
+}
+
+/**
+ * Creates `count` tags numbered from `startNumber` (`AGC-00042`, `AGC-00043`, …), each with its own
+ * unguessable public id. Called by tests and the demo seed now, by paid orders later. A code already used in
+ * the organization is a 409 and creates nothing (run it inside the caller's transaction to keep that true).
+ */
+export async function createTags(
+  db: Db,
+  organizationId: string,
+  batch: TagBatch,
+  now: Date,
+): Promise<TagRow[]> {
+  const alphaCode = batch.alphaCode.toUpperCase()
+  if (!/^[A-Z]{2,4}$/.test(alphaCode))
+    throw new Error(`alpha code must be 2 to 4 letters: ${batch.alphaCode}`)
+  const last = batch.startNumber + batch.count - 1
+  if (
+    !Number.isInteger(batch.startNumber) ||
+    batch.startNumber < 0 ||
+    batch.count < 1 ||
+    last > MAX_TAG_NUMBER
+  ) {
+    throw new Error(`tag numbers must stay within 0–${MAX_TAG_NUMBER}`)
+  }
+  const rows = Array.from({ length: batch.count }, (_, index) => {
+    const number = batch.startNumber + index
+    return {
+      publicId: newPublicId(),
+      organizationId,
+      alphaCode,
+      number,
+      code: tagCode(alphaCode, number),
+      name: batch.name,
+      foregroundColor: batch.foregroundColor.toLowerCase(),
+      backgroundColor: batch.backgroundColor.toLowerCase(),
+      createdAt: now,
+    }
+  })
+  return db.transaction(async (tx) => {
+    const created: TagRow[] = []
+    for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+      const inserted = await tx
+        .insert(tags)
+        .values(rows.slice(start, start + INSERT_BATCH))
+        .onConflictDoNothing({ target: [tags.organizationId, tags.code] })
+        .returning()
+      created.push(...inserted)
+    }
+    if (created.length !== rows.length) {
+      throw new ApiError(
+        409,
+        ErrorCode.conflict,
+        `Some codes from ${tagCode(alphaCode, batch.startNumber)} to ${tagCode(alphaCode, last)} already exist.`,
+      )
+    }
+    return created
+  })
+}
+
+export async function findTagByPublicId(db: Db, publicId: string): Promise<TagRow | null> {
+  const [row] = await db.select().from(tags).where(eq(tags.publicId, publicId))
+  return row ?? null
+}
+
+export const tagUrl = (publicUrl: string, publicId: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/tags/${publicId}`
+
+export type TagKeyLink = { id: string; name: string; keychainId: string; keychainName: string } | null
+
+export function toTag(row: TagRow, key: TagKeyLink, publicUrl: string): Tag {
+  return {
+    id: row.id,
+    publicId: row.publicId,
+    code: row.code,
+    name: row.name,
+    foregroundColor: row.foregroundColor,
+    backgroundColor: row.backgroundColor,
+    url: tagUrl(publicUrl, row.publicId),
+    key,
+    createdAt: row.createdAt.toISOString(),
+  }
+}
