@@ -116,6 +116,16 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       await log.getByText(`De personne à ${ADMIN}`).waitFor()
       await log.getByText('Inventaire', { exact: false }).waitFor()
 
+      const keychainUrl = page.url()
+      await page.goto('/app/keychains')
+      await page.getByRole('combobox', { name: 'Détenu par' }).selectOption({ label: 'Moi' })
+      const list = page.getByRole('list', { name: 'Trousseaux' })
+      await list.getByRole('link', { name: 'Cave 3' }).waitFor()
+      expect(await list.getByRole('link').count()).toBe(1)
+      await page.getByLabel('Rechercher des trousseaux par nom').fill('grenier')
+      await page.getByText('Aucun trousseau ne correspond à cette recherche.').waitFor()
+      await page.goto(keychainUrl)
+
       await page.getByRole('button', { name: 'Supprimer', exact: true }).click()
       await page.getByRole('alertdialog').getByText('Cave 3', { exact: false }).waitFor()
       await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer' }).click()

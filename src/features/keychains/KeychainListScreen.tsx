@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Search, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
+import type { Member } from '../../../contract/organizations.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { personName } from '../../lib/labels.ts'
 import { useHref } from '../../lib/use-locale.ts'
@@ -13,6 +14,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { deleteKeychain, keychainKeys, keychainListQuery } from './api.ts'
+import { custodianOptions } from './custodians.ts'
 
 const SEARCH_DELAY_MS = 250
 
@@ -52,7 +54,16 @@ function KeychainRow({ keychain, onDelete }: { keychain: KeychainSummary; onDele
   )
 }
 
-export function KeychainListScreen({ organizationId }: { organizationId: string }) {
+export function KeychainListScreen({
+  organizationId,
+  members,
+  currentUserId,
+}: {
+  organizationId: string
+  /** Members to filter by custodian; empty when the caller may not read members. */
+  members: Member[]
+  currentUserId: string
+}) {
   const { t } = useLingui()
   const href = useHref()
   const ability = useAbility()
@@ -61,7 +72,8 @@ export function KeychainListScreen({ organizationId }: { organizationId: string 
   const q = useDebounced(search.trim())
   const [toDelete, setToDelete] = useState<KeychainSummary | null>(null)
   const [deleting, setDeleting] = useState(false)
-  const list = useInfiniteQuery(keychainListQuery(organizationId, q))
+  const [custodianId, setCustodianId] = useState('')
+  const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId))
   const keychains = list.data?.pages.flatMap((page) => page.data) ?? []
 
   const confirmDelete = async () => {
@@ -93,16 +105,34 @@ export function KeychainListScreen({ organizationId }: { organizationId: string 
           </AppLink>
         ) : null}
       </PageHeader>
-      <div className="relative mb-5 max-w-md">
-        <Search aria-hidden className="pointer-events-none absolute top-3 left-3 size-5 text-slate-500" />
-        <input
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          aria-label={t`Search keychains by name`}
-          placeholder={t`Search by name`}
-          className="min-h-11 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
-        />
+      <div className="mb-5 flex flex-wrap items-end gap-3">
+        <div className="relative w-full max-w-md">
+          <Search aria-hidden className="pointer-events-none absolute top-3 left-3 size-5 text-slate-500" />
+          <input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            aria-label={t`Search keychains by name`}
+            placeholder={t`Search by name`}
+            className="min-h-11 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
+          />
+        </div>
+        <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
+          <Trans>Held by</Trans>
+          <select
+            value={custodianId}
+            onChange={(event) => setCustodianId(event.target.value)}
+            className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-base"
+          >
+            <option value="">{t`Anyone`}</option>
+            <option value={currentUserId}>{t`Me`}</option>
+            {custodianOptions(members.filter((member) => member.id !== currentUserId)).map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {list.isPending ? (
         <LoadingState label={<Trans>Loading keychains…</Trans>} />
@@ -113,7 +143,13 @@ export function KeychainListScreen({ organizationId }: { organizationId: string 
         />
       ) : keychains.length === 0 ? (
         <EmptyState
-          title={q ? <Trans>No keychain matches “{q}”.</Trans> : <Trans>No keychains yet.</Trans>}
+          title={
+            q || custodianId ? (
+              <Trans>No keychain matches this search.</Trans>
+            ) : (
+              <Trans>No keychains yet.</Trans>
+            )
+          }
         />
       ) : (
         <>

@@ -13,19 +13,22 @@ import { api } from '../../lib/api.ts'
 
 export const keychainKeys = {
   all: (organizationId: string) => ['keychains', organizationId] as const,
-  list: (organizationId: string, q: string) => ['keychains', organizationId, 'list', q] as const,
+  list: (organizationId: string, q: string, custodianId: string) =>
+    ['keychains', organizationId, 'list', q, custodianId] as const,
   one: (organizationId: string, id: string) => ['keychains', organizationId, id] as const,
   custody: (organizationId: string, id: string) => ['keychains', organizationId, id, 'custody'] as const,
   unusedTags: (organizationId: string) => ['keychains', organizationId, 'unused-tags'] as const,
 }
 
-export const keychainListQuery = (organizationId: string, q: string) =>
+/** One page after another, ordered by name; `q` matches part of the name, `custodianId` who holds it. */
+export const keychainListQuery = (organizationId: string, q: string, custodianId = '') =>
   infiniteQueryOptions({
-    queryKey: keychainKeys.list(organizationId, q),
+    queryKey: keychainKeys.list(organizationId, q, custodianId),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
       const search = new URLSearchParams()
       if (q) search.set('q', q)
+      if (custodianId) search.set('custodianId', custodianId)
       if (pageParam) search.set('cursor', pageParam)
       const query = search.toString()
       return api(`/keychains${query ? `?${query}` : ''}`, { schema: KeychainPageSchema })

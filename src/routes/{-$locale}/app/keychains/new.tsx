@@ -3,6 +3,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { KeychainNewScreen } from '../../../../features/keychains/KeychainNewScreen.tsx'
 import { membersQuery } from '../../../../features/users/api.ts'
+import { useAbility } from '../../../../lib/ability.tsx'
 import { localizedHref } from '../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/new')({
@@ -16,7 +17,8 @@ export const Route = createFileRoute('/{-$locale}/app/keychains/new')({
 function NewKeychain({ organizationId }: { organizationId: string }) {
   const { locale } = Route.useRouteContext()
   const navigate = useNavigate()
-  const members = useQuery(membersQuery(organizationId)).data ?? []
+  const canReadMembers = useAbility().can('read', 'member')
+  const members = useQuery({ ...membersQuery(organizationId), enabled: canReadMembers }).data ?? []
   return (
     <KeychainNewScreen
       members={members}
