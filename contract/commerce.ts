@@ -1,0 +1,233 @@
+import * as v from 'valibot'
+import { IdSchema, listOf, PageQuerySchema, pageOf, requiredText } from './common.ts'
+import { AddressSchema } from './organizations.ts'
+import { MIN_QR_CONTRAST, qrColorsReadable, TAG_QUANTITY_MAX, TAG_QUANTITY_MIN } from './pricing.ts'
+import { ColorSchema } from './tags.ts'
+
+/** Display order of product types in a cart: plan, tag, accessory, other. */
+export const PRODUCT_TYPES = ['PLAN', 'TAG', 'ACCESSORY', 'OTHER'] as const
+export type ProductType = (typeof PRODUCT_TYPES)[number]
+/** What can be put in a cart today. */
+export const CartProductTypeSchema = v.picklist(['PLAN', 'TAG'], 'Product type must be PLAN or TAG.')
+
+export const BILLING_CYCLES = ['MONTHLY', 'YEARLY'] as const
+export const BillingCycleSchema = v.picklist(BILLING_CYCLES)
+export type BillingCycle = (typeof BILLING_CYCLES)[number]
+
+export const PlanSchema = v.object({
+  id: v.string(),
+  name: v.string(),
+  amountInCents: v.number(),
+  /** `year` means YEARLY, anything else MONTHLY. */
+  recurringInterval: v.picklist(['month', 'year']),
+  recurringIntervalCount: v.number(),
+  /** Transfers allowed per calendar month. */
+  quantity: v.number(),
+})
+export type Plan = v.InferOutput<typeof PlanSchema>
+export const PlanListSchema = listOf(PlanSchema)
+
+export const PlanConfigurationSchema = v.strictObject({
+  billingCycle: BillingCycleSchema,
+  recurringInterval: v.picklist(['month', 'year']),
+  recurringIntervalCount: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  quantity: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  name: v.pipe(v.string(), v.maxLength(120)),
+})
+export type PlanConfiguration = v.InferOutput<typeof PlanConfigurationSchema>
+
+export const AlphaCodeSchema = v.pipe(
+  v.string('The alpha code is required.'),
+  v.trim(),
+  v.toUpperCase(),
+  v.regex(/^[A-Z]{2,4}$/, 'The alpha code must be 2 to 4 letters.'),
+)
+
+export const TagConfigurationSchema = v.pipe(
+  v.strictObject({
+    name: requiredText(60, 'The tag name is required.', 'The tag name is too long.'),
+    alphaCode: AlphaCodeSchema,
+    startNumber: v.pipe(
+      v.number('The starting number is required.'),
+      v.integer('The starting number must be a whole number.'),
+      v.minValue(1, 'The starting number must be at least 1.'),
+      v.maxValue(99_999, 'The starting number must be at most 99999.'),
+    ),
+    foregroundColor: ColorSchema,
+    backgroundColor: ColorSchema,
+    shippingAddress: v.optional(AddressSchema),
+  }),
+  v.check(
+    (config) => qrColorsReadable(config.foregroundColor, config.backgroundColor),
+    `Scanners cannot read this QR code: use a dark colour on a light background, with a contrast of at least ${MIN_QR_CONTRAST}:1.`,
+  ),
+)
+export type TagConfiguration = v.InferOutput<typeof TagConfigurationSchema>
+
+export const TagQuantitySchema = v.pipe(
+  v.number('The quantity is required.'),
+  v.integer('The quantity must be a whole number.'),
+  v.minValue(TAG_QUANTITY_MIN, `At least ${TAG_QUANTITY_MIN} tags per order.`),
+  v.maxValue(TAG_QUANTITY_MAX, `At most ${TAG_QUANTITY_MAX} tags per order.`),
+)
+
+/** `POST /cart/items`: the server recomputes the unit amount and refuses one that differs (never trusts it). */
+export const CartItemCreateSchema = v.variant('productType', [
+  v.strictObject({
+    productType: v.literal('TAG'),
+    /** The tag product (`tag-standard`). */
+    productRefId: v.pipe(v.string(), v.nonEmpty()),
+    quantity: TagQuantitySchema,
+    unitAmountInCents: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    configuration: TagConfigurationSchema,
+  }),
+  v.strictObject({
+    productType: v.literal('PLAN'),
+    /** The plan id. */
+    productRefId: IdSchema,
+    quantity: v.literal(1, 'A plan is bought once.'),
+    unitAmountInCents: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    configuration: PlanConfigurationSchema,
+  }),
+])
+export type CartItemCreate = v.InferInput<typeof CartItemCreateSchema>
+
+export const CartItemSchema = v.object({
+  id: v.string(),
+  productType: v.picklist(PRODUCT_TYPES),
+  productRefId: v.string(),
+  quantity: v.number(),
+  unitAmountInCents: v.number(),
+  lineTotalInCents: v.number(),
+  configuration: v.union([TagConfigurationSchema, PlanConfigurationSchema]),
+})
+export type CartItem = v.InferOutput<typeof CartItemSchema>
+
+export const TotalsSchema = v.object({
+  subtotalInCents: v.number(),
+  discountInCents: v.number(),
+  shippingInCents: v.number(),
+  freeShipping: v.boolean(),
+  taxInCents: v.number(),
+  totalInCents: v.number(),
+})
+
+export const CartSchema = v.object({
+  organizationId: v.string(),
+  /** Ordered plan, tag, accessory, other. */
+  items: v.array(CartItemSchema),
+  itemCount: v.number(),
+  totals: TotalsSchema,
+})
+export type Cart = v.InferOutput<typeof CartSchema>
+
+export const ORDER_STATUSES = [
+  'CREATED',
+  'PAID',
+  'EXPIRED',
+  'UNPAID',
+  'CONFIRMED',
+  'PRODUCING',
+  'SHIPPED',
+  'DELIVERED',
+] as const
+export const OrderStatusSchema = v.picklist(ORDER_STATUSES)
+export type OrderStatus = (typeof ORDER_STATUSES)[number]
+
+/** The only moves allowed; any other answers 409 with the allowed next states. */
+export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+  CREATED: ['PAID', 'UNPAID', 'EXPIRED'],
+  UNPAID: ['PAID', 'EXPIRED'],
+  EXPIRED: ['PAID', 'UNPAID'],
+  PAID: ['CONFIRMED'],
+  CONFIRMED: ['PRODUCING'],
+  PRODUCING: ['SHIPPED'],
+  SHIPPED: ['DELIVERED'],
+  DELIVERED: [],
+}
+
+/** The actions on an order, each a `POST /orders/{id}/<action>`. */
+export const ORDER_ACTIONS = [
+  'sessions',
+  'checks',
+  'confirmations',
+  'productions',
+  'shipments',
+  'deliveries',
+  'tags-exports',
+] as const
+export type OrderAction = (typeof ORDER_ACTIONS)[number]
+
+export const OrderLineSchema = v.object({
+  id: v.string(),
+  productType: v.picklist(PRODUCT_TYPES),
+  productRefId: v.string(),
+  quantity: v.number(),
+  unitAmountInCents: v.number(),
+  lineTotalInCents: v.number(),
+  configuration: v.union([TagConfigurationSchema, PlanConfigurationSchema]),
+})
+
+export const OrderSchema = v.object({
+  id: v.string(),
+  /** Short human reference, e.g. `TR-2026-000123`. */
+  reference: v.string(),
+  status: OrderStatusSchema,
+  organization: v.object({ id: v.string(), name: v.string() }),
+  /** Number of tags ordered (0 for a plan-only order). */
+  quantity: v.number(),
+  createdAt: v.string(),
+  totals: TotalsSchema,
+  lines: v.array(OrderLineSchema),
+  shippingAddress: v.nullable(AddressSchema),
+  /** What the caller may do now (e.g. `sessions`, `confirmations`), computed from status and role. */
+  actions: v.array(v.picklist(ORDER_ACTIONS)),
+})
+export type Order = v.InferOutput<typeof OrderSchema>
+export const OrderPageSchema = pageOf(OrderSchema)
+export const OrderListQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  status: v.optional(OrderStatusSchema),
+})
+
+/** `GET /orders/{id}/details`: the order with its tags (once paid). */
+export const OrderDetailsSchema = v.object({
+  order: OrderSchema,
+  tags: v.array(
+    v.object({
+      id: v.string(),
+      publicId: v.string(),
+      code: v.string(),
+      name: v.string(),
+      foregroundColor: v.string(),
+      backgroundColor: v.string(),
+      url: v.string(),
+    }),
+  ),
+})
+export type OrderDetails = v.InferOutput<typeof OrderDetailsSchema>
+
+/** `POST /orders` and `POST /cart/checkout`: the order made from the selected organization's cart. */
+export const CheckoutSchema = v.strictObject({ shippingAddress: v.optional(AddressSchema) })
+
+/** `POST /orders/{id}/sessions`: where to send the payer (the local sandbox page or Stripe Checkout). */
+export const PaymentSessionSchema = v.object({ url: v.string(), provider: v.picklist(['local', 'stripe']) })
+
+export const SubscriptionSchema = v.object({
+  planId: v.string(),
+  planName: v.string(),
+  billingCycle: BillingCycleSchema,
+  status: v.picklist(['ACTIVE', 'EXPIRED']),
+  currentPeriodStart: v.string(),
+  currentPeriodEnd: v.string(),
+  transfersPerMonth: v.number(),
+  transfersUsedThisMonth: v.number(),
+  /** When this month's allowance renews (start of next calendar month, organization time zone). */
+  allowanceRenewsAt: v.string(),
+})
+export type Subscription = v.InferOutput<typeof SubscriptionSchema>
+/** `GET /organizations/{id}/subscription`: null when the organization has none. */
+export const OrganizationSubscriptionSchema = v.object({ subscription: v.nullable(SubscriptionSchema) })
+
+export const TAG_PRODUCT_ID = 'tag-standard'
+export const TAG_QUANTITY_BOUNDS = { min: TAG_QUANTITY_MIN, max: TAG_QUANTITY_MAX } as const
