@@ -90,6 +90,7 @@ export function AppShell({
   onSignOut,
   onLocaleSwitch,
   organizationSwitcher,
+  cartButton,
   children,
 }: {
   profile: Profile
@@ -97,6 +98,8 @@ export function AppShell({
   onSignOut: () => void
   onLocaleSwitch: (locale: Locale) => void
   organizationSwitcher: ReactNode
+  /** Shown once an organization is selected. */
+  cartButton: ReactNode
   children: ReactNode
 }) {
   const { t } = useLingui()
@@ -115,6 +118,7 @@ export function AppShell({
       <p className="truncate px-3 text-sm text-slate-600" title={profile.email}>
         {profile.email}
       </p>
+      {cartButton}
       <LanguageSwitch locale={locale} onSwitch={onLocaleSwitch} />
       <button
         type="button"

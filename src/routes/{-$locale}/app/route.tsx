@@ -1,9 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Outlet, redirect, useNavigate, useRouter } from '@tanstack/react-router'
 import type { Locale } from '../../../../contract/locale.ts'
+import { hasPermission } from '../../../../contract/permissions.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
 import { setSignedInProfile } from '../../../app/session.ts'
 import { currentProfile, deleteSession, profileQuery } from '../../../features/auth/session.ts'
+import { CartButton } from '../../../features/cart/CartButton.tsx'
 import { OrganizationSwitcher } from '../../../features/organizations/OrganizationSwitcher.tsx'
 import { updateProfile } from '../../../features/profile/api.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
@@ -50,6 +52,14 @@ function AppLayout() {
         locale={locale}
         onSignOut={() => void signOut()}
         onLocaleSwitch={saveLocale}
+        cartButton={
+          profile.selectedOrganizationId && hasPermission(profile.permissions, 'read', 'cart') ? (
+            <CartButton
+              organizationId={profile.selectedOrganizationId}
+              onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
+            />
+          ) : null
+        }
         organizationSwitcher={
           <OrganizationSwitcher
             selectedId={profile.selectedOrganizationId}

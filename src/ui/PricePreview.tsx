@@ -1,0 +1,34 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import type { ReactNode } from 'react'
+import type { PriceBreakdown } from '../../contract/pricing.ts'
+import { formatMoney } from '../lib/format.ts'
+import { useLocale } from '../lib/use-locale.ts'
+
+/** Subtotal, discount, shipping ("free" when free), tax and total, in the reader's money format. */
+export function PricePreview({ breakdown }: { breakdown: Omit<PriceBreakdown, 'unitAmountInCents'> }) {
+  const { t } = useLingui()
+  const locale = useLocale()
+  const money = (cents: number) => formatMoney(cents, locale)
+  const row = (label: ReactNode, value: ReactNode, strong = false) => (
+    <div
+      className={`flex justify-between gap-4 ${strong ? 'border-t border-slate-200 pt-2 text-base font-bold text-slate-900' : ''}`}
+    >
+      <dt>{label}</dt>
+      <dd className="tabular-nums">{value}</dd>
+    </div>
+  )
+  return (
+    <dl aria-label={t`Price`} className="flex flex-col gap-1.5 text-sm text-slate-800">
+      {row(<Trans>Subtotal</Trans>, money(breakdown.subtotalInCents + breakdown.discountInCents))}
+      {breakdown.discountInCents > 0
+        ? row(<Trans>Discount</Trans>, `− ${money(breakdown.discountInCents)}`)
+        : null}
+      {row(
+        <Trans>Shipping</Trans>,
+        breakdown.freeShipping ? <Trans>Free</Trans> : money(breakdown.shippingInCents),
+      )}
+      {row(<Trans>VAT</Trans>, money(breakdown.taxInCents))}
+      {row(<Trans>Total</Trans>, money(breakdown.totalInCents), true)}
+    </dl>
+  )
+}
