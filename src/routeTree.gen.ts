@@ -14,6 +14,7 @@ import { Route as Char123LocaleChar125IndexRouteImport } from './routes/{-$local
 import { Route as Char123LocaleChar125AppRouteRouteImport } from './routes/{-$locale}/app/route'
 import { Route as Char123LocaleChar125SignInRouteImport } from './routes/{-$locale}/sign-in'
 import { Route as Char123LocaleChar125AppIndexRouteImport } from './routes/{-$locale}/app/index'
+import { Route as Char123LocaleChar125AppPlansRouteImport } from './routes/{-$locale}/app/plans'
 import { Route as Char123LocaleChar125AppProfileRouteImport } from './routes/{-$locale}/app/profile'
 import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$locale}/app/scan'
 import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$locale}/tags/index'
@@ -21,11 +22,18 @@ import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{
 import { Route as Char123LocaleChar125AppKeychainsIndexRouteImport } from './routes/{-$locale}/app/keychains/index'
 import { Route as Char123LocaleChar125AppKeychainsIdRouteImport } from './routes/{-$locale}/app/keychains/$id'
 import { Route as Char123LocaleChar125AppKeychainsNewRouteImport } from './routes/{-$locale}/app/keychains/new'
+import { Route as Char123LocaleChar125AppOrderResultIndexRouteImport } from './routes/{-$locale}/app/order-result/index'
+import { Route as Char123LocaleChar125AppOrderResultCancelRouteImport } from './routes/{-$locale}/app/order-result/cancel'
+import { Route as Char123LocaleChar125AppOrderResultSuccessRouteImport } from './routes/{-$locale}/app/order-result/success'
+import { Route as Char123LocaleChar125AppOrdersIndexRouteImport } from './routes/{-$locale}/app/orders/index'
+import { Route as Char123LocaleChar125AppOrdersIdRouteImport } from './routes/{-$locale}/app/orders/$id'
 import { Route as Char123LocaleChar125AppOrganizationsIndexRouteImport } from './routes/{-$locale}/app/organizations/index'
-import { Route as Char123LocaleChar125AppOrganizationsIdRouteImport } from './routes/{-$locale}/app/organizations/$id'
 import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './routes/{-$locale}/app/organizations/new'
 import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
 import { Route as Char123LocaleChar125AppUsersIdRouteImport } from './routes/{-$locale}/app/users/$id'
+import { Route as Char123LocaleChar125AppOrganizationsIdIndexRouteImport } from './routes/{-$locale}/app/organizations/$id/index'
+import { Route as Char123LocaleChar125AppOrganizationsIdNewOrderRouteImport } from './routes/{-$locale}/app/organizations/$id/[_]new-order'
+import { Route as Char123LocaleChar125AppOrganizationsIdNewOrderIndexRouteImport } from './routes/{-$locale}/app/organizations/$id/new-order/index'
 
 const Char123LocaleChar125RouteRoute =
   Char123LocaleChar125RouteRouteImport.update({
@@ -55,6 +63,12 @@ const Char123LocaleChar125AppIndexRoute =
   Char123LocaleChar125AppIndexRouteImport.update({
     id: '/',
     path: '/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppPlansRoute =
+  Char123LocaleChar125AppPlansRouteImport.update({
+    id: '/plans',
+    path: '/plans',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppProfileRoute =
@@ -99,16 +113,40 @@ const Char123LocaleChar125AppKeychainsNewRoute =
     path: '/keychains/new',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppOrderResultIndexRoute =
+  Char123LocaleChar125AppOrderResultIndexRouteImport.update({
+    id: '/order-result/',
+    path: '/order-result/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrderResultCancelRoute =
+  Char123LocaleChar125AppOrderResultCancelRouteImport.update({
+    id: '/order-result/cancel',
+    path: '/order-result/cancel',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrderResultSuccessRoute =
+  Char123LocaleChar125AppOrderResultSuccessRouteImport.update({
+    id: '/order-result/success',
+    path: '/order-result/success',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrdersIndexRoute =
+  Char123LocaleChar125AppOrdersIndexRouteImport.update({
+    id: '/orders/',
+    path: '/orders/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrdersIdRoute =
+  Char123LocaleChar125AppOrdersIdRouteImport.update({
+    id: '/orders/$id',
+    path: '/orders/$id',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 const Char123LocaleChar125AppOrganizationsIndexRoute =
   Char123LocaleChar125AppOrganizationsIndexRouteImport.update({
     id: '/organizations/',
     path: '/organizations/',
-    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
-  } as any)
-const Char123LocaleChar125AppOrganizationsIdRoute =
-  Char123LocaleChar125AppOrganizationsIdRouteImport.update({
-    id: '/organizations/$id',
-    path: '/organizations/$id',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppOrganizationsNewRoute =
@@ -129,12 +167,31 @@ const Char123LocaleChar125AppUsersIdRoute =
     path: '/users/$id',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppOrganizationsIdIndexRoute =
+  Char123LocaleChar125AppOrganizationsIdIndexRouteImport.update({
+    id: '/organizations/$id/',
+    path: '/organizations/$id/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrganizationsIdNewOrderRoute =
+  Char123LocaleChar125AppOrganizationsIdNewOrderRouteImport.update({
+    id: '/organizations/$id/_new-order',
+    path: '/organizations/$id/_new-order',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute =
+  Char123LocaleChar125AppOrganizationsIdNewOrderIndexRouteImport.update({
+    id: '/organizations/$id/new-order/',
+    path: '/organizations/$id/new-order/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/{-$locale}': typeof Char123LocaleChar125RouteRouteWithChildren
   '/{-$locale}/app': typeof Char123LocaleChar125AppRouteRouteWithChildren
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
@@ -142,16 +199,24 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
-  '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdRoute
+  '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
+  '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
+  '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
+  '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
+  '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
+  '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  '/{-$locale}/app/organizations/$id/': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  '/{-$locale}/app/organizations/$id/new-order/': typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 export interface FileRoutesByTo {
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
@@ -159,12 +224,19 @@ export interface FileRoutesByTo {
   '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
-  '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdRoute
+  '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
+  '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
+  '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/keychains': typeof Char123LocaleChar125AppKeychainsIndexRoute
+  '/{-$locale}/app/order-result': typeof Char123LocaleChar125AppOrderResultIndexRoute
+  '/{-$locale}/app/orders': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
+  '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  '/{-$locale}/app/organizations/$id/new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -172,6 +244,7 @@ export interface FileRoutesById {
   '/{-$locale}/app': typeof Char123LocaleChar125AppRouteRouteWithChildren
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
@@ -179,12 +252,19 @@ export interface FileRoutesById {
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
-  '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdRoute
+  '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
+  '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
+  '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
+  '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
+  '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
+  '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  '/{-$locale}/app/organizations/$id/': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  '/{-$locale}/app/organizations/$id/new-order/': typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -193,6 +273,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app'
     | '/{-$locale}/sign-in'
     | '/{-$locale}/'
+    | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/tags/$publicId'
@@ -200,16 +281,24 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/'
     | '/{-$locale}/app/keychains/$id'
     | '/{-$locale}/app/keychains/new'
-    | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/order-result/cancel'
+    | '/{-$locale}/app/order-result/success'
+    | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/keychains/'
+    | '/{-$locale}/app/order-result/'
+    | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
     | '/{-$locale}/app/users/'
+    | '/{-$locale}/app/organizations/$id/_new-order'
+    | '/{-$locale}/app/organizations/$id/'
+    | '/{-$locale}/app/organizations/$id/new-order/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/{-$locale}/sign-in'
     | '/{-$locale}'
+    | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/tags/$publicId'
@@ -217,18 +306,26 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags'
     | '/{-$locale}/app/keychains/$id'
     | '/{-$locale}/app/keychains/new'
-    | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/order-result/cancel'
+    | '/{-$locale}/app/order-result/success'
+    | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/keychains'
+    | '/{-$locale}/app/order-result'
+    | '/{-$locale}/app/orders'
     | '/{-$locale}/app/organizations'
     | '/{-$locale}/app/users'
+    | '/{-$locale}/app/organizations/$id/_new-order'
+    | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/organizations/$id/new-order'
   id:
     | '__root__'
     | '/{-$locale}'
     | '/{-$locale}/app'
     | '/{-$locale}/sign-in'
     | '/{-$locale}/'
+    | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/tags/$publicId'
@@ -236,12 +333,19 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/'
     | '/{-$locale}/app/keychains/$id'
     | '/{-$locale}/app/keychains/new'
-    | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/order-result/cancel'
+    | '/{-$locale}/app/order-result/success'
+    | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/keychains/'
+    | '/{-$locale}/app/order-result/'
+    | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
     | '/{-$locale}/app/users/'
+    | '/{-$locale}/app/organizations/$id/_new-order'
+    | '/{-$locale}/app/organizations/$id/'
+    | '/{-$locale}/app/organizations/$id/new-order/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -283,6 +387,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/{-$locale}/app/'
       preLoaderRoute: typeof Char123LocaleChar125AppIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/plans': {
+      id: '/{-$locale}/app/plans'
+      path: '/plans'
+      fullPath: '/{-$locale}/app/plans'
+      preLoaderRoute: typeof Char123LocaleChar125AppPlansRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/profile': {
@@ -334,18 +445,46 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppKeychainsNewRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/order-result/': {
+      id: '/{-$locale}/app/order-result/'
+      path: '/order-result'
+      fullPath: '/{-$locale}/app/order-result/'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrderResultIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/order-result/cancel': {
+      id: '/{-$locale}/app/order-result/cancel'
+      path: '/order-result/cancel'
+      fullPath: '/{-$locale}/app/order-result/cancel'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrderResultCancelRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/order-result/success': {
+      id: '/{-$locale}/app/order-result/success'
+      path: '/order-result/success'
+      fullPath: '/{-$locale}/app/order-result/success'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrderResultSuccessRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/orders/': {
+      id: '/{-$locale}/app/orders/'
+      path: '/orders'
+      fullPath: '/{-$locale}/app/orders/'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrdersIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/orders/$id': {
+      id: '/{-$locale}/app/orders/$id'
+      path: '/orders/$id'
+      fullPath: '/{-$locale}/app/orders/$id'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrdersIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     '/{-$locale}/app/organizations/': {
       id: '/{-$locale}/app/organizations/'
       path: '/organizations'
       fullPath: '/{-$locale}/app/organizations/'
       preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIndexRouteImport
-      parentRoute: typeof Char123LocaleChar125AppRouteRoute
-    }
-    '/{-$locale}/app/organizations/$id': {
-      id: '/{-$locale}/app/organizations/$id'
-      path: '/organizations/$id'
-      fullPath: '/{-$locale}/app/organizations/$id'
-      preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIdRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/organizations/new': {
@@ -369,25 +508,55 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppUsersIdRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/organizations/$id/': {
+      id: '/{-$locale}/app/organizations/$id/'
+      path: '/organizations/$id'
+      fullPath: '/{-$locale}/app/organizations/$id/'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIdIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/organizations/$id/_new-order': {
+      id: '/{-$locale}/app/organizations/$id/_new-order'
+      path: '/organizations/$id/_new-order'
+      fullPath: '/{-$locale}/app/organizations/$id/_new-order'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/organizations/$id/new-order/': {
+      id: '/{-$locale}/app/organizations/$id/new-order/'
+      path: '/organizations/$id/new-order'
+      fullPath: '/{-$locale}/app/organizations/$id/new-order/'
+      preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
   }
 }
 
 interface Char123LocaleChar125AppRouteRouteChildren {
+  Char123LocaleChar125AppPlansRoute: typeof Char123LocaleChar125AppPlansRoute
   Char123LocaleChar125AppProfileRoute: typeof Char123LocaleChar125AppProfileRoute
   Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
   Char123LocaleChar125AppKeychainsIdRoute: typeof Char123LocaleChar125AppKeychainsIdRoute
   Char123LocaleChar125AppKeychainsNewRoute: typeof Char123LocaleChar125AppKeychainsNewRoute
-  Char123LocaleChar125AppOrganizationsIdRoute: typeof Char123LocaleChar125AppOrganizationsIdRoute
+  Char123LocaleChar125AppOrderResultCancelRoute: typeof Char123LocaleChar125AppOrderResultCancelRoute
+  Char123LocaleChar125AppOrderResultSuccessRoute: typeof Char123LocaleChar125AppOrderResultSuccessRoute
+  Char123LocaleChar125AppOrdersIdRoute: typeof Char123LocaleChar125AppOrdersIdRoute
   Char123LocaleChar125AppOrganizationsNewRoute: typeof Char123LocaleChar125AppOrganizationsNewRoute
   Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
   Char123LocaleChar125AppKeychainsIndexRoute: typeof Char123LocaleChar125AppKeychainsIndexRoute
+  Char123LocaleChar125AppOrderResultIndexRoute: typeof Char123LocaleChar125AppOrderResultIndexRoute
+  Char123LocaleChar125AppOrdersIndexRoute: typeof Char123LocaleChar125AppOrdersIndexRoute
   Char123LocaleChar125AppOrganizationsIndexRoute: typeof Char123LocaleChar125AppOrganizationsIndexRoute
   Char123LocaleChar125AppUsersIndexRoute: typeof Char123LocaleChar125AppUsersIndexRoute
+  Char123LocaleChar125AppOrganizationsIdNewOrderRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  Char123LocaleChar125AppOrganizationsIdIndexRoute: typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 
 const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRouteChildren =
   {
+    Char123LocaleChar125AppPlansRoute: Char123LocaleChar125AppPlansRoute,
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
@@ -395,17 +564,30 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
       Char123LocaleChar125AppKeychainsIdRoute,
     Char123LocaleChar125AppKeychainsNewRoute:
       Char123LocaleChar125AppKeychainsNewRoute,
-    Char123LocaleChar125AppOrganizationsIdRoute:
-      Char123LocaleChar125AppOrganizationsIdRoute,
+    Char123LocaleChar125AppOrderResultCancelRoute:
+      Char123LocaleChar125AppOrderResultCancelRoute,
+    Char123LocaleChar125AppOrderResultSuccessRoute:
+      Char123LocaleChar125AppOrderResultSuccessRoute,
+    Char123LocaleChar125AppOrdersIdRoute: Char123LocaleChar125AppOrdersIdRoute,
     Char123LocaleChar125AppOrganizationsNewRoute:
       Char123LocaleChar125AppOrganizationsNewRoute,
     Char123LocaleChar125AppUsersIdRoute: Char123LocaleChar125AppUsersIdRoute,
     Char123LocaleChar125AppKeychainsIndexRoute:
       Char123LocaleChar125AppKeychainsIndexRoute,
+    Char123LocaleChar125AppOrderResultIndexRoute:
+      Char123LocaleChar125AppOrderResultIndexRoute,
+    Char123LocaleChar125AppOrdersIndexRoute:
+      Char123LocaleChar125AppOrdersIndexRoute,
     Char123LocaleChar125AppOrganizationsIndexRoute:
       Char123LocaleChar125AppOrganizationsIndexRoute,
     Char123LocaleChar125AppUsersIndexRoute:
       Char123LocaleChar125AppUsersIndexRoute,
+    Char123LocaleChar125AppOrganizationsIdNewOrderRoute:
+      Char123LocaleChar125AppOrganizationsIdNewOrderRoute,
+    Char123LocaleChar125AppOrganizationsIdIndexRoute:
+      Char123LocaleChar125AppOrganizationsIdIndexRoute,
+    Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute:
+      Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute,
   }
 
 const Char123LocaleChar125AppRouteRouteWithChildren =

@@ -1,5 +1,6 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
+import type { OrderStatus } from '../../contract/commerce.ts'
 import type { MemberStatus } from '../../contract/organizations.ts'
 import type { Role } from '../../contract/permissions.ts'
 
@@ -20,4 +21,15 @@ export const STATUS_LABELS: Record<MemberStatus, MessageDescriptor> = {
 export function personName(person: { firstName: string; lastName: string; email: string }): string {
   const name = `${person.firstName} ${person.lastName}`.trim()
   return name || person.email
+}
+
+export const ORDER_STATUS_LABELS: Record<OrderStatus, MessageDescriptor> = {
+  CREATED: msg`Awaiting payment`,
+  PAID: msg`Paid`,
+  EXPIRED: msg`Payment expired`,
+  UNPAID: msg`Payment failed`,
+  CONFIRMED: msg`Confirmed`,
+  PRODUCING: msg`In production`,
+  SHIPPED: msg`Shipped`,
+  DELIVERED: msg`Delivered`,
 }

@@ -28,11 +28,9 @@ export function CartButton({
         <ShoppingCart aria-hidden className="size-4" />
         <Trans>Cart</Trans>
         {count > 0 ? (
-          <span
-            className="rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white"
-            aria-label={t`${count} items`}
-          >
+          <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white">
             {count}
+            <span className="sr-only"> {t`items in the cart`}</span>
           </span>
         ) : null}
       </button>

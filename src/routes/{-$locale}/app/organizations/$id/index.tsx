@@ -3,9 +3,9 @@ import * as v from 'valibot'
 import {
   OrganizationDetailScreen,
   type OrganizationTab,
-} from '../../../../features/organizations/OrganizationDetailScreen.tsx'
+} from '../../../../../features/organizations/OrganizationDetailScreen.tsx'
 
-export const Route = createFileRoute('/{-$locale}/app/organizations/$id')({
+export const Route = createFileRoute('/{-$locale}/app/organizations/$id/')({
   validateSearch: v.object({ tab: v.optional(v.picklist(['users', 'tags'])) }),
   component: OrganizationDetail,
 })

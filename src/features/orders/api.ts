@@ -1,0 +1,64 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import {
+  type OrderAction,
+  OrderDetailsSchema,
+  OrderPageSchema,
+  OrderSchema,
+  PaymentSessionSchema,
+} from '../../../contract/commerce.ts'
+import { PricesSchema } from '../../../contract/pricing.ts'
+import { API_BASE_URL, ApiError, api } from '../../lib/api.ts'
+
+export const pricesQuery = queryOptions({
+  queryKey: ['prices'],
+  queryFn: () => api('/prices', { schema: PricesSchema }),
+  staleTime: 60 * 60 * 1000,
+})
+
+export const orderKeys = {
+  all: ['orders'] as const,
+  one: (id: string) => ['orders', id] as const,
+}
+
+export const orderListQuery = infiniteQueryOptions({
+  queryKey: [...orderKeys.all, 'list'],
+  initialPageParam: null as string | null,
+  queryFn: ({ pageParam }) =>
+    api(`/orders${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`, { schema: OrderPageSchema }),
+  getNextPageParam: (page) => page.nextCursor,
+})
+
+export const orderDetailsQuery = (id: string) =>
+  queryOptions({
+    queryKey: orderKeys.one(id),
+    queryFn: () => api(`/orders/${id}/details`, { schema: OrderDetailsSchema }),
+  })
+
+export const checkOrder = (id: string) =>
+  api(`/orders/${id}/checks`, { method: 'POST', body: {}, schema: OrderSchema })
+
+export const startPayment = (id: string) =>
+  api(`/orders/${id}/sessions`, { method: 'POST', body: {}, schema: PaymentSessionSchema })
+
+/** Operator moves: confirmations, productions, shipments, deliveries. */
+export const moveOrder = (id: string, action: Exclude<OrderAction, 'sessions' | 'checks' | 'tags-exports'>) =>
+  api(`/orders/${id}/${action}`, { method: 'POST', body: {}, schema: OrderSchema })
+
+/** Downloads the CSV of an order's tags (code, name, colours, public URL) as a file. */
+export async function downloadTagsCsv(id: string, reference: string): Promise<void> {
+  const response = await fetch(`${API_BASE_URL}/orders/${id}/tags-exports`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json', Accept: 'text/csv' },
+    body: '{}',
+  })
+  if (!response.ok) throw new ApiError(response.status, 'export_failed', 'The CSV could not be downloaded.')
+  const url = URL.createObjectURL(await response.blob())
+  const link = document.createElement('a')
+  link.href = url
+  link.download = `${reference}-tags.csv`
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+}

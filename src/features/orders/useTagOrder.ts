@@ -1,0 +1,86 @@
+import { useLingui } from '@lingui/react/macro'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { type Order, OrderSchema } from '../../../contract/commerce.ts'
+import type { Address } from '../../../contract/organizations.ts'
+import { priceBreakdown, tagUnitPrice } from '../../../contract/pricing.ts'
+import { ApiError, api } from '../../lib/api.ts'
+import { useUnsavedChanges } from '../../lib/unsaved.ts'
+import { toasts } from '../../ui/toast/store.ts'
+import { pricesQuery } from './api.ts'
+import { draftProblems, EMPTY_DRAFT, type TagOrderDraft, tagCartItem } from './tag-order.ts'
+
+/** State and actions of a tag order, shared by both order screens so they produce the same cart lines. */
+export function useTagOrder(organizationId: string, onOrdered: (order: Order) => void, onAdded: () => void) {
+  const { t } = useLingui()
+  const queryClient = useQueryClient()
+  const prices = useQuery(pricesQuery).data
+  const [draft, setDraft] = useState<TagOrderDraft>(EMPTY_DRAFT)
+  const [showProblems, setShowProblems] = useState(false)
+  const [busy, setBusy] = useState(false)
+  useUnsavedChanges(draft !== EMPTY_DRAFT)
+  const problems = draftProblems(draft, prices)
+  const valid = Object.keys(problems).length === 0
+  const quantity = Number(draft.quantity)
+  const breakdown =
+    prices && Number.isInteger(quantity) && quantity > 0
+      ? priceBreakdown(prices, [
+          {
+            unitAmountInCents: tagUnitPrice(prices, quantity),
+            baseUnitAmountInCents: prices.tagTiers[0]?.unitAmountInCents ?? 0,
+            quantity,
+            ships: true,
+          },
+        ])
+      : null
+
+  const submit = async (complete: boolean, shippingAddress?: Address) => {
+    setShowProblems(true)
+    if (!valid || !prices) return false
+    setBusy(true)
+    try {
+      await api('/cart/items', { method: 'POST', body: tagCartItem(draft, prices, shippingAddress) })
+      if (complete) {
+        const order = await api('/cart/checkout', {
+          method: 'POST',
+          body: shippingAddress ? { shippingAddress } : {},
+          schema: OrderSchema,
+        })
+        setDraft(EMPTY_DRAFT)
+        await queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
+        onOrdered(order)
+      } else {
+        setDraft(EMPTY_DRAFT)
+        setShowProblems(false)
+        await queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
+        toasts.add({ severity: 'success', summary: t`The tags have been added to the cart.`, life: 4000 })
+        onAdded()
+      }
+      return true
+    } catch (error) {
+      const message = error instanceof ApiError && error.status === 400 ? error.message : undefined
+      toasts.add({
+        severity: 'error',
+        summary: t`The tags could not be added to the cart.`,
+        detail: message,
+        life: 7000,
+      })
+      return false
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return {
+    draft,
+    prices,
+    problems,
+    valid,
+    showProblems,
+    setShowProblems,
+    busy,
+    breakdown,
+    update: (patch: Partial<TagOrderDraft>) => setDraft((current) => ({ ...current, ...patch })),
+    submit,
+  }
+}

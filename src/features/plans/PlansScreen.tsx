@@ -1,0 +1,117 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { Check } from 'lucide-react'
+import { useState } from 'react'
+import type { BillingCycle, Plan } from '../../../contract/commerce.ts'
+import { formatMoney } from '../../lib/format.ts'
+import { useLocale } from '../../lib/use-locale.ts'
+import { Button } from '../../ui/Button.tsx'
+import { Card, PageHeader } from '../../ui/Card.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { choosePlan, plansQuery } from './api.ts'
+
+const cycleOf = (plan: Plan): BillingCycle => (plan.recurringInterval === 'year' ? 'YEARLY' : 'MONTHLY')
+
+function PlanCard({ plan, onChoose, busy }: { plan: Plan; onChoose: () => void; busy: boolean }) {
+  const locale = useLocale()
+  const yearly = cycleOf(plan) === 'YEARLY'
+  const months = 12 * plan.recurringIntervalCount
+  return (
+    <Card className="flex flex-col gap-4">
+      <h2 className="text-xl font-bold text-slate-900">{plan.name}</h2>
+      {yearly ? (
+        <div>
+          <p className="text-3xl font-black text-slate-900">
+            <Trans>{formatMoney(Math.round(plan.amountInCents / months), locale)} / month</Trans>
+          </p>
+          <p className="text-sm text-slate-700">
+            <Trans>
+              {formatMoney(plan.amountInCents, locale)} for {months} months, billed yearly
+            </Trans>
+          </p>
+        </div>
+      ) : (
+        <p className="text-3xl font-black text-slate-900">
+          <Trans>{formatMoney(plan.amountInCents, locale)} / month</Trans>
+        </p>
+      )}
+      <p className="flex items-center gap-2 text-slate-800">
+        <Check aria-hidden className="size-4 text-emerald-700" />
+        <Plural value={plan.quantity} one="# transfer per month" other="# transfers per month" />
+      </p>
+      <Button className="mt-auto" isDisabled={busy} onPress={onChoose}>
+        <Trans>Choose {plan.name}</Trans>
+      </Button>
+    </Card>
+  )
+}
+
+/** Plans with a monthly/yearly switch; choosing one puts it in the selected organization's cart. */
+export function PlansScreen({
+  organizationId,
+  onChosen,
+}: {
+  organizationId: string | null
+  onChosen: () => void
+}) {
+  const { t } = useLingui()
+  const queryClient = useQueryClient()
+  const [cycle, setCycle] = useState<BillingCycle>('MONTHLY')
+  const [busy, setBusy] = useState(false)
+  const { data: plans, isPending, isError, refetch } = useQuery(plansQuery)
+  const choose = async (plan: Plan) => {
+    if (!organizationId) {
+      toasts.add({ severity: 'warn', summary: t`Select an organization before choosing a plan.`, life: 6000 })
+      return
+    }
+    setBusy(true)
+    try {
+      await choosePlan(plan)
+      await queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
+      toasts.add({ severity: 'success', summary: t`The plan ${plan.name} is in your cart.`, life: 5000 })
+      onChosen()
+    } catch {
+      toasts.add({ severity: 'error', summary: t`The plan could not be added to the cart.`, life: 6000 })
+    } finally {
+      setBusy(false)
+    }
+  }
+  const shown = plans?.filter((plan) => cycleOf(plan) === cycle) ?? []
+  return (
+    <>
+      <PageHeader title={<Trans>Plans</Trans>}>
+        <div
+          role="radiogroup"
+          aria-label={t`Billing`}
+          className="inline-flex rounded-lg border border-slate-300 bg-white p-1"
+        >
+          {(['MONTHLY', 'YEARLY'] as const).map((each) => (
+            <button
+              key={each}
+              type="button"
+              aria-pressed={cycle === each}
+              onClick={() => setCycle(each)}
+              className={`rounded-md px-4 py-1.5 text-sm font-semibold ${cycle === each ? 'bg-brand-700 text-white' : 'text-slate-800 hover:bg-slate-100'}`}
+            >
+              {each === 'MONTHLY' ? t`Monthly` : t`Yearly`}
+            </button>
+          ))}
+        </div>
+      </PageHeader>
+      {isPending ? (
+        <LoadingState label={<Trans>Loading plans…</Trans>} />
+      ) : isError ? (
+        <ErrorState message={<Trans>The plans could not be loaded.</Trans>} onRetry={() => void refetch()} />
+      ) : shown.length === 0 ? (
+        <EmptyState title={<Trans>No plans are available.</Trans>} />
+      ) : (
+        <div className="grid gap-4 md:grid-cols-3">
+          {shown.map((plan) => (
+            <PlanCard key={plan.id} plan={plan} busy={busy} onChoose={() => void choose(plan)} />
+          ))}
+        </div>
+      )}
+    </>
+  )
+}
