@@ -10,7 +10,7 @@ export function TagTable({
 }: {
   tags: Tag[]
   tagHref: (tag: Tag) => string
-  keychainHref: (id: string) => string
+  keychainHref?: (id: string) => string
 }) {
   return (
     <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
@@ -26,7 +26,9 @@ export function TagTable({
             {tag.name}
           </AppLink>
           <span className="ml-auto text-sm text-slate-700">
-            {tag.key ? (
+            {tag.key && !keychainHref ? (
+              `${tag.key.keychainName} · ${tag.key.name}`
+            ) : tag.key && keychainHref ? (
               <AppLink href={keychainHref(tag.key.keychainId)}>
                 {tag.key.keychainName} · {tag.key.name}
               </AppLink>

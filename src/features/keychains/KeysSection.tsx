@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { Key, KeyType } from '../../../contract/keychains.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
@@ -20,7 +21,8 @@ function AddKeyForm({
   onChanged: () => Promise<void>
 }) {
   const { t } = useLingui()
-  const tags = useQuery(unusedTagsQuery(organizationId))
+  const [tagSearch, setTagSearch] = useState('')
+  const tags = useQuery(unusedTagsQuery(organizationId, tagSearch.trim()))
   const form = useForm({
     defaultValues: { name: '', type: 'KEY' as KeyType, tagId: '' },
     onSubmit: async ({ value, formApi }) => {
@@ -89,6 +91,15 @@ function AddKeyForm({
         {(type) =>
           type === 'TAG' ? (
             <div className="sm:col-span-2">
+              <div className="mb-3">
+                <TextField
+                  label={t`Find a free tag (code or name)`}
+                  name="tagSearch"
+                  value={tagSearch}
+                  onChange={setTagSearch}
+                  placeholder="AGC-00342"
+                />
+              </div>
               <form.Field
                 name="tagId"
                 validators={{

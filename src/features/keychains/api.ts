@@ -17,7 +17,7 @@ export const keychainKeys = {
     ['keychains', organizationId, 'list', q, custodianId] as const,
   one: (organizationId: string, id: string) => ['keychains', organizationId, id] as const,
   custody: (organizationId: string, id: string) => ['keychains', organizationId, id, 'custody'] as const,
-  unusedTags: (organizationId: string) => ['keychains', organizationId, 'unused-tags'] as const,
+  unusedTags: (organizationId: string, q: string) => ['keychains', organizationId, 'unused-tags', q] as const,
 }
 
 /** One page after another, ordered by name; `q` matches part of the name, `custodianId` who holds it. */
@@ -48,13 +48,15 @@ export const custodyLogQuery = (organizationId: string, id: string) =>
     queryFn: async () => (await api(`/keychains/${id}/custody-log`, { schema: CustodyLogSchema })).data,
   })
 
-/** Tags of the selected organization not on a key yet: the choices for a TAG key. */
-export const unusedTagsQuery = (organizationId: string) =>
+/** Tags of the selected organization not on a key yet, matching `q` (part of the code or name): the choices for a TAG key. */
+export const unusedTagsQuery = (organizationId: string, q: string) =>
   queryOptions({
-    queryKey: keychainKeys.unusedTags(organizationId),
-    queryFn: async () =>
-      (await api(`/organizations/${organizationId}/tags?unused=true&limit=100`, { schema: TagPageSchema }))
-        .data,
+    queryKey: keychainKeys.unusedTags(organizationId, q),
+    queryFn: async () => {
+      const search = new URLSearchParams({ unused: 'true', limit: '50' })
+      if (q) search.set('q', q)
+      return (await api(`/organizations/${organizationId}/tags?${search}`, { schema: TagPageSchema })).data
+    },
   })
 
 export const createKeychain = (input: KeychainCreate) =>

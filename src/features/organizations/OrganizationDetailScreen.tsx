@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
-import { Button } from '../../ui/Button.tsx'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { Button, buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { MemberTable } from '../../ui/MemberTable.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
@@ -15,7 +16,15 @@ import { InviteMemberForm } from './InviteMemberForm.tsx'
 
 export type OrganizationTab = 'users' | 'tags'
 
-function MembersTab({ organizationId, canInvite }: { organizationId: string; canInvite: boolean }) {
+function MembersTab({
+  organizationId,
+  canInvite,
+  linked,
+}: {
+  organizationId: string
+  canInvite: boolean
+  linked: boolean
+}) {
   const href = useHref()
   const { data, isPending, isError, refetch } = useQuery(organizationMembersQuery(organizationId))
   return (
@@ -36,13 +45,16 @@ function MembersTab({ organizationId, canInvite }: { organizationId: string; can
           onRetry={() => void refetch()}
         />
       ) : (
-        <MemberTable members={data} hrefOf={(member) => href(`/app/users/${member.id}`)} />
+        <MemberTable
+          members={data}
+          hrefOf={linked ? (member) => href(`/app/users/${member.id}`) : undefined}
+        />
       )}
     </div>
   )
 }
 
-function TagsTab({ organizationId }: { organizationId: string }) {
+function TagsTab({ organizationId, linked }: { organizationId: string; linked: boolean }) {
   const href = useHref()
   const [cursors, setCursors] = useState<Array<string | null>>([null])
   const cursor = cursors.at(-1) ?? null
@@ -59,7 +71,7 @@ function TagsTab({ organizationId }: { organizationId: string }) {
       <TagTable
         tags={data.data}
         tagHref={(tag) => href(`/tags/${tag.publicId}`)}
-        keychainHref={(id) => href(`/app/keychains/${id}`)}
+        keychainHref={linked ? (id) => href(`/app/keychains/${id}`) : undefined}
       />
       <div className="flex gap-3">
         {cursors.length > 1 ? (
@@ -81,13 +93,20 @@ export function OrganizationDetailScreen({
   organizationId,
   tab,
   onTabChange,
+  selectedOrganizationId,
+  subscription,
 }: {
   organizationId: string
   tab: OrganizationTab
   onTabChange: (tab: OrganizationTab) => void
+  /** Member and keychain pages show the selected organization: link to them only when this one is selected. */
+  selectedOrganizationId: string | null
+  /** The plan section, composed by the route. */
+  subscription?: ReactNode
 }) {
   const { t } = useLingui()
   const locale = useLocale()
+  const href = useHref()
   const { data: organization, isPending, isError, refetch } = useQuery(organizationQuery(organizationId))
   if (isPending) return <LoadingState label={<Trans>Loading the organization…</Trans>} />
   if (isError)
@@ -99,28 +118,60 @@ export function OrganizationDetailScreen({
     )
   const { address } = organization
   // Permissions here are those of the caller's role in this organization, which need not be the selected one.
-  const canInvite = hasPermission(permissionsFor(organization.role), 'create', 'member')
+  const granted = permissionsFor(organization.role)
+  const canInvite = hasPermission(granted, 'create', 'member')
+  const linked = organizationId === selectedOrganizationId
+  const tabs = [
+    hasPermission(granted, 'read', 'member')
+      ? {
+          id: 'users',
+          label: <Trans>Users</Trans>,
+          content: <MembersTab organizationId={organizationId} canInvite={canInvite} linked={linked} />,
+        }
+      : null,
+    hasPermission(granted, 'read', 'tag')
+      ? {
+          id: 'tags',
+          label: <Trans>Tags</Trans>,
+          content: <TagsTab organizationId={organizationId} linked={linked} />,
+        }
+      : null,
+  ].filter((item) => item !== null)
+  const current = tabs.some((item) => item.id === tab) ? tab : (tabs[0]?.id ?? tab)
   return (
     <>
-      <PageHeader title={organization.name} />
+      <PageHeader title={organization.name}>
+        {hasPermission(granted, 'create', 'order') ? (
+          <div className="flex flex-wrap gap-2">
+            <AppLink
+              href={href(`/app/organizations/${organizationId}/new-order`)}
+              className={buttonClass('primary')}
+            >
+              <Trans>Order tags</Trans>
+            </AppLink>
+            <AppLink
+              href={href(`/app/organizations/${organizationId}/_new-order`)}
+              className={buttonClass('secondary')}
+            >
+              <Trans>Order step by step</Trans>
+            </AppLink>
+          </div>
+        ) : null}
+      </PageHeader>
       <address className="mb-6 text-slate-700 not-italic">
         {address.line1}
         {address.line2 ? `, ${address.line2}` : ''}, {address.postalCode} {address.city},{' '}
         {countryName(address.country, locale)}
       </address>
-      <Tabs
-        label={t`Organization sections`}
-        selected={tab}
-        onSelect={(id) => onTabChange(id as OrganizationTab)}
-        items={[
-          {
-            id: 'users',
-            label: <Trans>Users</Trans>,
-            content: <MembersTab organizationId={organizationId} canInvite={canInvite} />,
-          },
-          { id: 'tags', label: <Trans>Tags</Trans>, content: <TagsTab organizationId={organizationId} /> },
-        ]}
-      />
+      {subscription ? <div className="mb-6">{subscription}</div> : null}
+      {tabs.length > 0 ? (
+        <Tabs
+          label={t`Organization sections`}
+          selected={current}
+          onSelect={(id) => onTabChange(id as OrganizationTab)}
+          items={tabs}
+        />
+      ) : null}
     </>
   )
 }

@@ -31,7 +31,7 @@ export function ScanResultCard({ result }: { result: ScanResult }) {
     return (
       <Card className="flex flex-col gap-3">
         <h2 className="font-semibold text-slate-900">
-          <Trans>This tag belongs to another organization</Trans>
+          <Trans>This tag is not one you can open here</Trans>
         </h2>
         <AppLink href={href(`/tags/${result.publicId}`)} className={buttonClass('secondary', 'self-start')}>
           <Trans>Open its public page</Trans>

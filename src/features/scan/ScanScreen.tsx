@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Camera, Flashlight, FlashlightOff, LoaderCircle, ScanLine, SwitchCamera } from 'lucide-react'
 import { type FormEvent, type ReactNode, useRef, useState } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
+import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { postScan } from './api.ts'
@@ -9,7 +10,7 @@ import { CAMERA_PROBLEMS } from './camera-errors.ts'
 import { signalRead } from './feedback.ts'
 import { useQrCamera } from './useQrCamera.ts'
 
-type Outcome = { kind: 'result'; result: ScanResult } | { kind: 'error'; value: string } | null
+type Outcome = { kind: 'result'; result: ScanResult } | { kind: 'error'; value: string; code: string } | null
 
 /**
  * Scans a tag with the camera, or takes a typed code — hardware scanners type like a keyboard and end with
@@ -29,27 +30,39 @@ export function ScanScreen({
   const [busy, setBusy] = useState(false)
   const [outcome, setOutcome] = useState<Outcome>(null)
 
-  const submit = async (value: string) => {
-    const trimmed = value.trim()
-    if (trimmed === '' || busy) return
+  // Reads arrive faster than answers (a hardware scanner, a steady camera): queue them, send one at a time.
+  const queue = useRef<string[]>([])
+  const draining = useRef(false)
+  const drain = async () => {
+    if (draining.current) return
+    draining.current = true
     setBusy(true)
-    try {
-      const result = await postScan(trimmed)
-      signalRead()
-      setOutcome({ kind: 'result', result })
-      onResult?.(result)
-    } catch {
-      setOutcome({ kind: 'error', value: trimmed })
-    } finally {
-      setBusy(false)
+    while (queue.current.length > 0) {
+      const value = queue.current.shift() ?? ''
+      try {
+        const result = await postScan(value)
+        signalRead()
+        setOutcome({ kind: 'result', result })
+        onResult?.(result)
+      } catch (error) {
+        setOutcome({ kind: 'error', value, code: error instanceof ApiError ? error.code : 'network_error' })
+      }
     }
+    draining.current = false
+    setBusy(false)
   }
-  const camera = useQrCamera(video, (value) => void submit(value))
+  const submit = (value: string) => {
+    const trimmed = value.trim()
+    if (trimmed === '') return
+    queue.current.push(trimmed)
+    void drain()
+  }
+  const camera = useQrCamera(video, submit)
   const { status, problem, cameras, hasTorch, torchOn } = camera.state
 
   const onTyped = (event: FormEvent) => {
     event.preventDefault()
-    void submit(typed)
+    submit(typed)
     setTyped('')
   }
 
@@ -130,7 +143,7 @@ export function ScanScreen({
                 placeholder="AGC-00042"
                 className="min-h-11 min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 font-mono text-base uppercase focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
               />
-              <Button type="submit" isDisabled={busy || typed.trim() === ''}>
+              <Button type="submit" isDisabled={typed.trim() === ''}>
                 <ScanLine aria-hidden className="size-4" />
                 <Trans>Look up</Trans>
               </Button>
@@ -141,12 +154,30 @@ export function ScanScreen({
           </form>
         </Card>
         <div aria-live="polite">
+          {busy ? (
+            <p role="status" className="mb-3 flex items-center gap-2 text-slate-700">
+              <LoaderCircle aria-hidden className="size-4 animate-spin" />
+              <Trans>Looking up…</Trans>
+            </p>
+          ) : null}
           {outcome?.kind === 'result' ? renderResult(outcome.result) : null}
           {outcome?.kind === 'error' ? (
-            <p role="alert" className="rounded-lg bg-red-50 p-4 font-medium text-red-950">
-              <Trans>
-                The scan of “{outcome.value}” could not be sent. Check the connection and try again.
-              </Trans>
+            <p
+              role="alert"
+              data-scan-error={outcome.code}
+              className="rounded-lg bg-red-50 p-4 font-medium text-red-950"
+            >
+              {outcome.code === 'forbidden' ? (
+                <Trans>Your role in this organization does not allow scanning.</Trans>
+              ) : outcome.code === 'no_organization_selected' ? (
+                <Trans>Select an organization first: tags are looked up in the selected organization.</Trans>
+              ) : outcome.code === 'network_error' ? (
+                <Trans>
+                  The scan of “{outcome.value}” could not be sent. Check the connection and try again.
+                </Trans>
+              ) : (
+                <Trans>The scan of “{outcome.value}” failed. Please try again.</Trans>
+              )}
             </p>
           ) : null}
         </div>

@@ -5,20 +5,22 @@ import type { ReactNode } from 'react'
 import type { TagLanding } from '../../../contract/tags.ts'
 import { ApiError } from '../../lib/api.ts'
 import { personName } from '../../lib/labels.ts'
-import { useHref } from '../../lib/use-locale.ts'
-import { AppLink } from '../../ui/AppLink.tsx'
-import { buttonClass } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
 import { QrCode } from '../../ui/QrCode.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { tagLandingQuery } from './api.ts'
 import { FoundReportForm } from './FoundReportForm.tsx'
 
-type MemberView = Extract<TagLanding, { view: 'member' }>
+export type MemberView = Extract<TagLanding, { view: 'member' }>
 
-function MemberTagView({ landing }: { landing: MemberView }) {
+function MemberTagView({
+  landing,
+  openKeychain,
+}: {
+  landing: MemberView
+  openKeychain: (landing: MemberView) => ReactNode
+}) {
   const { t } = useLingui()
-  const href = useHref()
   const { tag, keychain, organization } = landing
   return (
     <Card className="flex flex-col gap-6 sm:flex-row">
@@ -55,13 +57,7 @@ function MemberTagView({ landing }: { landing: MemberView }) {
           {keychain?.custodian ? personName(keychain.custodian) : <Trans>nobody</Trans>}
         </dd>
       </dl>
-      {keychain ? (
-        <div className="sm:self-end">
-          <AppLink href={href(`/app/keychains/${keychain.id}`)} className={buttonClass('primary')}>
-            <Trans>Open the keychain</Trans>
-          </AppLink>
-        </div>
-      ) : null}
+      {keychain ? <div className="sm:self-end">{openKeychain(landing)}</div> : null}
     </Card>
   )
 }
@@ -97,7 +93,16 @@ function FoundView({
 }
 
 /** `/tags/{publicId}`: the tag for a member of its organization, the neutral "found these keys?" page for anyone else. */
-export function TagLandingScreen({ publicId, notFound }: { publicId: string; notFound: ReactNode }) {
+export function TagLandingScreen({
+  publicId,
+  notFound,
+  openKeychain,
+}: {
+  publicId: string
+  notFound: ReactNode
+  /** The way to the keychain: a link in the selected organization, or switching to the tag's organization first. */
+  openKeychain: (landing: MemberView) => ReactNode
+}) {
   const { data, isPending, isError, error, refetch } = useQuery(tagLandingQuery(publicId))
   if (isPending) return <LoadingState label={<Trans>Loading the tag…</Trans>} />
   if (isError) {
@@ -105,7 +110,7 @@ export function TagLandingScreen({ publicId, notFound }: { publicId: string; not
     return <ErrorState message={<Trans>The tag could not be loaded.</Trans>} onRetry={() => void refetch()} />
   }
   return data.view === 'member' ? (
-    <MemberTagView landing={data} />
+    <MemberTagView landing={data} openKeychain={openKeychain} />
   ) : (
     <FoundView publicId={publicId} organizationName={data.organization.name} code={data.code} />
   )

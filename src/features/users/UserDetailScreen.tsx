@@ -36,8 +36,9 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
       const statusChanged = (member.status === 'DISABLED') !== (value.status === 'DISABLED')
       try {
         const updated = await updateMember(member.id, {
-          firstName: value.firstName,
-          lastName: value.lastName,
+          // Only what changed: names and e-mail belong to the person once they have signed in.
+          ...(value.firstName !== member.firstName ? { firstName: value.firstName } : {}),
+          ...(value.lastName !== member.lastName ? { lastName: value.lastName } : {}),
           ...(member.status === 'INVITED' && value.email !== member.email ? { email: value.email } : {}),
           ...(value.role !== member.role ? { role: value.role } : {}),
           ...(statusChanged ? { status: value.status } : {}),
@@ -52,7 +53,7 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
           summary: t`The user could not be updated.`,
           detail:
             error instanceof ApiError && error.status === 409
-              ? t`An organization keeps at least one active administrator.`
+              ? t`This change is not allowed: an organization keeps one active administrator, and only invited members' names and e-mail can be edited.`
               : undefined,
           life: 7000,
         })
@@ -60,6 +61,16 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
     },
   })
   useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
+  const revoke = async () => {
+    try {
+      const updated = await updateMember(member.id, { status: 'DISABLED' })
+      queryClient.setQueryData(memberQuery(organizationId, member.id).queryKey, updated)
+      await queryClient.invalidateQueries({ queryKey: ['members', organizationId], exact: true })
+      toasts.add({ severity: 'success', summary: t`The invitation has been revoked.`, life: 4000 })
+    } catch {
+      toasts.add({ severity: 'error', summary: t`The user could not be updated.`, life: 6000 })
+    }
+  }
   const statusOptions = (['ACTIVE', 'DISABLED'] as const).map((status) => ({
     value: status,
     label: i18n._(STATUS_LABELS[status]),
@@ -87,7 +98,7 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
               name={field.name}
               value={field.state.value}
               onChange={field.handleChange}
-              isReadOnly={!canEdit}
+              isReadOnly={!canEdit || member.status !== 'INVITED'}
               error={field.state.meta.errors[0]}
             />
           )}
@@ -130,9 +141,16 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
         )}
       </form.Field>
       {member.status === 'INVITED' ? (
-        <p className="text-sm text-slate-700 sm:col-span-2">
-          <Trans>Invited: becomes active at the first sign-in.</Trans>
-        </p>
+        <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
+          <p className="text-sm text-slate-700">
+            <Trans>Invited: becomes active at the first sign-in.</Trans>
+          </p>
+          {canEdit ? (
+            <Button variant="secondary" onPress={() => void revoke()}>
+              <Trans>Revoke the invitation</Trans>
+            </Button>
+          ) : null}
+        </div>
       ) : (
         <form.Field name="status">
           {(field) => (

@@ -1,7 +1,14 @@
-import { createFileRoute } from '@tanstack/react-router'
+import { Trans } from '@lingui/react/macro'
+import { useQueryClient } from '@tanstack/react-query'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { NotFoundPage } from '../../../app/ErrorPages.tsx'
 import { PublicLayout } from '../../../app/PublicLayout.tsx'
-import { TagLandingScreen } from '../../../features/tags/TagLandingScreen.tsx'
+import { useProfile } from '../../../features/auth/session.ts'
+import { selectOrganization } from '../../../features/organizations/api.ts'
+import { type MemberView, TagLandingScreen } from '../../../features/tags/TagLandingScreen.tsx'
+import { localizedHref } from '../../../lib/paths.ts'
+import { AppLink } from '../../../ui/AppLink.tsx'
+import { Button, buttonClass } from '../../../ui/Button.tsx'
 
 export const Route = createFileRoute('/{-$locale}/tags/$publicId')({
   beforeLoad: ({ context }) => context.sessionReady,
@@ -10,9 +17,37 @@ export const Route = createFileRoute('/{-$locale}/tags/$publicId')({
 
 function TagLanding() {
   const { publicId } = Route.useParams()
+  const { locale } = Route.useRouteContext()
+  const profile = useProfile()
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const openKeychain = ({ organization, keychain }: MemberView) => {
+    if (!keychain) return null
+    const href = localizedHref(locale, `/app/keychains/${keychain.id}`)
+    if (organization.id === profile?.selectedOrganizationId) {
+      return (
+        <AppLink href={href} className={buttonClass('primary')}>
+          <Trans>Open the keychain</Trans>
+        </AppLink>
+      )
+    }
+    const name = organization.name
+    return (
+      <Button
+        onPress={async () => {
+          // The keychain page shows the selected organization: switch to the tag's organization first.
+          await selectOrganization(organization.id)
+          await queryClient.invalidateQueries()
+          await navigate({ href })
+        }}
+      >
+        <Trans>Open the keychain in {name}</Trans>
+      </Button>
+    )
+  }
   return (
     <PublicLayout>
-      <TagLandingScreen publicId={publicId} notFound={<NotFoundPage />} />
+      <TagLandingScreen publicId={publicId} notFound={<NotFoundPage />} openKeychain={openKeychain} />
     </PublicLayout>
   )
 }

@@ -1,9 +1,11 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import * as v from 'valibot'
+import { useProfile } from '../../../../../features/auth/session.ts'
 import {
   OrganizationDetailScreen,
   type OrganizationTab,
 } from '../../../../../features/organizations/OrganizationDetailScreen.tsx'
+import { SubscriptionCard } from '../../../../../features/plans/SubscriptionCard.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/organizations/$id/')({
   validateSearch: v.object({ tab: v.optional(v.picklist(['users', 'tags'])) }),
@@ -14,11 +16,14 @@ function OrganizationDetail() {
   const { id } = Route.useParams()
   const { tab = 'users' } = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
+  const profile = useProfile()
   return (
     <OrganizationDetailScreen
       key={id}
       organizationId={id}
       tab={tab}
+      selectedOrganizationId={profile?.selectedOrganizationId ?? null}
+      subscription={<SubscriptionCard organizationId={id} />}
       onTabChange={(next: OrganizationTab) => void navigate({ search: { tab: next }, replace: true })}
     />
   )
