@@ -14,6 +14,9 @@ import { createTags } from '../../server/modules/tags/service.ts'
 import { saveFailure } from './failure.ts'
 import { signInCodeOf, startMailbox } from './mailbox.ts'
 
+/** The platform operator of browser tests (confirms, produces, ships orders). */
+export const OPERATOR_EMAIL = 'ops@trousseau.test'
+
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -50,6 +53,7 @@ export async function startStack() {
     SMTP_URL: mailbox.url,
     STATIC_DIR: 'dist',
     LOG_LEVEL: 'warn',
+    OPERATOR_EMAILS: OPERATOR_EMAIL,
   })
   const server = await startServer(config, createLogger('warn'))
   const baseUrl = server.url.replace('127.0.0.1', 'localhost')

@@ -11,11 +11,13 @@ type FieldProps = {
 }
 
 function ColorField({
+  pickerLabel,
   label,
   value,
   onChange,
   error,
 }: {
+  pickerLabel: string
   label: string
   value: string
   onChange: (value: string) => void
@@ -25,7 +27,7 @@ function ColorField({
     <div className="flex items-end gap-2">
       <input
         type="color"
-        aria-label={label}
+        aria-label={pickerLabel}
         value={/^#[0-9a-f]{6}$/i.test(value) ? value : '#000000'}
         onChange={(event) => onChange(event.target.value)}
         className="mb-0.5 h-11 w-12 shrink-0 cursor-pointer rounded-lg border border-slate-300 bg-white p-1"
@@ -73,12 +75,14 @@ export function TagDesignFields({ draft, problems, showProblems, onChange }: Fie
         error={error('startNumber')}
       />
       <ColorField
+        pickerLabel={t`Colour picker for the foreground`}
         label={t`Foreground colour`}
         value={draft.foregroundColor}
         onChange={(foregroundColor) => onChange({ foregroundColor })}
         error={error('foregroundColor')}
       />
       <ColorField
+        pickerLabel={t`Colour picker for the background`}
         label={t`Background colour`}
         value={draft.backgroundColor}
         onChange={(backgroundColor) => onChange({ backgroundColor })}
