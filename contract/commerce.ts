@@ -231,3 +231,18 @@ export const OrganizationSubscriptionSchema = v.object({ subscription: v.nullabl
 
 export const TAG_PRODUCT_ID = 'tag-standard'
 export const TAG_QUANTITY_BOUNDS = { min: TAG_QUANTITY_MIN, max: TAG_QUANTITY_MAX } as const
+
+/** Statuses in which an order waits for its payment: a (new) payment session may be opened, `checks` apply. */
+export const PAYMENT_PENDING_STATUSES = [
+  'CREATED',
+  'UNPAID',
+  'EXPIRED',
+] as const satisfies readonly OrderStatus[]
+
+/** Tag numbers are printed with 5 digits: a TAG line's numbers must end at 99999 at most. */
+export const TAG_NUMBER_MAX = 99_999
+
+/** Whether `quantity` tags numbered from `startNumber` fit below `TAG_NUMBER_MAX` (the server refuses others). */
+export function tagNumbersFit(startNumber: number, quantity: number): boolean {
+  return startNumber + quantity - 1 <= TAG_NUMBER_MAX
+}

@@ -9,6 +9,7 @@ export const ErrorCode = {
   forbidden: 'forbidden',
   notFound: 'not_found',
   conflict: 'conflict',
+  memberNamesLocked: 'member_names_locked',
   /** A route of the selected organization was called while the user has none selected. */
   noOrganizationSelected: 'no_organization_selected',
   /** The Idempotency-Key was already used for a different request (422). */
@@ -16,6 +17,14 @@ export const ErrorCode = {
   originRejected: 'origin_rejected',
   rateLimited: 'rate_limited',
   signInFailed: 'sign_in_failed',
+  /** A cart item's `unitAmountInCents` differs from the server's price (409; the body holds the right one). */
+  priceMismatch: 'price_mismatch',
+  /** An order action its status does not allow (409; the body lists the `allowed` next statuses). */
+  invalidTransition: 'invalid_transition',
+  /** Checkout of an empty cart (409). */
+  cartEmpty: 'cart_empty',
+  /** A payment provider's webhook whose signature does not verify (400). */
+  invalidSignature: 'invalid_signature',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',
@@ -28,6 +37,10 @@ export const ApiErrorSchema = v.object({
     code: v.string(),
     message: v.string(),
     issues: v.optional(v.array(v.object({ path: v.string(), message: v.string() }))),
+    /** `invalid_transition`: the statuses the order may move to from its current one (may be empty). */
+    allowed: v.optional(v.array(v.string())),
+    /** `price_mismatch`: the server's unit price, to show instead of the stale one. */
+    expectedUnitAmountInCents: v.optional(v.number()),
   }),
 })
 

@@ -66,9 +66,11 @@ export const InvitationSchema = v.strictObject({
 export type Invitation = v.InferInput<typeof InvitationSchema>
 
 /**
- * `PATCH /users/{id}`: an ADMIN edits a member of the selected organization. The e-mail can change only while
- * the member is INVITED (afterwards it is their sign-in identity); role and status only by an ADMIN, and the
- * last active ADMIN can be neither demoted nor disabled.
+ * `PATCH /users/{id}`: an ADMIN edits a member of the selected organization. Names and e-mail can change only
+ * while the member is INVITED, has never signed in and belongs to no other organization (409, names:
+ * `member_names_locked`; send only the fields that changed); role and status only by an ADMIN, and the last
+ * active ADMIN can be neither demoted nor disabled. `status: 'DISABLED'` on an INVITED member revokes the
+ * invitation; `ACTIVE` on a DISABLED one gives INVITED, ACTIVE again at their next sign-in.
  */
 export const MemberUpdateSchema = v.strictObject({
   firstName: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'First name is too long.'))),

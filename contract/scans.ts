@@ -16,6 +16,19 @@ export const CLIENT_TIME_HEADER = 'X-Client-Time'
 /** Optional: `1` when the request comes from the offline queue. */
 export const FROM_QUEUE_HEADER = 'X-From-Queue'
 
+/**
+ * A time `v.isoTimestamp` accepts that is also one real instant, read as written by `new Date()`: refuses
+ * what the regex lets through but `Date` cannot read (`+05` without minutes, a space before the offset) or
+ * would silently move (`2024-02-31` is not March 2nd).
+ */
+export function isRealInstant(value: string): boolean {
+  if (Number.isNaN(Date.parse(value))) return false
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
 /** The headers of `POST /scans` (names in lower case, as HTTP/2 and fetch's Headers give them). */
 export const ScanHeadersSchema = v.object(
   {
@@ -24,7 +37,11 @@ export const ScanHeadersSchema = v.object(
       v.uuid('The Idempotency-Key header must be a UUID.'),
     ),
     'x-client-time': v.optional(
-      v.pipe(v.string(), v.isoTimestamp('The X-Client-Time header must be an ISO 8601 time.')),
+      v.pipe(
+        v.string(),
+        v.isoTimestamp('The X-Client-Time header must be an ISO 8601 time.'),
+        v.check(isRealInstant, 'The X-Client-Time header must be an ISO 8601 time.'),
+      ),
     ),
     'x-from-queue': v.optional(v.picklist(['0', '1'], 'The X-From-Queue header must be 0 or 1.')),
   },

@@ -15,8 +15,10 @@ async function main() {
     const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`
     console.log(
       report.created
-        ? `Created "${DEMO_ORGANIZATION_NAME}" in ${where}: ${DEMO_MEMBERS.length} members, ${report.keychains} keychains with keys, ${report.tags} tags (${report.keychains} on keys, ${report.tags - report.keychains} free).`
-        : `"${DEMO_ORGANIZATION_NAME}" is already in ${where}: nothing to do.`,
+        ? `Created "${DEMO_ORGANIZATION_NAME}" in ${where}: ${DEMO_MEMBERS.length} members, ${report.keychains} keychains with keys, ${report.tags} tags (${report.keychains} on keys, ${report.tags - report.keychains} free), their DELIVERED order and a yearly Pro subscription.`
+        : report.orders > 0
+          ? `"${DEMO_ORGANIZATION_NAME}" was already in ${where}: added its DELIVERED tag order and a yearly Pro subscription.`
+          : `"${DEMO_ORGANIZATION_NAME}" is already in ${where}: nothing to do.`,
     )
     console.log(
       'Sign in with one of these addresses (the link and code go to the outbox or your SMTP server):',

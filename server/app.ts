@@ -12,12 +12,19 @@ import { sessionMiddleware } from './http/session.ts'
 import { staticSpa } from './http/static-spa.ts'
 import { sessionCookieName } from './modules/auth/cookie.ts'
 import { authRoutes } from './modules/auth/routes.ts'
+import { cartRoutes } from './modules/cart/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
 import { memberRoutes } from './modules/members/routes.ts'
+import { orderRoutes } from './modules/orders/routes.ts'
 import { organizationRoutes } from './modules/organizations/routes.ts'
+import { paymentRoutes } from './modules/payments/routes.ts'
+import { planRoutes } from './modules/plans/routes.ts'
+import { priceRoutes } from './modules/prices/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
+import { isOperator } from './modules/profile/service.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
+import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { tagRoutes } from './modules/tags/routes.ts'
 
 export type AppOptions = {
@@ -35,7 +42,18 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'keychains', mount: keychainRoutes },
   { tag: 'tags', mount: tagRoutes },
   { tag: 'scans', mount: scanRoutes },
+  { tag: 'prices', mount: priceRoutes },
+  { tag: 'plans', mount: planRoutes },
+  { tag: 'cart', mount: cartRoutes },
+  { tag: 'orders', mount: orderRoutes },
+  { tag: 'subscriptions', mount: subscriptionRoutes },
+  { tag: 'payments', mount: paymentRoutes },
 ]
+
+/** Stripe posts its webhook from its servers (no Origin) with a body that must stay raw for the signature. */
+const WEBHOOK_PATH = /^\/api\/payments\/stripe\/webhook$/
+/** The sandbox checkout's buttons are plain HTML forms (same origin: the Origin check still applies). */
+const SANDBOX_FORM_PATH = /^\/api\/payments\/local\/[A-Za-z0-9_-]+\/(pay|fail|cancel)$/
 
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const { config } = deps
@@ -48,9 +66,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   const api = new Hono<AppEnv>()
   if (config.corsOrigins.length > 0) api.use(corsForAllowList(config))
-  api.use(originCheck(config))
+  api.use(originCheck(config, (path) => WEBHOOK_PATH.test(path)))
   api.use(limitBody())
-  api.use(jsonOnly())
+  api.use(jsonOnly((path) => WEBHOOK_PATH.test(path) || SANDBOX_FORM_PATH.test(path)))
   api.use(sessionMiddleware(deps))
   api.use(async (c, next) => {
     await next()
@@ -61,6 +79,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     const router = new ApiRouter(registry, module.tag, {
       db: deps.database.db,
       checkResponses: options.checkResponses,
+      isOperator: (email) => isOperator(deps, email),
     })
     module.mount(router, deps)
     api.route('/', router.hono)

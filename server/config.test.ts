@@ -30,6 +30,10 @@ describe('loadConfig', () => {
       trustProxy: false,
       staticDir: './dist',
       appVersion: null,
+      paymentProvider: 'local',
+      stripeSecretKey: null,
+      stripeWebhookSecret: null,
+      stripeApiBase: null,
     })
   })
 
@@ -50,8 +54,16 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'true',
       STATIC_DIR: '/srv/spa',
       APP_VERSION: '1.2.3',
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_456',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
     })
     expect(config).toMatchObject({
+      paymentProvider: 'stripe',
+      stripeSecretKey: 'sk_test_123',
+      stripeWebhookSecret: 'whsec_456',
+      stripeApiBase: { protocol: 'http', host: '127.0.0.1', port: 12111 },
       port: 8080,
       publicUrl: 'https://keys.example.com',
       corsOrigins: ['https://a.example.com', 'https://b.example.com'],
@@ -97,6 +109,17 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'Invalid configuration: TRUST_PROXY must be true or false'],
     [{ OPERATOR_EMAILS: 'ops' }, 'Invalid configuration: OPERATOR_EMAILS must be a comma-separated list'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of'],
+    [{ PAYMENT_PROVIDER: 'paypal' }, 'Invalid configuration: PAYMENT_PROVIDER must be one of local, stripe'],
+    [
+      { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1' },
+      'Invalid configuration: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'pk_test_1' },
+      'Invalid configuration: STRIPE_SECRET_KEY must be a Stripe secret key',
+    ],
+    [{ STRIPE_WEBHOOK_SECRET: 'secret' }, 'Invalid configuration: STRIPE_WEBHOOK_SECRET must be a webhook'],
+    [{ STRIPE_API_BASE: 'http://x.test/v1' }, 'Invalid configuration: STRIPE_API_BASE must be an origin'],
     [
       { NODE_ENV: 'production', PUBLIC_URL: 'http://keys.example.com' },
       'Invalid configuration: PUBLIC_URL must use https:// in production (plain http:// only for localhost)',

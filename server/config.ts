@@ -2,6 +2,8 @@ import * as v from 'valibot'
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number]
 
 export type Config = {
   port: number
@@ -24,6 +26,12 @@ export type Config = {
   staticDir: string
   /** APP_VERSION; null means the package.json version. */
   appVersion: string | null
+  /** Who takes new payments: the server's own sandbox page (`local`) or Stripe Checkout. */
+  paymentProvider: PaymentProviderName
+  stripeSecretKey: string | null
+  stripeWebhookSecret: string | null
+  /** Where the Stripe SDK sends its calls instead of api.stripe.com (tests' loopback double). */
+  stripeApiBase: { protocol: 'http' | 'https'; host: string; port: number } | null
 }
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim()), '')
@@ -127,6 +135,45 @@ const EnvSchema = v.object({
   ),
   STATIC_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('STATIC_DIR must not be empty')), './dist'),
   APP_VERSION: optionalText,
+  PAYMENT_PROVIDER: v.optional(
+    v.picklist(PAYMENT_PROVIDERS, `PAYMENT_PROVIDER must be one of ${PAYMENT_PROVIDERS.join(', ')}`),
+    'local',
+  ),
+  STRIPE_SECRET_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^((sk|rk)_\S+)?$/, 'STRIPE_SECRET_KEY must be a Stripe secret key (sk_… or rk_…)'),
+    ),
+    '',
+  ),
+  STRIPE_WEBHOOK_SECRET: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^(whsec_\S+)?$/, 'STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)'),
+    ),
+    '',
+  ),
+  STRIPE_API_BASE: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check((value) => {
+        if (value === '') return true
+        try {
+          const url = new URL(value)
+          return (
+            (url.protocol === 'http:' || url.protocol === 'https:') &&
+            url.origin === value.replace(/\/+$/, '')
+          )
+        } catch {
+          return false
+        }
+      }, 'STRIPE_API_BASE must be an origin like http://127.0.0.1:12111'),
+    ),
+    '',
+  ),
 })
 
 export class ConfigError extends Error {}
@@ -150,6 +197,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'Invalid configuration: PUBLIC_URL must use https:// in production (plain http:// only for localhost)',
     )
   }
+  if (e.PAYMENT_PROVIDER === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    )
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -166,7 +218,17 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     staticDir: e.STATIC_DIR,
     appVersion: e.APP_VERSION || null,
+    paymentProvider: e.PAYMENT_PROVIDER,
+    stripeSecretKey: e.STRIPE_SECRET_KEY || null,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || null,
+    stripeApiBase: e.STRIPE_API_BASE ? apiBase(e.STRIPE_API_BASE) : null,
   }
+}
+
+function apiBase(value: string): NonNullable<Config['stripeApiBase']> {
+  const url = new URL(value)
+  const protocol = url.protocol === 'http:' ? 'http' : 'https'
+  return { protocol, host: url.hostname, port: Number(url.port || (protocol === 'http' ? 80 : 443)) }
 }
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])

@@ -70,6 +70,9 @@ export async function startServer(
   const housekeeping = startHousekeeping(deps)
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`
   logger.info({ url, publicUrl, database: database.driver, mail: deps.mailer.kind }, 'Trousseau listening')
+  if (config.nodeEnv === 'production' && config.paymentProvider === 'local') {
+    logger.warn('PAYMENT_PROVIDER=local: orders are paid on the sandbox page, no money moves')
+  }
 
   let closing: Promise<void> | undefined
   const close = () => {

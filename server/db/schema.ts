@@ -12,10 +12,13 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { BILLING_CYCLES, ORDER_STATUSES, PRODUCT_TYPES } from '../../contract/commerce.ts'
 import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
+import type { Address } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
 
 export const MEMBERSHIP_STATUSES = ['INVITED', 'ACTIVE', 'DISABLED'] as const
@@ -135,11 +138,15 @@ export const tags = pgTable(
     name: text('name').notNull(),
     foregroundColor: text('foreground_color').notNull(),
     backgroundColor: text('background_color').notNull(),
+    /** The paid order that produced it (null for tags made otherwise, e.g. the demo seed). */
+    orderId: uuid('order_id').references((): AnyPgColumn => orders.id, { onDelete: 'set null' }),
     createdAt: at('created_at').notNull(),
   },
   (table) => [
     unique('tags_organization_code_unique').on(table.organizationId, table.code),
     check('tags_code_upper', sql`${table.code} = upper(${table.code})`),
+    index('tags_order_idx').on(table.orderId),
+    index('tags_organization_alpha_number_idx').on(table.organizationId, table.alphaCode, table.number),
   ],
 )
 
@@ -250,6 +257,148 @@ export const idempotencyKeys = pgTable(
   ],
 )
 
+export const RECURRING_INTERVALS = ['month', 'year'] as const
+
+/** Subscription plans are data (seeded by a migration with stable ids); inactive ones are not offered. */
+export const plans = pgTable('plans', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  amountInCents: integer('amount_in_cents').notNull(),
+  recurringInterval: text('recurring_interval', { enum: RECURRING_INTERVALS }).notNull(),
+  recurringIntervalCount: integer('recurring_interval_count').notNull(),
+  transfersPerMonth: integer('transfers_per_month').notNull(),
+  sortOrder: integer('sort_order').notNull(),
+  active: boolean('active').notNull().default(true),
+})
+
+/** A (user, organization) cart; amounts are not stored: they are computed from the prices at each read. */
+export const cartItems = pgTable(
+  'cart_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    seq: bigint('seq', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    productType: text('product_type', { enum: PRODUCT_TYPES }).notNull(),
+    productRefId: text('product_ref_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    configuration: jsonb('configuration').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    index('cart_items_owner_idx').on(table.userId, table.organizationId, table.seq),
+    // One plan per cart: choosing another replaces it.
+    uniqueIndex('cart_items_one_plan_idx')
+      .on(table.userId, table.organizationId)
+      .where(sql`${table.productType} = 'PLAN'`),
+  ],
+)
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Running number behind the human reference `TR-<year>-<number>`. */
+    number: bigint('number', { mode: 'number' }).generatedAlwaysAsIdentity(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ORDER_STATUSES }).notNull(),
+    /** Tags ordered (sum of the TAG lines). */
+    quantity: integer('quantity').notNull(),
+    subtotalInCents: integer('subtotal_in_cents').notNull(),
+    discountInCents: integer('discount_in_cents').notNull(),
+    shippingInCents: integer('shipping_in_cents').notNull(),
+    freeShipping: boolean('free_shipping').notNull(),
+    taxInCents: integer('tax_in_cents').notNull(),
+    totalInCents: integer('total_in_cents').notNull(),
+    shippingAddress: jsonb('shipping_address').$type<Address>(),
+    /** The provider and session of the latest payment attempt. */
+    paymentProvider: text('payment_provider', { enum: ['local', 'stripe'] }),
+    paymentSessionId: text('payment_session_id'),
+    paymentSessionUrl: text('payment_session_url'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    paidAt: at('paid_at'),
+  },
+  (table) => [
+    index('orders_organization_created_idx').on(table.organizationId, table.createdAt, table.id),
+    index('orders_created_idx').on(table.createdAt, table.id),
+  ],
+)
+
+export const orderLines = pgTable(
+  'order_lines',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    productType: text('product_type', { enum: PRODUCT_TYPES }).notNull(),
+    productRefId: text('product_ref_id').notNull(),
+    quantity: integer('quantity').notNull(),
+    unitAmountInCents: integer('unit_amount_in_cents').notNull(),
+    /** The price without tier discount, for the discount line. */
+    baseUnitAmountInCents: integer('base_unit_amount_in_cents').notNull(),
+    configuration: jsonb('configuration').notNull(),
+  },
+  (table) => [index('order_lines_order_idx').on(table.orderId, table.position)],
+)
+
+/** The organization's current subscription (one row, replaced when another plan is paid). */
+export const subscriptions = pgTable('subscriptions', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  planId: uuid('plan_id')
+    .notNull()
+    .references(() => plans.id),
+  orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+  planName: text('plan_name').notNull(),
+  billingCycle: text('billing_cycle', { enum: BILLING_CYCLES }).notNull(),
+  transfersPerMonth: integer('transfers_per_month').notNull(),
+  currentPeriodStart: at('current_period_start').notNull(),
+  currentPeriodEnd: at('current_period_end').notNull(),
+  createdAt: at('created_at').notNull(),
+  updatedAt: at('updated_at').notNull(),
+})
+
+export const PROVIDER_SESSION_STATUSES = ['open', 'paid', 'unpaid', 'expired'] as const
+
+/** Sessions of the local sandbox provider; the id (128 random bits) is the capability to pay. */
+export const localPaymentSessions = pgTable(
+  'local_payment_sessions',
+  {
+    id: text('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: PROVIDER_SESSION_STATUSES }).notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    completedAt: at('completed_at'),
+  },
+  (table) => [index('local_payment_sessions_order_idx').on(table.orderId)],
+)
+
+/** Webhook events already processed, so a repeat of one has no second effect. */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    receivedAt: at('received_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
+)
+
 export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
 export type EmailTokenRow = typeof emailTokens.$inferSelect
@@ -258,3 +407,8 @@ export type MembershipRow = typeof memberships.$inferSelect
 export type TagRow = typeof tags.$inferSelect
 export type KeychainRow = typeof keychains.$inferSelect
 export type KeyRow = typeof keys.$inferSelect
+export type PlanRow = typeof plans.$inferSelect
+export type CartItemRow = typeof cartItems.$inferSelect
+export type OrderRow = typeof orders.$inferSelect
+export type OrderLineRow = typeof orderLines.$inferSelect
+export type SubscriptionRow = typeof subscriptions.$inferSelect

@@ -16,9 +16,18 @@ import { ApiError, forbidden, notFound, unauthenticated } from './errors.ts'
  *   looks resources up inside that organization only, so another organization's id answers 404.
  * - `{ permission, organization: 'path' }`: the permission in the organization named by the `:id` path
  *   parameter (404 when the caller is not a member of it, 403 when the role lacks the permission).
+ * - `'operator'`: platform operators only (`OPERATOR_EMAILS`); 403 for anyone else signed in.
+ * - `orOperator(...)`: an organization declaration that platform operators pass whatever their memberships;
+ *   their handler gets the organization scope when they also hold the permission there, else null, and
+ *   must then look resources up across organizations.
  */
-export type Access = 'public' | 'signedIn' | OrganizationAccess
-export type OrganizationAccess = { permission: Permission; organization: 'selected' | 'path' }
+export type Access = 'public' | 'signedIn' | 'operator' | OrganizationAccess
+export type OrganizationAccess = {
+  permission: Permission
+  organization: 'selected' | 'path'
+  /** Platform operators pass too. */
+  operators?: true
+}
 
 export const inSelectedOrganization = (permission: Permission): OrganizationAccess => ({
   permission,
@@ -27,6 +36,10 @@ export const inSelectedOrganization = (permission: Permission): OrganizationAcce
 export const inPathOrganization = (permission: Permission): OrganizationAccess => ({
   permission,
   organization: 'path',
+})
+export const orOperator = (access: OrganizationAccess): OrganizationAccess & { operators: true } => ({
+  ...access,
+  operators: true,
 })
 
 /** The organization a permission-checked route works in, with the caller's role there. */
@@ -43,16 +56,41 @@ export function requiresSession(access: Access): boolean {
   return access !== 'public'
 }
 
-/** Throws the 401/400/403/404 the declaration calls for, or answers the organization scope. */
+/**
+ * Throws the 401/400/403/404 the declaration calls for, or answers the organization scope (null for an
+ * operator who passed an `orOperator` declaration without the permission in that organization).
+ */
 export async function resolveAccess(
   db: Db,
   access: Access,
   session: CurrentSession | null,
   params: unknown,
+  operator: boolean,
 ): Promise<OrganizationScope | null> {
   if (access === 'public') return null
   if (!session) throw unauthenticated()
   if (access === 'signedIn') return null
+  if (access === 'operator') {
+    if (!operator) throw forbidden()
+    return null
+  }
+  if (access.operators && operator) {
+    try {
+      return await organizationScope(db, access, session, params)
+    } catch (error) {
+      if (error instanceof ApiError) return null
+      throw error
+    }
+  }
+  return organizationScope(db, access, session, params)
+}
+
+async function organizationScope(
+  db: Db,
+  access: OrganizationAccess,
+  session: CurrentSession,
+  params: unknown,
+): Promise<OrganizationScope> {
   const organizationId =
     access.organization === 'selected'
       ? session.user.selectedOrganizationId
@@ -72,7 +110,10 @@ export async function resolveAccess(
 export function describeAccess(access: Access): string {
   if (access === 'public') return 'Open to anyone.'
   if (access === 'signedIn') return 'Requires a signed-in user.'
-  return access.organization === 'selected'
-    ? `Requires \`${access.permission}\` in the selected organization.`
-    : `Requires \`${access.permission}\` in the organization {id}.`
+  if (access === 'operator') return 'Platform operators only (OPERATOR_EMAILS).'
+  const scoped =
+    access.organization === 'selected'
+      ? `Requires \`${access.permission}\` in the selected organization`
+      : `Requires \`${access.permission}\` in the organization {id}`
+  return access.operators ? `${scoped}, or a platform operator.` : `${scoped}.`
 }

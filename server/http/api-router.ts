@@ -17,8 +17,17 @@ export type RouteInput<B, Q, P, H, A extends Access> = {
   params: Parsed<P>
   headers: Parsed<H>
   session: A extends 'public' ? CurrentSession | null : CurrentSession
-  /** The organization the permission was checked in (selected or from the path), with the caller's role. */
-  organization: A extends OrganizationAccess ? OrganizationScope : null
+  /**
+   * The organization the permission was checked in (selected or from the path), with the caller's role; null
+   * for an operator passing an `orOperator` declaration without the permission there.
+   */
+  organization: A extends OrganizationAccess
+    ? A extends { operators: true }
+      ? OrganizationScope | null
+      : OrganizationScope
+    : null
+  /** Whether the caller is a platform operator (OPERATOR_EMAILS). */
+  operator: boolean
 }
 
 export type RouteDefinition<B, Q, P, H, A extends Access> = {
@@ -53,12 +62,18 @@ export class ApiRouter {
   readonly #tag: string
   readonly #checkResponses: boolean
   readonly #db: Db
+  readonly #isOperator: (email: string) => boolean
 
-  constructor(registry: RouteRegistry, tag: string, options: { db: Db; checkResponses?: boolean }) {
+  constructor(
+    registry: RouteRegistry,
+    tag: string,
+    options: { db: Db; checkResponses?: boolean; isOperator?: (email: string) => boolean },
+  ) {
     this.#registry = registry
     this.#tag = tag
     this.#db = options.db
     this.#checkResponses = options.checkResponses ?? false
+    this.#isOperator = options.isOperator ?? (() => false)
   }
 
   route<
@@ -82,11 +97,18 @@ export class ApiRouter {
       const session = c.var.session
       if (requiresSession(definition.access) && !session) throw unauthenticated()
       const params = await parse(definition.params, () => c.req.param())
-      const organization = await resolveAccess(this.#db, definition.access, session, params)
+      const operator = session ? this.#isOperator(session.user.email) : false
+      const organization = await resolveAccess(this.#db, definition.access, session, params, operator)
       const headers = await parse(definition.headers, () => c.req.header())
       const query = await parse(definition.query, () => c.req.query())
       const body = await parse(definition.body, () => readJson(c))
-      const input = { body, query, params, headers, session, organization } as RouteInput<B, Q, P, H, A>
+      const input = { body, query, params, headers, session, organization, operator } as RouteInput<
+        B,
+        Q,
+        P,
+        H,
+        A
+      >
       const response = await handler(c, input)
       if (this.#checkResponses) await checkResponse(definition, response)
       return response

@@ -1,28 +1,44 @@
 import { randomUUID } from 'node:crypto'
+import Stripe from 'stripe'
+import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
 import { keys } from '../db/schema.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import {
+  addMember,
   makeKeychain,
+  makeOrder,
   makeTags,
   NEW_ORGANIZATION,
   organizationWithAdmin,
+  putTagsInCart,
   signedInMember,
+  TAG_CONFIGURATION,
 } from '../test/fixtures.ts'
 import { type TestApp, uniqueEmail } from '../test/harness.ts'
-import { type Access, inPathOrganization, inSelectedOrganization } from './access.ts'
+import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from './access.ts'
+
+/** The platform operator of the matrix (OPERATOR_EMAILS), also a MEMBER of the callers' organization. */
+export const MATRIX_OPERATOR = 'operator@matrix.example.test'
+export const MATRIX_STRIPE = { stripeSecretKey: 'sk_test_matrix', stripeWebhookSecret: 'whsec_matrix' }
+
+/** Who sends a matrix request: a role of the own organization, the operator, or nobody. */
+export type Caller = Role | 'operator' | 'signed out'
 
 /** What the matrix test sends for one route. */
 export type Case = {
   path: string
   json?: unknown
+  /** A raw body (set its content type in `headers`). */
+  body?: string
   headers?: Record<string, string>
   /** Send it with a throwaway session of the caller (signing in or out ends the session it is sent with). */
   throwawaySession?: boolean
 }
 
 export type World = Awaited<ReturnType<typeof buildWorld>>
-type Builder = (world: World) => Promise<Case>
+/** `caller`: the user the request is sent as (null signed out), for data that is per user (the cart). */
+type Builder = (world: World, caller: { id: string } | null) => Promise<Case>
 
 /**
  * One entry per registered route, keyed `METHOD /path`: a valid request in the caller's own organization,
@@ -43,10 +59,13 @@ const NO_RESOURCE = 'names no organization resource'
 export async function buildWorld(t: TestApp) {
   const own = await organizationWithAdmin(t, 'Own')
   const foreign = await organizationWithAdmin(t, 'Foreign')
-  const callers = {} as Record<Role, Awaited<ReturnType<typeof signedInMember>>>
+  const callers = {} as Record<Exclude<Caller, 'signed out'>, { id: string; email: string; cookie: string }>
   for (const role of ['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'] as const) {
     callers[role] = await signedInMember(t, own.organization.id, role)
   }
+  const operator = await t.signIn(MATRIX_OPERATOR)
+  await addMember(t, { userId: operator.profile.id, organizationId: own.organization.id, role: 'MEMBER' })
+  callers.operator = { id: operator.profile.id, email: MATRIX_OPERATOR, cookie: operator.cookie }
   const ownId = own.organization.id
   const foreignId = foreign.organization.id
   return {
@@ -97,6 +116,28 @@ const tagPath = async (w: World, organizationId: string, suffix = '') =>
   `/api/tags/${(await w.tag(organizationId)).publicId}${suffix}`
 const selected = inSelectedOrganization
 const inPath = inPathOrganization
+const readOrders = orOperator(selected('read__order'))
+
+type OrderOptions = Parameters<typeof makeOrder>[2]
+const orderPath = async (w: World, organizationId: string, suffix = '', options: OrderOptions = {}) =>
+  `/api/orders/${(await makeOrder(w.t, organizationId, options)).id}${suffix}`
+/** An order action route, tried on an order of each organization in the status the action needs. */
+const orderAction = (access: Access, suffix: string, options: OrderOptions): Fixture =>
+  inEach(access, async (w, id) => ({ path: await orderPath(w, id, suffix, options), json: {} }))
+const sandboxPath = async (w: World, organizationId: string, suffix = '') =>
+  `/api/payments/local/${(await makeOrder(w.t, organizationId, { session: true })).sessionId}${suffix}`
+/** A cart line of the caller's (none signed out: the request is refused before it matters). */
+const cartLine = async (w: World, caller: { id: string } | null, organizationId: string) =>
+  caller
+    ? (await putTagsInCart(w.t, { userId: caller.id, organizationId })).id
+    : '00000000-0000-4000-8000-000000000000'
+const TAG_ITEM = {
+  productType: 'TAG',
+  productRefId: TAG_PRODUCT_ID,
+  quantity: 10,
+  unitAmountInCents: 250,
+  configuration: TAG_CONFIGURATION,
+}
 
 export const FIXTURES: Record<string, Fixture> = {
   'GET /health': single('public', get('/api/health'), NO_RESOURCE),
@@ -157,7 +198,7 @@ export const FIXTURES: Record<string, Fixture> = {
   })),
   'PATCH /users/:id': inEach(selected('update__member'), async (w, id) => ({
     path: `/api/users/${id === w.own ? await w.member() : w.foreignAdminId}`,
-    json: { firstName: 'Edited' },
+    json: { role: 'MANAGER' },
   })),
 
   'GET /keychains': single(selected('read__keychain'), get('/api/keychains'), LIST_ONLY),
@@ -197,6 +238,79 @@ export const FIXTURES: Record<string, Fixture> = {
     path: await tagPath(w, id, '/found-reports'),
     json: REPORT,
   })),
+
+  'GET /prices': single('public', get('/api/prices'), NO_RESOURCE),
+  'GET /plans': single('signedIn', get('/api/plans'), NO_RESOURCE),
+
+  'GET /cart': single(selected('read__cart'), get('/api/cart'), LIST_ONLY),
+  'POST /cart/items': single(
+    selected('update__cart'),
+    async () => ({ path: '/api/cart/items', json: TAG_ITEM }),
+    CREATE_ONLY,
+  ),
+  'DELETE /cart/items/:id': {
+    access: selected('update__cart'),
+    own: async (w, caller) => ({ path: `/api/cart/items/${await cartLine(w, caller, w.own)}` }),
+    foreign: async (w) => ({
+      path: `/api/cart/items/${(await putTagsInCart(w.t, { userId: w.foreignAdminId, organizationId: w.foreign })).id}`,
+    }),
+  },
+  'DELETE /cart': single(selected('update__cart'), async () => ({ path: '/api/cart' }), LIST_ONLY),
+  'POST /cart/checkout': single(
+    selected('create__order'),
+    async (w, caller) => {
+      await cartLine(w, caller, w.own)
+      return { path: '/api/cart/checkout', json: {} }
+    },
+    'orders the caller’s own cart of the selected organization',
+  ),
+
+  'POST /orders': single(
+    selected('create__order'),
+    async (w, caller) => {
+      await cartLine(w, caller, w.own)
+      return { path: '/api/orders', json: {} }
+    },
+    'orders the caller’s own cart of the selected organization',
+  ),
+  'GET /orders': single(readOrders, get('/api/orders'), LIST_ONLY),
+  'GET /orders/:id': inEach(readOrders, async (w, id) => ({ path: await orderPath(w, id) })),
+  'GET /orders/:id/details': inEach(readOrders, async (w, id) => ({
+    path: await orderPath(w, id, '/details', { status: 'PAID' }),
+  })),
+  'GET /organizations/:id/orders': inEach(inPath('read__order'), async (_w, id) => ({
+    path: `/api/organizations/${id}/orders`,
+  })),
+  'POST /orders/:id/sessions': orderAction(selected('create__order'), '/sessions', {}),
+  'POST /orders/:id/checks': orderAction(orOperator(selected('create__order')), '/checks', { session: true }),
+  'POST /orders/:id/confirmations': orderAction('operator', '/confirmations', { status: 'PAID' }),
+  'POST /orders/:id/productions': orderAction('operator', '/productions', { status: 'CONFIRMED' }),
+  'POST /orders/:id/shipments': orderAction('operator', '/shipments', { status: 'PRODUCING' }),
+  'POST /orders/:id/deliveries': orderAction('operator', '/deliveries', { status: 'SHIPPED' }),
+  'POST /orders/:id/tags-exports': orderAction(readOrders, '/tags-exports', { status: 'PAID' }),
+
+  'GET /organizations/:id/subscription': inEach(inPath('read__subscription'), async (_w, id) => ({
+    path: `/api/organizations/${id}/subscription`,
+  })),
+
+  'GET /payments/local/:sessionId': inEach('public', async (w, id) => ({ path: await sandboxPath(w, id) })),
+  'POST /payments/local/:sessionId/:outcome': inEach('public', async (w, id) => ({
+    path: await sandboxPath(w, id, '/pay'),
+  })),
+  'POST /payments/stripe/webhook': single(
+    'public',
+    async (w) => {
+      // A verified event of a type the server ignores: acknowledged without calling Stripe.
+      const body = JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type: 'customer.created' })
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: MATRIX_STRIPE.stripeWebhookSecret,
+        timestamp: Math.floor(w.t.clock.now().getTime() / 1000),
+      })
+      return { path: '/api/payments/stripe/webhook', body, headers: { 'stripe-signature': signature } }
+    },
+    'called by Stripe, not by a user: the signature is the credential',
+  ),
 
   'POST /scans': single(
     selected('create__scan'),

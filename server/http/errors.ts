@@ -7,24 +7,29 @@ import type { AppEnv } from './env.ts'
 
 export type Issue = { path: string; message: string }
 
+/** Extra machine-readable fields of some errors, answered beside `code` and `message`. */
+export type ErrorFields = { allowed?: string[]; expectedUnitAmountInCents?: number }
+
 /** Thrown anywhere under a request; the error handler turns it into `{ error: { code, message } }`. */
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode
   readonly code: ErrorCode
   readonly issues: Issue[] | undefined
   readonly headers: Record<string, string>
+  readonly fields: ErrorFields
 
   constructor(
     status: ContentfulStatusCode,
     code: ErrorCode,
     message: string,
-    extra: { issues?: Issue[]; headers?: Record<string, string> } = {},
+    extra: { issues?: Issue[]; headers?: Record<string, string>; fields?: ErrorFields } = {},
   ) {
     super(message)
     this.status = status
     this.code = code
     this.issues = extra.issues
     this.headers = extra.headers ?? {}
+    this.fields = extra.fields ?? {}
   }
 }
 
@@ -32,13 +37,18 @@ export const notFound = (what = 'Not found.') => new ApiError(404, ErrorCode.not
 export const unauthenticated = () => new ApiError(401, ErrorCode.unauthenticated, 'Sign in to continue.')
 export const forbidden = () => new ApiError(403, ErrorCode.forbidden, 'You are not allowed to do this.')
 
-export function errorBody(code: ErrorCode, message: string, issues?: Issue[]): ApiErrorBody {
-  return { error: issues ? { code, message, issues } : { code, message } }
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  issues?: Issue[],
+  fields: ErrorFields = {},
+): ApiErrorBody {
+  return { error: { code, message, ...(issues ? { issues } : {}), ...fields } }
 }
 
 export function errorResponse(c: Context, error: ApiError): Response {
   for (const [name, value] of Object.entries(error.headers)) c.header(name, value)
-  return c.json(errorBody(error.code, error.message, error.issues), error.status)
+  return c.json(errorBody(error.code, error.message, error.issues, error.fields), error.status)
 }
 
 function fromHttpException(status: ContentfulStatusCode): ApiError {

@@ -94,6 +94,7 @@ function operation(spec: RouteSpec): JsonObject {
     responses['400'] ??= errorResponse('No organization selected')
   if (requiresSession(access)) responses['401'] ??= errorResponse('Not signed in')
   if (scoped) responses['403'] ??= errorResponse(`The role lacks ${access.permission}`)
+  if (access === 'operator') responses['403'] ??= errorResponse('Not a platform operator')
   if (spec.method !== 'get') responses['403'] ??= errorResponse('Origin not trusted')
   if (scoped || spec.params) responses['404'] ??= errorResponse('Not found (or in another organization)')
   if (spec.body) responses['415'] ??= errorResponse('Body is not JSON')

@@ -12,7 +12,7 @@ export function encodeCursor(key: readonly string[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url')
 }
 
-/** The sort key in a cursor, which must hold `size` strings; anything else is a 400. */
+/** The sort key in a cursor, which must hold `size` strings without U+0000; anything else is a 400. */
 export function decodeCursor(cursor: string, size: number): string[] {
   let value: unknown
   try {
@@ -20,7 +20,8 @@ export function decodeCursor(cursor: string, size: number): string[] {
   } catch {
     throw malformed()
   }
-  if (!Array.isArray(value) || value.length !== size || !value.every((item) => typeof item === 'string')) {
+  const fits = (item: unknown) => typeof item === 'string' && !item.includes('\u0000')
+  if (!Array.isArray(value) || value.length !== size || !value.every(fits)) {
     throw malformed()
   }
   return value as string[]

@@ -17,12 +17,16 @@ const originRejected = () => new ApiError(403, ErrorCode.originRejected, 'The re
 /**
  * CSRF defence: a state-changing request must carry a trusted Origin (PUBLIC_URL's or one in CORS_ORIGINS),
  * and `Sec-Fetch-Site: cross-site` is refused unless its Origin was allow-listed in CORS_ORIGINS on purpose.
+ * `exempt` names the paths called by other servers (the signed Stripe webhook) rather than browsers.
  */
-export function originCheck(config: Pick<Config, 'publicUrl' | 'corsOrigins'>): MiddlewareHandler {
+export function originCheck(
+  config: Pick<Config, 'publicUrl' | 'corsOrigins'>,
+  exempt: (path: string) => boolean = () => false,
+): MiddlewareHandler {
   const own = publicOrigin(config)
   const allowed = new Set(config.corsOrigins)
   return async (c, next) => {
-    if (isStateChanging(c.req.method)) {
+    if (isStateChanging(c.req.method) && !exempt(c.req.path)) {
       const origin = c.req.header('origin')
       if (!origin || (origin !== own && !allowed.has(origin))) throw originRejected()
       if (c.req.header('sec-fetch-site') === 'cross-site' && !allowed.has(origin)) throw originRejected()
@@ -46,11 +50,12 @@ export function corsForAllowList(config: Pick<Config, 'corsOrigins'>): Middlewar
 
 /**
  * JSON endpoints refuse form content types (a cross-site form can post those without a preflight). A
- * state-changing request either has no body or a JSON one.
+ * state-changing request either has no body or a JSON one. `exempt` names the paths that take another body
+ * (a signed webhook's raw body, the sandbox checkout's form posts).
  */
-export function jsonOnly(): MiddlewareHandler {
+export function jsonOnly(exempt: (path: string) => boolean = () => false): MiddlewareHandler {
   return async (c, next) => {
-    if (isStateChanging(c.req.method)) {
+    if (isStateChanging(c.req.method) && !exempt(c.req.path)) {
       const type = c.req.header('content-type')
       const length = c.req.header('content-length')
       const hasBody =

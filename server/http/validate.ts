@@ -5,10 +5,44 @@ import { ApiError } from './errors.ts'
 
 export type AnySchema = v.GenericSchema
 
-/** Parses with a contract schema; a failure is a 400 `validation_failed` led by the first issue's message. */
+const NUL_MESSAGE = 'Text must not contain NUL characters.'
+
+/**
+ * The dot path of the first string holding U+0000 in a parsed value (plain objects and arrays), else null.
+ * PostgreSQL stores no NUL in `text` or `jsonb`: without this check such input would be a 500.
+ */
+export function findNul(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findNul(item, path ? `${path}.${index}` : String(index))
+      if (found !== null) return found
+    }
+    return null
+  }
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findNul(key, path) ?? findNul(item, path ? `${path}.${key}` : key)
+      if (found !== null) return found
+    }
+  }
+  return null
+}
+
+/**
+ * Parses with a contract schema; a failure is a 400 `validation_failed` led by the first issue's message. Every
+ * input (params, headers, query, body) passes here, and any string of the parsed output holding U+0000 is
+ * refused the same way, whatever the schema.
+ */
 export function parseInput<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, value)
-  if (result.success) return result.output
+  if (result.success) {
+    const nul = findNul(result.output)
+    if (nul === null) return result.output
+    throw new ApiError(400, ErrorCode.validation, NUL_MESSAGE, {
+      issues: [{ path: nul, message: NUL_MESSAGE }],
+    })
+  }
   const issues = result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }))
   throw new ApiError(400, ErrorCode.validation, result.issues[0].message, { issues })
 }

@@ -1,16 +1,31 @@
 import { count, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { custodyLog, keychains, keys, memberships, tags } from '../db/schema.ts'
+import {
+  custodyLog,
+  keychains,
+  keys,
+  memberships,
+  orders as ordersTable,
+  subscriptions,
+  tags,
+} from '../db/schema.ts'
 import { setupTestApp } from '../test/harness.ts'
-import { DEMO_KEYCHAINS, DEMO_MEMBERS, DEMO_ORGANIZATION_ID, DEMO_TAGS, seedDemo } from './demo.ts'
+import {
+  DEMO_KEYCHAINS,
+  DEMO_MEMBERS,
+  DEMO_ORGANIZATION_ID,
+  DEMO_PLAN_ID,
+  DEMO_TAGS,
+  seedDemo,
+} from './demo.ts'
 
 const t = setupTestApp()
 
 describe('seedDemo', () => {
   it('creates the demo organization once, and each demo member sees what their role allows', async () => {
     const first = await seedDemo(t.deps)
-    expect(first).toMatchObject({ created: true, keychains: DEMO_KEYCHAINS, tags: DEMO_TAGS })
-    expect(await seedDemo(t.deps)).toMatchObject({ created: false })
+    expect(first).toMatchObject({ created: true, keychains: DEMO_KEYCHAINS, tags: DEMO_TAGS, orders: 2 })
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0 })
 
     const countOf = async (table: typeof keychains | typeof tags | typeof memberships) =>
       (
@@ -30,5 +45,35 @@ describe('seedDemo', () => {
     expect(free.data).toHaveLength(DEMO_TAGS - DEMO_KEYCHAINS)
     const contact = await t.signIn('contact@demo.trousseau.test')
     expect((await t.get('/api/keychains', { cookie: contact.cookie })).status).toBe(403)
+
+    const admin = await t.signIn('admin@demo.trousseau.test')
+    const orders = await (await t.get('/api/orders', { cookie: admin.cookie })).json()
+    expect(
+      orders.data.map((order: { status: string; quantity: number }) => [order.status, order.quantity]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['DELIVERED', DEMO_TAGS],
+        ['PAID', 0],
+      ]),
+    )
+    const delivered = orders.data.find((order: { status: string }) => order.status === 'DELIVERED')
+    const details = await (
+      await t.get(`/api/orders/${delivered.id}/details`, { cookie: admin.cookie })
+    ).json()
+    expect(details.tags).toHaveLength(DEMO_TAGS)
+    const { subscription } = await (
+      await t.get(`/api/organizations/${DEMO_ORGANIZATION_ID}/subscription`, { cookie: admin.cookie })
+    ).json()
+    expect(subscription).toMatchObject({ planId: DEMO_PLAN_ID, billingCycle: 'YEARLY', status: 'ACTIVE' })
+  })
+
+  it('adds the orders to a demo seeded before they existed, once', async () => {
+    await t.reset()
+    await seedDemo(t.deps)
+    await t.db.delete(subscriptions)
+    await t.db.delete(ordersTable)
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 2 })
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0 })
+    expect((await t.db.select({ n: count() }).from(ordersTable))[0]!.n).toBe(2)
   })
 })

@@ -1,12 +1,17 @@
-import { eq } from 'drizzle-orm'
+import { and, between, eq } from 'drizzle-orm'
+import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
 import type { Database, Db } from '../db/client.ts'
-import { organizations, users } from '../db/schema.ts'
+import { orders, organizations, tags as tagTable, users } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { addKey } from '../modules/keychains/keys.ts'
 import { createKeychain } from '../modules/keychains/service.ts'
 import { addMembership } from '../modules/members/service.ts'
+import { createOrder } from '../modules/orders/checkout.ts'
 import { createOrganization } from '../modules/organizations/service.ts'
+import { PLAN_IDS } from '../modules/plans/catalog.ts'
+import { findActivePlan, planConfiguration } from '../modules/plans/service.ts'
+import { startSubscription } from '../modules/subscriptions/service.ts'
 import { createTags } from '../modules/tags/service.ts'
 
 /** The marker: a fixed id. Present means the demo was seeded already, and nothing is written again. */
@@ -22,6 +27,9 @@ export const DEMO_MEMBERS: Array<{ role: Role; email: string; firstName: string;
 
 export const DEMO_KEYCHAINS = 50
 export const DEMO_TAGS = 60
+/** Dark on light, as a scanner needs (and as the order schema requires of a tag line). */
+export const DEMO_TAG_COLORS = { foregroundColor: '#1d4ed8', backgroundColor: '#ffffff' }
+export const DEMO_PLAN_ID = PLAN_IDS.proYearly
 
 const PLACES = [
   'Appartement',
@@ -35,7 +43,14 @@ const PLACES = [
 ]
 const STREETS = ['Rivoli', 'Oberkampf', 'Lepic', 'Monge', 'Cler', 'Daguerre', 'Mouffetard']
 
-export type SeedReport = { created: boolean; organizationId: string; keychains: number; tags: number }
+export type SeedReport = {
+  created: boolean
+  organizationId: string
+  keychains: number
+  tags: number
+  /** Orders added: the DELIVERED order of the 60 tags and the paid yearly plan (0 when present already). */
+  orders: number
+}
 
 async function upsertUser(db: Db, member: (typeof DEMO_MEMBERS)[number], now: Date) {
   await db
@@ -57,9 +72,13 @@ export async function seedDemo(deps: Pick<AppDeps, 'database' | 'clock'>): Promi
     .select({ id: organizations.id })
     .from(organizations)
     .where(eq(organizations.id, DEMO_ORGANIZATION_ID))
-  if (existing) return { created: false, organizationId: DEMO_ORGANIZATION_ID, keychains: 0, tags: 0 }
-
   const now = deps.clock.now()
+  if (existing) {
+    // A demo seeded before orders existed gets them now; otherwise nothing is written.
+    const orderCount = await deps.database.db.transaction((tx) => seedDemoOrders(tx, now))
+    return { created: false, organizationId: DEMO_ORGANIZATION_ID, keychains: 0, tags: 0, orders: orderCount }
+  }
+
   return deps.database.db.transaction(async (tx) => {
     const inTx = { ...deps, database: { ...deps.database, db: tx } as Database }
     const people = []
@@ -93,8 +112,7 @@ export async function seedDemo(deps: Pick<AppDeps, 'database' | 'clock'>): Promi
         startNumber: 1,
         count: DEMO_TAGS,
         name: DEMO_ORGANIZATION_NAME,
-        foregroundColor: '#ffffff',
-        backgroundColor: '#1d4ed8',
+        ...DEMO_TAG_COLORS,
       },
       now,
     )
@@ -116,6 +134,71 @@ export async function seedDemo(deps: Pick<AppDeps, 'database' | 'clock'>): Promi
       await addKey(inTx, { ...target, key: { type: 'KEY', name: 'Porte principale' } })
       if (index % 3 === 0) await addKey(inTx, { ...target, key: { type: 'KEY', name: 'Boîte aux lettres' } })
     }
-    return { created: true, organizationId: DEMO_ORGANIZATION_ID, keychains: DEMO_KEYCHAINS, tags: DEMO_TAGS }
+    const orderCount = await seedDemoOrders(tx, now)
+    return {
+      created: true,
+      organizationId: DEMO_ORGANIZATION_ID,
+      keychains: DEMO_KEYCHAINS,
+      tags: DEMO_TAGS,
+      orders: orderCount,
+    }
   })
+}
+
+/**
+ * The demo's orders, once: the 60 tags as one DELIVERED order (the tags linked to it), and a paid yearly Pro
+ * plan with its subscription running from now. Answers how many orders it added (0 when there are some).
+ */
+async function seedDemoOrders(tx: Db, now: Date): Promise<number> {
+  const [anyOrder] = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.organizationId, DEMO_ORGANIZATION_ID))
+    .limit(1)
+  if (anyOrder) return 0
+  const [admin] = await tx.select().from(users).where(eq(users.email, DEMO_MEMBERS[0]!.email))
+  if (!admin) throw new Error('the demo admin is missing')
+  const demoTags = and(
+    eq(tagTable.organizationId, DEMO_ORGANIZATION_ID),
+    eq(tagTable.alphaCode, 'DEM'),
+    between(tagTable.number, 1, DEMO_TAGS),
+  )
+  const tagOrder = await createOrder(tx, {
+    organizationId: DEMO_ORGANIZATION_ID,
+    userId: admin.id,
+    items: [
+      {
+        productType: 'TAG',
+        productRefId: TAG_PRODUCT_ID,
+        quantity: DEMO_TAGS,
+        configuration: { name: DEMO_ORGANIZATION_NAME, alphaCode: 'DEM', startNumber: 1, ...DEMO_TAG_COLORS },
+      },
+    ],
+    status: 'DELIVERED',
+    now,
+  })
+  // (A demo seeded before had white-on-blue tags, which scanners read badly: they get the order's colours.)
+  await tx
+    .update(tagTable)
+    .set({ orderId: tagOrder, ...DEMO_TAG_COLORS })
+    .where(demoTags)
+  const plan = await findActivePlan(tx, DEMO_PLAN_ID)
+  if (!plan) throw new Error('the demo plan is missing: are the migrations applied?')
+  const planOrder = await createOrder(tx, {
+    organizationId: DEMO_ORGANIZATION_ID,
+    userId: admin.id,
+    items: [
+      { productType: 'PLAN', productRefId: plan.id, quantity: 1, configuration: planConfiguration(plan) },
+    ],
+    status: 'PAID',
+    now,
+  })
+  await startSubscription(tx, {
+    organizationId: DEMO_ORGANIZATION_ID,
+    planId: plan.id,
+    plan: planConfiguration(plan),
+    orderId: planOrder,
+    now,
+  })
+  return 2
 }

@@ -1,6 +1,18 @@
+import { randomBytes } from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import { type OrderStatus, TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
-import { keychains, memberships, organizations, type TagRow, users } from '../db/schema.ts'
+import {
+  cartItems,
+  keychains,
+  localPaymentSessions,
+  memberships,
+  orderLines,
+  orders,
+  organizations,
+  type TagRow,
+  users,
+} from '../db/schema.ts'
 import { createTags } from '../modules/tags/service.ts'
 import { type SignedIn, type TestApp, uniqueEmail } from './harness.ts'
 
@@ -101,4 +113,100 @@ export async function makeKeychain(
     .values({ organizationId, name, custodianId: custodianId ?? null, createdAt: now, updatedAt: now })
     .returning()
   return row!
+}
+
+/** A valid TAG line configuration (dark on light, so a scanner reads it). */
+export const TAG_CONFIGURATION = {
+  name: 'Agence',
+  alphaCode: 'AGC',
+  startNumber: 1,
+  foregroundColor: '#111111',
+  backgroundColor: '#ffffff',
+}
+
+/** A TAG line put straight into a user's cart of an organization (the endpoint has its own tests). */
+export async function putTagsInCart(
+  t: TestApp,
+  input: { userId: string; organizationId: string; quantity?: number; alphaCode?: string },
+) {
+  const [row] = await t.db
+    .insert(cartItems)
+    .values({
+      userId: input.userId,
+      organizationId: input.organizationId,
+      productType: 'TAG',
+      productRefId: TAG_PRODUCT_ID,
+      quantity: input.quantity ?? 10,
+      configuration: { ...TAG_CONFIGURATION, alphaCode: input.alphaCode ?? 'AGC' },
+      createdAt: t.clock.now(),
+    })
+    .returning()
+  return row!
+}
+
+/**
+ * An order of 10 tags inserted directly in the given status (amounts as the price list makes them), with an
+ * open sandbox payment session when `session` is set.
+ */
+export async function makeOrder(
+  t: TestApp,
+  organizationId: string,
+  options: { status?: OrderStatus; session?: boolean; createdByUserId?: string } = {},
+) {
+  const now = t.clock.now()
+  const quantity = 10
+  const [order] = await t.db
+    .insert(orders)
+    .values({
+      organizationId,
+      createdByUserId: options.createdByUserId ?? null,
+      status: options.status ?? 'CREATED',
+      quantity,
+      subtotalInCents: 2500,
+      discountInCents: 0,
+      shippingInCents: 790,
+      freeShipping: false,
+      taxInCents: 658,
+      totalInCents: 3948,
+      shippingAddress: {
+        line1: '1 rue de la Paix',
+        line2: '',
+        city: 'Paris',
+        postalCode: '75002',
+        country: 'FR',
+      },
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+  await t.db.insert(orderLines).values({
+    orderId: order!.id,
+    position: 0,
+    productType: 'TAG',
+    productRefId: TAG_PRODUCT_ID,
+    quantity,
+    unitAmountInCents: 250,
+    baseUnitAmountInCents: 250,
+    configuration: TAG_CONFIGURATION,
+  })
+  let sessionId: string | null = null
+  if (options.session) {
+    sessionId = randomBytes(16).toString('base64url')
+    await t.db.insert(localPaymentSessions).values({
+      id: sessionId,
+      orderId: order!.id,
+      status: 'open',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 60 * 60 * 1000),
+    })
+    await t.db
+      .update(orders)
+      .set({
+        paymentProvider: 'local',
+        paymentSessionId: sessionId,
+        paymentSessionUrl: `http://x/${sessionId}`,
+      })
+      .where(eq(orders.id, order!.id))
+  }
+  return { ...order!, sessionId }
 }

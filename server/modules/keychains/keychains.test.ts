@@ -170,3 +170,34 @@ describe('GET /api/keychains', () => {
     }
   })
 })
+
+describe('concurrent hand-overs', () => {
+  it('log a consistent chain: each entry starts from where the previous one ended', async () => {
+    const { organization, admin, manager, member } = await world()
+    const other = await signedInMember(t, organization.id, 'MEMBER')
+    const created = await (await create(manager.cookie, { name: 'Relais', custodianId: member.id })).json()
+    const people = [member.id, other.id, admin.id, manager.id]
+    let holder = member.id
+    for (let round = 0; round < 8; round += 1) {
+      const [first, second] = people.filter((id) => id !== holder)
+      const answers = await Promise.all(
+        [first, second].map((custodianId) =>
+          t.patch(`/api/keychains/${created.id}`, { cookie: manager.cookie, json: { custodianId } }),
+        ),
+      )
+      expect(answers.map((response) => response.status)).toEqual([200, 200])
+      const now = await (await t.get(`/api/keychains/${created.id}`, { cookie: manager.cookie })).json()
+      holder = now.custodian.id
+    }
+    const log = await (
+      await t.get(`/api/keychains/${created.id}/custody-log`, { cookie: manager.cookie })
+    ).json()
+    const chain = (log.data as Array<{ from: { id: string } | null; to: { id: string } | null }>).toReversed()
+    expect(chain).toHaveLength(17)
+    expect(chain[0]!.from).toBeNull()
+    for (let index = 1; index < chain.length; index += 1) {
+      expect(chain[index]!.from?.id, `entry ${index}`).toBe(chain[index - 1]!.to?.id)
+    }
+    expect(chain.at(-1)!.to?.id).toBe(holder)
+  })
+})

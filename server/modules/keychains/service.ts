@@ -20,12 +20,21 @@ import { keychainDeletionGuards } from './deletion-guards.ts'
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 type Tx = Db
 
-/** The keychain if it belongs to the organization; another organization's keychain is a 404, never a 403. */
-export async function findKeychain(db: Db, organizationId: string, id: string): Promise<KeychainRow> {
-  const [row] = await db
+/**
+ * The keychain if it belongs to the organization; another organization's keychain is a 404, never a 403.
+ * `lock`: read it `FOR UPDATE` (inside a transaction), so a concurrent change waits and sees this one's result.
+ */
+export async function findKeychain(
+  db: Db,
+  organizationId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<KeychainRow> {
+  const query = db
     .select()
     .from(keychains)
     .where(and(eq(keychains.id, id), eq(keychains.organizationId, organizationId)))
+  const [row] = options.lock ? await query.for('update') : await query
   if (!row) throw notFound('No such keychain.')
   return row
 }
@@ -114,7 +123,8 @@ export async function updateKeychain(
   const now = deps.clock.now()
   const { update } = input
   return deps.database.db.transaction(async (tx: Tx) => {
-    const current = await findKeychain(tx, input.organizationId, input.id)
+    // Locked: two hand-overs at once log A→B then B→C, never A→B and A→C.
+    const current = await findKeychain(tx, input.organizationId, input.id, { lock: true })
     const custodianChanges = update.custodianId !== undefined && update.custodianId !== current.custodianId
     if (custodianChanges && update.custodianId)
       await assertCustodian(tx, input.organizationId, update.custodianId)
@@ -148,7 +158,7 @@ export async function deleteKeychain(
   input: { organizationId: string; id: string },
 ): Promise<void> {
   await deps.database.db.transaction(async (tx: Tx) => {
-    const current = await findKeychain(tx, input.organizationId, input.id)
+    const current = await findKeychain(tx, input.organizationId, input.id, { lock: true })
     for (const guard of keychainDeletionGuards) {
       const refusal = await guard(tx, current.id)
       if (refusal) throw new ApiError(409, ErrorCode.conflict, refusal)

@@ -95,6 +95,59 @@ describe('POST /api/organizations/{id}/users', () => {
     expect(self.status).toBe(409)
   })
 
+  it("never reveals an existing account's names: e-mail only until they are ACTIVE here", async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const email = uniqueEmail('known')
+    const known = await t.signIn(email)
+    await t.patch('/api/profile', { cookie: known.cookie, json: { firstName: 'Secret', lastName: 'Name' } })
+    const response = await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email, role: 'MEMBER', firstName: 'Typed', lastName: 'ByAdmin' },
+    })
+    expect(response.status).toBe(201)
+    const hidden = { id: known.profile.id, email, firstName: '', lastName: '', status: 'INVITED' }
+    expect(await response.json()).toMatchObject(hidden)
+    expect(
+      await (await t.get(`/api/users/${known.profile.id}`, { cookie: admin.cookie })).json(),
+    ).toMatchObject(hidden)
+    for (const path of ['/api/users', `/api/organizations/${organization.id}/users`]) {
+      const { data } = await (await t.get(path, { cookie: admin.cookie })).json()
+      expect(data.find((member: { id: string }) => member.id === known.profile.id)).toMatchObject(hidden)
+    }
+    // Revoked and enabled again: still not ACTIVE, still hidden.
+    await t.patch(`/api/users/${known.profile.id}`, { cookie: admin.cookie, json: { status: 'DISABLED' } })
+    const revoked = await (await t.get(`/api/users/${known.profile.id}`, { cookie: admin.cookie })).json()
+    expect(revoked).toMatchObject({ firstName: '', lastName: '', status: 'DISABLED' })
+    const enabled = await t.patch(`/api/users/${known.profile.id}`, {
+      cookie: admin.cookie,
+      json: { status: 'ACTIVE' },
+    })
+    expect(await enabled.json()).toMatchObject({ ...hidden, status: 'INVITED' })
+
+    // An account never signed in but invited elsewhere too: hidden as well.
+    const other = await organizationWithAdmin(t, 'Other')
+    const shared = uniqueEmail()
+    await t.post(`/api/organizations/${other.organization.id}/users`, {
+      cookie: other.admin.cookie,
+      json: { email: shared, role: 'MEMBER', firstName: 'Named', lastName: 'Elsewhere' },
+    })
+    const second = await t.post(`/api/organizations/${organization.id}/users`, {
+      cookie: admin.cookie,
+      json: { email: shared, role: 'MEMBER' },
+    })
+    expect(await second.json()).toMatchObject({ email: shared, firstName: '', lastName: '' })
+
+    // Once they sign in (accepting), the organization sees their names.
+    await t.signIn(email)
+    expect(
+      await (await t.get(`/api/users/${known.profile.id}`, { cookie: admin.cookie })).json(),
+    ).toMatchObject({
+      firstName: 'Secret',
+      lastName: 'Name',
+      status: 'ACTIVE',
+    })
+  })
+
   it('answers 400 for a bad address or role, 404 for a foreign organization, 403 for a MANAGER', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const bad = await t.post(`/api/organizations/${organization.id}/users`, {

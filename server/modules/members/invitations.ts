@@ -16,7 +16,8 @@ export const displayName = (user: Pick<UserRow, 'firstName' | 'lastName' | 'emai
 /**
  * Invites an address into the organization as INVITED with the given role, creating the account when the
  * address is unknown (in the invitation's language), and mails the invitee in their account's language. The
- * membership becomes ACTIVE at their next sign-in. Already a member (any status): 409.
+ * membership becomes ACTIVE at their next sign-in. Already a member (any status): 409. The answer shows an
+ * existing account by its e-mail only (see `toMember`): the invitation's names apply to a new account alone.
  */
 export async function inviteMember(
   deps: Deps,
@@ -66,5 +67,5 @@ export async function inviteMember(
   })
   const row = await findMembership(deps.database.db, input.organizationId, invitee.id)
   if (!row) throw new Error('invited membership vanished')
-  return toMember(row.user, row.membership)
+  return toMember(row)
 }

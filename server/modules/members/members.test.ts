@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { memberships, sessions } from '../../db/schema.ts'
+import { memberships, sessions, users } from '../../db/schema.ts'
 import { addMember, createOrganization, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { updateMember } from './update.ts'
 
 const t = setupTestApp()
 
@@ -75,12 +76,13 @@ describe('GET /api/users/{id}', () => {
 })
 
 describe('PATCH /api/users/{id}', () => {
-  it('lets an ADMIN change names, role and status', async () => {
+  it('lets an ADMIN change role and status', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const member = await signedInMember(t, organization.id, 'MEMBER')
+    await t.patch('/api/profile', { cookie: member.cookie, json: { firstName: 'Zoé', lastName: 'Blanc' } })
     const response = await t.patch(`/api/users/${member.id}`, {
       cookie: admin.cookie,
-      json: { firstName: ' Zoé ', lastName: 'Blanc', role: 'MANAGER' },
+      json: { role: 'MANAGER', firstName: 'Zoé' },
     })
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({
@@ -91,6 +93,75 @@ describe('PATCH /api/users/{id}', () => {
     })
     const profile = await (await t.get('/api/profile', { cookie: member.cookie })).json()
     expect(profile.permissions).toContain('create__keychain')
+  })
+
+  it("changes names only of the organization's own invitee (INVITED, never signed in, nowhere else)", async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const invite = async (email: string) =>
+      (
+        await t.post(`/api/organizations/${organization.id}/users`, {
+          cookie: admin.cookie,
+          json: { email, role: 'MEMBER', firstName: 'Léo' },
+        })
+      ).json()
+    const invitee = await invite(uniqueEmail())
+    const renamed = await t.patch(`/api/users/${invitee.id}`, {
+      cookie: admin.cookie,
+      json: { firstName: ' Zoé ', lastName: 'Blanc' },
+    })
+    expect(renamed.status).toBe(200)
+    expect(await renamed.json()).toMatchObject({ firstName: 'Zoé', lastName: 'Blanc', status: 'INVITED' })
+
+    const locked = {
+      code: 'member_names_locked',
+      message:
+        'The name can change only while the member is invited and has not signed in yet: afterwards it is theirs to change in their profile.',
+    }
+    const active = await signedInMember(t, organization.id, 'MEMBER')
+    const stranger = uniqueEmail()
+    await t.signIn(stranger)
+    const invitedAccount = await invite(stranger)
+    const elsewhere = await organizationWithAdmin(t, 'Elsewhere')
+    const shared = await invite(uniqueEmail())
+    await t.post(`/api/organizations/${elsewhere.organization.id}/users`, {
+      cookie: elsewhere.admin.cookie,
+      json: { email: shared.email, role: 'MEMBER' },
+    })
+    for (const id of [active.id, invitedAccount.id, shared.id, admin.id]) {
+      for (const json of [{ firstName: 'Pirate' }, { lastName: 'Pirate' }]) {
+        const response = await t.patch(`/api/users/${id}`, { cookie: admin.cookie, json })
+        expect(response.status).toBe(409)
+        expect((await response.json()).error).toEqual(locked)
+      }
+    }
+    const [account] = await t.db.select().from(users).where(eq(users.id, shared.id))
+    expect(account).toMatchObject({ firstName: 'Léo', lastName: '' })
+    // The person's own profile stays theirs.
+    const own = await t.patch('/api/profile', { cookie: active.cookie, json: { firstName: 'Moi' } })
+    expect(own.status).toBe(200)
+  })
+
+  it('revokes an invitation: DISABLED on an INVITED member, who then gets nothing at sign-in', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const email = uniqueEmail()
+    const invited = await (
+      await t.post(`/api/organizations/${organization.id}/users`, {
+        cookie: admin.cookie,
+        json: { email, role: 'ADMIN' },
+      })
+    ).json()
+    expect(invited.status).toBe('INVITED')
+    const revoked = await t.patch(`/api/users/${invited.id}`, {
+      cookie: admin.cookie,
+      json: { status: 'DISABLED' },
+    })
+    expect(revoked.status).toBe(200)
+    expect(await revoked.json()).toMatchObject({ id: invited.id, status: 'DISABLED', role: 'ADMIN' })
+    const { cookie, profile } = await t.signIn(email)
+    expect(profile).toMatchObject({ selectedOrganizationId: null, permissions: [] })
+    expect((await t.get(`/api/organizations/${organization.id}`, { cookie })).status).toBe(404)
+    const [row] = await t.db.select().from(memberships).where(eq(memberships.userId, invited.id))
+    expect(row!.status).toBe('DISABLED')
   })
 
   it('refuses to demote or disable the last active ADMIN, and allows it once there is another', async () => {
@@ -128,6 +199,44 @@ describe('PATCH /api/users/{id}', () => {
     expect([403, 409]).toContain(statuses[1])
     const rows = await t.db.select().from(memberships).where(eq(memberships.organizationId, organization.id))
     expect(rows.filter((row) => row.role === 'ADMIN' && row.status === 'ACTIVE')).toHaveLength(1)
+  })
+
+  it("re-reads the actor's membership under the lock: a demoted admin's change never commits", async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const { organization, admin } = await organizationWithAdmin(t)
+      const second = await signedInMember(t, organization.id, 'ADMIN')
+      await signedInMember(t, organization.id, 'ADMIN') // a third, so the last-admin rule stays out of it
+      const [demotion, disabling] = await Promise.all([
+        t.patch(`/api/users/${second.id}`, { cookie: admin.cookie, json: { role: 'MEMBER' } }),
+        t.patch(`/api/users/${admin.id}`, { cookie: second.cookie, json: { status: 'DISABLED' } }),
+      ])
+      // Whichever commits first takes the other's right away: exactly one applies, the other is a 403.
+      expect([demotion.status, disabling.status].sort()).toEqual([200, 403])
+      const rows = await t.db
+        .select()
+        .from(memberships)
+        .where(eq(memberships.organizationId, organization.id))
+      const secondRow = rows.find((row) => row.userId === second.id)!
+      const adminRow = rows.find((row) => row.userId === admin.id)!
+      expect(secondRow.role === 'MEMBER' && adminRow.status === 'DISABLED').toBe(false)
+    }
+  })
+
+  it('answers 403 when the actor lost the ADMIN role after the access check (service level)', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const second = await signedInMember(t, organization.id, 'ADMIN')
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    await t.patch(`/api/users/${second.id}`, { cookie: admin.cookie, json: { role: 'MEMBER' } })
+    await expect(
+      updateMember(t.deps, {
+        organizationId: organization.id,
+        actorId: second.id,
+        userId: member.id,
+        update: { status: 'DISABLED' },
+      }),
+    ).rejects.toMatchObject({ status: 403 })
+    const [row] = await t.db.select().from(memberships).where(eq(memberships.userId, member.id))
+    expect(row!.status).toBe('ACTIVE')
   })
 
   it('changes the e-mail only while the member has not signed in yet', async () => {
@@ -183,11 +292,18 @@ describe('PATCH /api/users/{id}', () => {
     expect((await t.get(`/api/organizations/${organization.id}`, { cookie: busy.cookie })).status).toBe(404)
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, busy.id))).toHaveLength(1)
 
+    // Enabled again as INVITED (names hidden meanwhile): ACTIVE at their next sign-in.
     const enabled = await t.patch(`/api/users/${busy.id}`, {
       cookie: admin.cookie,
       json: { status: 'ACTIVE' },
     })
-    expect((await enabled.json()).status).toBe('ACTIVE')
+    expect(await enabled.json()).toMatchObject({ status: 'INVITED', firstName: '', lastName: '' })
+    expect((await t.get(`/api/organizations/${organization.id}`, { cookie: busy.cookie })).status).toBe(200)
+    await t.signIn(busy.email)
+    expect((await t.get(`/api/users/${busy.id}`, { cookie: admin.cookie })).status).toBe(200)
+    expect((await (await t.get(`/api/users/${busy.id}`, { cookie: admin.cookie })).json()).status).toBe(
+      'ACTIVE',
+    )
   })
 
   it('answers 403 to a MANAGER, 404 for a foreign member, 400 for an unknown field or bad status', async () => {

@@ -38,19 +38,24 @@ export function memberRoutes(api: ApiRouter, deps: AppDeps): void {
     {
       method: 'patch',
       path: '/users/:id',
-      summary: 'Edit a member: names, e-mail while invited, role and status (the last admin stays)',
+      summary:
+        'Edit a member: names and e-mail while their own invitee, role and status (DISABLED revokes an invitation; the last admin stays)',
       access: inSelectedOrganization('update__member'),
       params: IdParamsSchema,
       body: MemberUpdateSchema,
       responses: {
         200: { description: 'The updated member', schema: MemberSchema },
-        409: { description: 'The last active admin, or an e-mail that cannot change' },
+        409: {
+          description:
+            "The last active admin, or names (`member_names_locked`) or an e-mail that are no longer the organization's to change",
+        },
       },
     },
-    async (c, { organization, params, body }) =>
+    async (c, { session, organization, params, body }) =>
       c.json(
         await updateMember(deps, {
           organizationId: organization.organizationId,
+          actorId: session.user.id,
           userId: params.id,
           update: body,
         }),

@@ -10,32 +10,73 @@ export function toPerson(user: Pick<UserRow, 'id' | 'email' | 'firstName' | 'las
   return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName }
 }
 
-export function toMember(user: UserRow, membership: MembershipRow): Member {
+/** A membership with its account, and whether the account has a membership in another organization. */
+export type MembershipView = { user: UserRow; membership: MembershipRow; elsewhere: boolean }
+
+/**
+ * True when the account is this organization's own invitee: INVITED here, never signed in and no membership
+ * (whatever its status) in any other organization. Only then may an ADMIN edit its names and e-mail.
+ */
+export function isOwnInvitee(row: MembershipView): boolean {
+  return row.membership.status === 'INVITED' && row.user.signedInAt === null && !row.elsewhere
+}
+
+/**
+ * The member as the organization sees them. Names are the account's own: they show only once the member is
+ * ACTIVE here (they signed in since being invited), or while the account is the organization's own invitee
+ * (the names are then the ones its admins typed). Otherwise — an existing account invited, revoked, or
+ * enabled again and not yet back — only the e-mail shows, so an invitation never reveals a stranger's name.
+ */
+export function toMember(row: MembershipView): Member {
+  const { user, membership } = row
+  const named = membership.status === 'ACTIVE' || isOwnInvitee(row)
   return {
     id: user.id,
     email: user.email,
-    firstName: user.firstName,
-    lastName: user.lastName,
+    firstName: named ? user.firstName : '',
+    lastName: named ? user.lastName : '',
     role: membership.role,
     status: membership.status,
     joinedAt: membership.createdAt.toISOString(),
   }
 }
 
-/** Every member of the organization, DISABLED ones included (an ADMIN can enable them again). */
+const elsewhere = (organizationId: string) =>
+  sql<boolean>`exists (select 1 from memberships as other where other.user_id = ${users.id} and other.organization_id <> ${organizationId})`.mapWith(
+    Boolean,
+  )
+
+const byName = (a: Member, b: Member) => {
+  const key = (member: Member) => [
+    member.lastName.toLowerCase(),
+    member.firstName.toLowerCase(),
+    member.email,
+  ]
+  const [x, y] = [key(a), key(b)]
+  for (let i = 0; i < x.length; i += 1) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1
+  return 0
+}
+
+/**
+ * Every member of the organization, DISABLED ones included (an ADMIN can enable them again), by the names
+ * shown (sorted after hiding, so the order reveals nothing of a hidden name either).
+ */
 export async function listMembers(db: Db, organizationId: string): Promise<Member[]> {
   const rows = await db
-    .select({ user: users, membership: memberships })
+    .select({ user: users, membership: memberships, elsewhere: elsewhere(organizationId) })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.organizationId, organizationId))
-    .orderBy(asc(sql`lower(${users.lastName})`), asc(sql`lower(${users.firstName})`), asc(users.email))
-  return rows.map((row) => toMember(row.user, row.membership))
+  return rows.map(toMember).sort(byName)
 }
 
-export async function findMembership(db: Db, organizationId: string, userId: string) {
+export async function findMembership(
+  db: Db,
+  organizationId: string,
+  userId: string,
+): Promise<MembershipView | null> {
   const [row] = await db
-    .select({ user: users, membership: memberships })
+    .select({ user: users, membership: memberships, elsewhere: elsewhere(organizationId) })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
@@ -46,7 +87,7 @@ export async function findMembership(db: Db, organizationId: string, userId: str
 export async function getMember(db: Db, organizationId: string, userId: string): Promise<Member> {
   const row = await findMembership(db, organizationId, userId)
   if (!row) throw notFound('No such member.')
-  return toMember(row.user, row.membership)
+  return toMember(row)
 }
 
 /** Inserts a membership; false when the user already has one in the organization (any status). */

@@ -152,3 +152,31 @@ describe('POST /api/scans', () => {
     expect((await (await scan(contact.cookie, tagged.publicId)).json()).status).toBe('foreign')
   })
 })
+
+describe('X-Client-Time', () => {
+  it('answers 400 for a time the ISO pattern lets through but that is no real instant', async () => {
+    const { member, tagged } = await world()
+    for (const value of [
+      '2024-01-01T00:00:00+05',
+      '2024-02-31T00:00:00Z',
+      '2023-02-29T12:00:00Z',
+      '2024-01-01T00:00:00 +05:00',
+    ]) {
+      const response = await scan(member.cookie, tagged.code, randomUUID(), { 'x-client-time': value })
+      expect(response.status, value).toBe(400)
+      expect((await response.json()).error).toMatchObject({
+        code: 'validation_failed',
+        message: 'The X-Client-Time header must be an ISO 8601 time.',
+      })
+    }
+    const fine = await scan(member.cookie, tagged.code, randomUUID(), {
+      'x-client-time': '2024-02-29T12:00:00+0530',
+    })
+    expect(fine.status).toBe(201)
+    const [row] = await t.db
+      .select()
+      .from(scans)
+      .where(eq(scans.id, (await fine.json()).scanId))
+    expect(row!.clientTime?.toISOString()).toBe('2024-02-29T06:30:00.000Z')
+  })
+})

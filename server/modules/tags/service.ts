@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, asc, between, eq, max } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Tag } from '../../../contract/tags.ts'
 import type { Db } from '../../db/client.ts'
@@ -75,6 +75,85 @@ export async function createTags(
     }
     return created
   })
+}
+
+/**
+ * The numbers a paid order line's tags get: its own range from `startNumber` when none of it is taken in the
+ * organization; otherwise numbering continues after the highest number of that alpha code (so paying never
+ * fails on a taken code). Should that run past 99999, the lowest free numbers are used.
+ */
+export async function orderTagNumbers(
+  db: Db,
+  organizationId: string,
+  input: { alphaCode: string; startNumber: number; count: number },
+): Promise<number[]> {
+  const { alphaCode, startNumber, count } = input
+  const range = (first: number) => Array.from({ length: count }, (_, index) => first + index)
+  const sameCode = and(eq(tags.organizationId, organizationId), eq(tags.alphaCode, alphaCode))
+  const last = startNumber + count - 1
+  const [taken] = await db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(sameCode, between(tags.number, startNumber, last)))
+    .limit(1)
+  if (!taken && last <= MAX_TAG_NUMBER) return range(startNumber)
+  const [highest] = await db
+    .select({ n: max(tags.number) })
+    .from(tags)
+    .where(sameCode)
+  const next = (highest?.n ?? 0) + 1
+  if (next + count - 1 <= MAX_TAG_NUMBER) return range(next)
+  const used = new Set(
+    (await db.select({ n: tags.number }).from(tags).where(sameCode).orderBy(asc(tags.number))).map(
+      (row) => row.n,
+    ),
+  )
+  const free: number[] = []
+  for (let number = 1; number <= MAX_TAG_NUMBER && free.length < count; number += 1) {
+    if (!used.has(number)) free.push(number)
+  }
+  if (free.length < count) throw new Error(`no ${count} free tag numbers left for ${alphaCode}`)
+  return free
+}
+
+/**
+ * Creates a paid order line's tags (numbers from `orderTagNumbers`), linked to the order. Runs in the paying
+ * transaction, with the organization row locked so two orders paid at once cannot pick the same numbers.
+ */
+export async function createOrderTags(
+  tx: Db,
+  organizationId: string,
+  batch: Omit<TagBatch, 'count'> & { count: number; orderId: string },
+  now: Date,
+): Promise<TagRow[]> {
+  const alphaCode = batch.alphaCode.toUpperCase()
+  const numbers = await orderTagNumbers(tx, organizationId, {
+    alphaCode,
+    startNumber: batch.startNumber,
+    count: batch.count,
+  })
+  const rows = numbers.map((number) => ({
+    publicId: newPublicId(),
+    organizationId,
+    alphaCode,
+    number,
+    code: tagCode(alphaCode, number),
+    name: batch.name,
+    foregroundColor: batch.foregroundColor.toLowerCase(),
+    backgroundColor: batch.backgroundColor.toLowerCase(),
+    orderId: batch.orderId,
+    createdAt: now,
+  }))
+  const created: TagRow[] = []
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    created.push(
+      ...(await tx
+        .insert(tags)
+        .values(rows.slice(start, start + INSERT_BATCH))
+        .returning()),
+    )
+  }
+  return created
 }
 
 export async function findTagByPublicId(db: Db, publicId: string): Promise<TagRow | null> {

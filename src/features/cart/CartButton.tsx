@@ -1,11 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { ShoppingCart, X } from 'lucide-react'
-import { useState } from 'react'
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components'
+import { ShoppingCart } from 'lucide-react'
+import { lazy, Suspense, useState } from 'react'
 import type { Order } from '../../../contract/commerce.ts'
 import { cartQuery } from './api.ts'
-import { CartSummary } from './CartSummary.tsx'
+
+const CartDialog = lazy(() => import('./CartDialog.tsx'))
 
 /** The cart of the selected organization, one tap away in the app shell. */
 export function CartButton({
@@ -34,37 +34,11 @@ export function CartButton({
           </span>
         ) : null}
       </button>
-      <ModalOverlay
-        isOpen={open}
-        onOpenChange={setOpen}
-        isDismissable
-        className="fixed inset-0 z-40 flex justify-end bg-slate-900/40"
-      >
-        <Modal className="h-full w-full max-w-md overflow-y-auto bg-white p-6 shadow-xl">
-          <Dialog className="outline-none">
-            <div className="mb-4 flex items-center justify-between">
-              <Heading slot="title" className="text-xl font-bold text-slate-900">
-                <Trans>Cart</Trans>
-              </Heading>
-              <button
-                type="button"
-                onClick={() => setOpen(false)}
-                aria-label={t`Close`}
-                className="rounded-md p-2 hover:bg-slate-100"
-              >
-                <X aria-hidden className="size-5" />
-              </button>
-            </div>
-            <CartSummary
-              organizationId={organizationId}
-              onOrdered={(order) => {
-                setOpen(false)
-                onOrdered(order)
-              }}
-            />
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      {open ? (
+        <Suspense fallback={null}>
+          <CartDialog organizationId={organizationId} open={open} setOpen={setOpen} onOrdered={onOrdered} />
+        </Suspense>
+      ) : null}
     </>
   )
 }

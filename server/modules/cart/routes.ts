@@ -1,0 +1,95 @@
+import * as v from 'valibot'
+import { CartItemCreateSchema, CartSchema, CheckoutSchema, OrderSchema } from '../../../contract/commerce.ts'
+import { IdParamsSchema } from '../../../contract/common.ts'
+import type { AppDeps } from '../../deps.ts'
+import { inSelectedOrganization } from '../../http/access.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { checkout } from '../orders/checkout.ts'
+import { addCartItem, clearCart, getCart, removeCartItem } from './service.ts'
+
+/** The caller's cart of the selected organization: without a selection, every call is a 400. */
+export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
+  const { db } = deps.database
+
+  api.route(
+    {
+      method: 'get',
+      path: '/cart',
+      summary: 'The cart, priced now (plan, tag, accessory, other) with its totals',
+      access: inSelectedOrganization('read__cart'),
+      responses: { 200: { description: 'The cart', schema: CartSchema } },
+    },
+    async (c, { session, organization }) =>
+      c.json(
+        await getCart(db, { userId: session.user.id, organizationId: organization.organizationId }),
+        200,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'post',
+      path: '/cart/items',
+      summary:
+        'Add a line: TAG (needs create__order) or PLAN (needs manage__subscription; replaces the cart’s plan). A unit amount other than the server’s is refused (409 price_mismatch)',
+      access: inSelectedOrganization('update__cart'),
+      body: CartItemCreateSchema,
+      responses: {
+        201: { description: 'Added; the whole cart', schema: CartSchema },
+        409: { description: 'price_mismatch (with expectedUnitAmountInCents), or the cart is full' },
+      },
+    },
+    async (c, { session, organization, body }) => {
+      const owner = { userId: session.user.id, organizationId: organization.organizationId }
+      await addCartItem(db, { owner, scope: organization, item: body, now: deps.clock.now() })
+      return c.json(await getCart(db, owner), 201)
+    },
+  )
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/cart/items/:id',
+      summary: 'Remove a line from the cart',
+      access: inSelectedOrganization('update__cart'),
+      params: IdParamsSchema,
+      responses: { 204: { description: 'Removed' } },
+    },
+    async (c, { session, organization, params }) => {
+      const owner = { userId: session.user.id, organizationId: organization.organizationId }
+      await removeCartItem(db, owner, params.id)
+      return c.body(null, 204)
+    },
+  )
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/cart',
+      summary: 'Empty the cart',
+      access: inSelectedOrganization('update__cart'),
+      responses: { 204: { description: 'Emptied' } },
+    },
+    async (c, { session, organization }) => {
+      await clearCart(db, { userId: session.user.id, organizationId: organization.organizationId })
+      return c.body(null, 204)
+    },
+  )
+
+  api.route(
+    {
+      method: 'post',
+      path: '/cart/checkout',
+      summary:
+        'Turn the cart into an order (CREATED, amounts recomputed) and empty it; shipping to the given address, else the organization’s',
+      access: inSelectedOrganization('create__order'),
+      body: v.optional(CheckoutSchema),
+      responses: {
+        201: { description: 'The new order', schema: OrderSchema },
+        409: { description: 'cart_empty' },
+      },
+    },
+    async (c, { session, organization, operator, body }) =>
+      c.json(await checkout(deps, { session, scope: organization, operator, body }), 201),
+  )
+}

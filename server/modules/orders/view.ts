@@ -1,0 +1,105 @@
+import { asc, eq, inArray } from 'drizzle-orm'
+import type { Order, OrderAction } from '../../../contract/commerce.ts'
+import type { Db } from '../../db/client.ts'
+import { type OrderLineRow, type OrderRow, orderLines, orders, organizations } from '../../db/schema.ts'
+import type { OrganizationScope } from '../../http/access.ts'
+import { notFound } from '../../http/errors.ts'
+import { actionsFor } from './actions.ts'
+
+/** Who looks at an order: their permissions in the organization they work in, and operator or not. */
+export type OrderCaller = { operator: boolean; scope: OrganizationScope | null }
+
+const REFERENCE_YEAR = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', year: 'numeric' })
+
+/** `TR-2026-000123`: the year it was placed (Paris time) and its running number. */
+export function orderReference(row: Pick<OrderRow, 'createdAt' | 'number'>): string {
+  return `TR-${REFERENCE_YEAR.format(row.createdAt)}-${String(row.number).padStart(6, '0')}`
+}
+
+export function toOrder(
+  row: OrderRow,
+  lines: OrderLineRow[],
+  organizationName: string,
+  caller: OrderCaller,
+): Order {
+  return {
+    id: row.id,
+    reference: orderReference(row),
+    status: row.status,
+    organization: { id: row.organizationId, name: organizationName },
+    quantity: row.quantity,
+    createdAt: row.createdAt.toISOString(),
+    totals: {
+      subtotalInCents: row.subtotalInCents,
+      discountInCents: row.discountInCents,
+      shippingInCents: row.shippingInCents,
+      freeShipping: row.freeShipping,
+      taxInCents: row.taxInCents,
+      totalInCents: row.totalInCents,
+    },
+    lines: lines.map((line) => ({
+      id: line.id,
+      productType: line.productType,
+      productRefId: line.productRefId,
+      quantity: line.quantity,
+      unitAmountInCents: line.unitAmountInCents,
+      lineTotalInCents: line.unitAmountInCents * line.quantity,
+      configuration: line.configuration as Order['lines'][number]['configuration'],
+    })),
+    shippingAddress: row.shippingAddress ?? null,
+    actions: actionsFor(row, caller) satisfies OrderAction[],
+  }
+}
+
+export async function linesOf(db: Db, orderIds: string[]): Promise<Map<string, OrderLineRow[]>> {
+  const byOrder = new Map<string, OrderLineRow[]>(orderIds.map((id) => [id, []]))
+  if (orderIds.length === 0) return byOrder
+  const rows = await db
+    .select()
+    .from(orderLines)
+    .where(inArray(orderLines.orderId, orderIds))
+    .orderBy(asc(orderLines.position))
+  for (const row of rows) byOrder.get(row.orderId)?.push(row)
+  return byOrder
+}
+
+/** Orders (with their organization's name) as the caller sees them, in the given order. */
+export async function toOrders(
+  db: Db,
+  rows: Array<{ order: OrderRow; organizationName: string }>,
+  caller: OrderCaller,
+): Promise<Order[]> {
+  const lines = await linesOf(
+    db,
+    rows.map((row) => row.order.id),
+  )
+  return rows.map((row) => toOrder(row.order, lines.get(row.order.id) ?? [], row.organizationName, caller))
+}
+
+export const orderColumns = { order: orders, organizationName: organizations.name }
+
+/**
+ * The order if the caller may see it: any order for an operator, otherwise only one of the organization they
+ * work in (another organization's order is a 404, never a 403).
+ */
+export async function findVisibleOrder(
+  db: Db,
+  id: string,
+  caller: OrderCaller,
+): Promise<{ order: OrderRow; organizationName: string }> {
+  const [row] = await db
+    .select(orderColumns)
+    .from(orders)
+    .innerJoin(organizations, eq(organizations.id, orders.organizationId))
+    .where(eq(orders.id, id))
+  if (!row) throw notFound('No such order.')
+  if (!caller.operator && row.order.organizationId !== caller.scope?.organizationId) {
+    throw notFound('No such order.')
+  }
+  return row
+}
+
+export async function orderView(db: Db, id: string, caller: OrderCaller): Promise<Order> {
+  const [order] = await toOrders(db, [await findVisibleOrder(db, id, caller)], caller)
+  return order!
+}

@@ -1,0 +1,59 @@
+/** Calendar arithmetic in a time zone (IANA name), with the platform's Intl data: no library needed. */
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+
+function partsIn(timeZone: string, date: Date) {
+  let format = formatters.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+    formatters.set(timeZone, format)
+  }
+  const parts = Object.fromEntries(
+    format
+      .formatToParts(date)
+      .filter((part) => part.type !== 'literal')
+      .map((part) => [part.type, Number(part.value)]),
+  ) as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>
+  return parts
+}
+
+/** How far the zone's wall clock is ahead of UTC at that instant, in ms. */
+function offsetAt(timeZone: string, date: Date): number {
+  const p = partsIn(timeZone, date)
+  const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second)
+  return wall - Math.floor(date.getTime() / 1000) * 1000
+}
+
+/** The instant when the zone's wall clock reads midnight at the start of that day (month may overflow). */
+export function zonedMidnight(timeZone: string, year: number, month: number, day: number): Date {
+  const guess = Date.UTC(year, month - 1, day)
+  const first = guess - offsetAt(timeZone, new Date(guess))
+  const second = guess - offsetAt(timeZone, new Date(first))
+  return new Date(second)
+}
+
+/** The calendar month (in the zone) holding `now`: `[start, end)`. */
+export function monthBoundsIn(timeZone: string, now: Date): { start: Date; end: Date } {
+  const { year, month } = partsIn(timeZone, now)
+  return { start: zonedMidnight(timeZone, year, month, 1), end: zonedMidnight(timeZone, year, month + 1, 1) }
+}
+
+/** `date` plus whole months, the day clamped to the target month's length (31 Jan + 1 month = 28/29 Feb). */
+export function addMonths(date: Date, months: number): Date {
+  const day = date.getUTCDate()
+  const result = new Date(date)
+  result.setUTCDate(1)
+  result.setUTCMonth(result.getUTCMonth() + months)
+  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate()
+  result.setUTCDate(Math.min(day, lastDay))
+  return result
+}
