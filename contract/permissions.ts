@@ -55,6 +55,8 @@ const MANAGER_PERMISSIONS: Permission[] = [
   'create__order',
   'read__cart',
   'update__cart',
+  // Managers authorize transfers, so they see the plan and this month's allowance.
+  'read__subscription',
 ]
 
 /**
@@ -70,7 +72,6 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'update__member',
     'delete__member',
     'manage__subscription',
-    'read__subscription',
   ],
   MANAGER: MANAGER_PERMISSIONS,
   MEMBER: MEMBER_PERMISSIONS,

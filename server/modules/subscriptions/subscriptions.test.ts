@@ -70,14 +70,14 @@ describe('GET /organizations/{id}/subscription', () => {
     expect(await activeSubscription(t.db, organization.id, t.clock.now())).toBeNull()
   })
 
-  it('is read by ADMINs only, and a foreign organization is a 404', async () => {
+  it('is read by ADMINs and MANAGERs (who authorize transfers), not MEMBERs; a foreign organization is a 404', async () => {
     const { organization } = await organizationWithAdmin(t)
     const other = await organizationWithAdmin(t, 'Other')
-    const manager = await signedInMember(t, organization.id, 'MANAGER')
-    expect(
-      (await t.get(`/api/organizations/${organization.id}/subscription`, { cookie: manager.cookie })).status,
-    ).toBe(403)
     const path = `/api/organizations/${organization.id}/subscription`
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    expect((await t.get(path, { cookie: manager.cookie })).status).toBe(200)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    expect((await t.get(path, { cookie: member.cookie })).status).toBe(403)
     expect((await t.get(path, { cookie: other.admin.cookie })).status).toBe(404)
   })
 })

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { Building2, KeyRound, Plus, ScanLine } from 'lucide-react'
+import { Building2, CreditCard, KeyRound, Plus, ScanLine } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { Profile } from '../../../contract/auth.ts'
 import { useAbility } from '../../lib/ability.tsx'
@@ -57,7 +57,7 @@ export function DashboardScreen({ profile }: { profile: Profile }) {
           </AppLink>
         </Card>
       ) : (
-        <nav aria-label={t`Shortcuts`} className="grid gap-4 sm:grid-cols-3">
+        <nav aria-label={t`Shortcuts`} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {ability.can('read', 'keychain') ? (
             <Shortcut href={href('/app/keychains')} icon={KeyRound}>
               <Trans>Keychains</Trans>
@@ -66,6 +66,11 @@ export function DashboardScreen({ profile }: { profile: Profile }) {
           {ability.can('create', 'scan') ? (
             <Shortcut href={href('/app/scan')} icon={ScanLine}>
               <Trans>Scan a tag</Trans>
+            </Shortcut>
+          ) : null}
+          {ability.can('manage', 'subscription') ? (
+            <Shortcut href={href('/app/plans')} icon={CreditCard}>
+              <Trans>Plans</Trans>
             </Shortcut>
           ) : null}
           <Shortcut href={href(`/app/organizations/${profile.selectedOrganizationId}`)} icon={Building2}>

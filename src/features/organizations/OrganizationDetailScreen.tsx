@@ -2,6 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useState } from 'react'
 import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
+import { formatDate, formatMoney } from '../../lib/format.ts'
+import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
@@ -10,11 +12,16 @@ import { MemberTable } from '../../ui/MemberTable.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { Tabs } from '../../ui/Tabs.tsx'
 import { TagTable } from '../../ui/TagTable.tsx'
-import { organizationMembersQuery, organizationQuery, organizationTagsQuery } from './api.ts'
+import {
+  organizationMembersQuery,
+  organizationOrdersQuery,
+  organizationQuery,
+  organizationTagsQuery,
+} from './api.ts'
 import { countryName } from './countries.ts'
 import { InviteMemberForm } from './InviteMemberForm.tsx'
 
-export type OrganizationTab = 'users' | 'tags'
+export type OrganizationTab = 'users' | 'orders' | 'tags'
 
 function MembersTab({
   organizationId,
@@ -51,6 +58,33 @@ function MembersTab({
         />
       )}
     </div>
+  )
+}
+
+function OrdersTab({ organizationId }: { organizationId: string }) {
+  const { i18n } = useLingui()
+  const locale = useLocale()
+  const href = useHref()
+  const { data, isPending, isError, refetch } = useQuery(organizationOrdersQuery(organizationId))
+  if (isPending) return <LoadingState label={<Trans>Loading orders…</Trans>} />
+  if (isError)
+    return (
+      <ErrorState message={<Trans>The orders could not be loaded.</Trans>} onRetry={() => void refetch()} />
+    )
+  if (data.data.length === 0) return <EmptyState title={<Trans>No orders yet.</Trans>} />
+  return (
+    <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+      {data.data.map((order) => (
+        <li key={order.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3 text-sm">
+          <AppLink href={href(`/app/orders/${order.id}`)}>{order.reference}</AppLink>
+          <span className="text-slate-700">{i18n._(ORDER_STATUS_LABELS[order.status])}</span>
+          <span className="text-slate-700">{formatDate(order.createdAt, locale)}</span>
+          <span className="ml-auto font-semibold tabular-nums">
+            {formatMoney(order.totals.totalInCents, locale)}
+          </span>
+        </li>
+      ))}
+    </ul>
   )
 }
 
@@ -128,6 +162,9 @@ export function OrganizationDetailScreen({
           label: <Trans>Users</Trans>,
           content: <MembersTab organizationId={organizationId} canInvite={canInvite} linked={linked} />,
         }
+      : null,
+    hasPermission(granted, 'read', 'order')
+      ? { id: 'orders', label: <Trans>Orders</Trans>, content: <OrdersTab organizationId={organizationId} /> }
       : null,
     hasPermission(granted, 'read', 'tag')
       ? {

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query'
+import { OrderPageSchema } from '../../../contract/commerce.ts'
 import {
   DefaultOrganizationSchema,
   type Invitation,
@@ -16,6 +17,7 @@ export const organizationKeys = {
   one: (id: string) => ['organizations', id] as const,
   members: (id: string) => ['organizations', id, 'members'] as const,
   tags: (id: string, cursor: string | null) => ['organizations', id, 'tags', cursor] as const,
+  orders: (id: string) => ['organizations', id, 'orders'] as const,
 }
 
 export const organizationsQuery = queryOptions({
@@ -59,3 +61,9 @@ export function inviteMember(organizationId: string, invitation: Invitation) {
 export function selectOrganization(id: string) {
   return api('/organizations/default', { method: 'PATCH', body: { id }, schema: DefaultOrganizationSchema })
 }
+
+export const organizationOrdersQuery = (id: string) =>
+  queryOptions({
+    queryKey: organizationKeys.orders(id),
+    queryFn: () => api(`/organizations/${id}/orders`, { schema: OrderPageSchema }),
+  })

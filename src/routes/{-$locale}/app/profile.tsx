@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
+import { hasPermission } from '../../../../contract/permissions.ts'
 import { profileQuery } from '../../../features/auth/session.ts'
+import { SubscriptionCard } from '../../../features/plans/SubscriptionCard.tsx'
 import { ProfileScreen } from '../../../features/profile/ProfileScreen.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/profile')({
@@ -12,11 +14,19 @@ function Profile() {
   const queryClient = useQueryClient()
   const { data: profile } = useQuery({ ...profileQuery, initialData: initial })
   if (!profile) return null
+  const organizationId = profile.selectedOrganizationId
   return (
-    <ProfileScreen
-      key={profile.id}
-      profile={profile}
-      onSaved={(updated) => queryClient.setQueryData(profileQuery.queryKey, updated)}
-    />
+    <>
+      <ProfileScreen
+        key={profile.id}
+        profile={profile}
+        onSaved={(updated) => queryClient.setQueryData(profileQuery.queryKey, updated)}
+      />
+      {organizationId && hasPermission(profile.permissions, 'read', 'subscription') ? (
+        <div className="mt-6 max-w-2xl">
+          <SubscriptionCard organizationId={organizationId} />
+        </div>
+      ) : null}
+    </>
   )
 }

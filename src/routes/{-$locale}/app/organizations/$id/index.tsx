@@ -8,7 +8,7 @@ import {
 import { SubscriptionCard } from '../../../../../features/plans/SubscriptionCard.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/organizations/$id/')({
-  validateSearch: v.object({ tab: v.optional(v.picklist(['users', 'tags'])) }),
+  validateSearch: v.object({ tab: v.optional(v.picklist(['users', 'orders', 'tags'])) }),
   component: OrganizationDetail,
 })
 
