@@ -77,7 +77,7 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
     })
   })
 
-  it('orders step by step into the cart, and a cancelled payment shows the cancel page', async () => {
+  it('orders step by step into the cart, shows the cancel page for a cancelled payment, then pays it', async () => {
     await stack.withPage(async (page) => {
       await signInAdmin(page)
       await page.goto(`/app/organizations/${organizationId}/_new-order`)
@@ -104,6 +104,13 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
       await payInSandbox(page, 'cancel')
       await page.waitForURL((url) => url.pathname === '/app/order-result/cancel')
       await page.getByRole('heading', { name: 'Paiement annulé' }).waitFor()
+      // A cancelled payment can be tried again from the order: this time it is paid.
+      await page.getByRole('link', { name: 'Voir la commande' }).click()
+      await payInSandbox(page, 'pay')
+      await page.getByRole('heading', { name: 'Paiement reçu' }).waitFor()
+      await page.getByRole('link', { name: 'Voir la commande' }).click()
+      await page.getByTestId('order-status').getByText('Payée').waitFor()
+      await page.getByText('BOX-00001').waitFor()
     })
   })
 
