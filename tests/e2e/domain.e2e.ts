@@ -70,7 +70,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       await stack.signInByCode(page, MEMBER)
       await page.waitForURL((url) => url.pathname === '/app')
       const menu = page.getByRole('navigation', { name: 'Menu principal' }).first()
-      await menu.getByRole('link', { name: 'Trousseaux' }).waitFor()
+      await menu.getByRole('link', { name: 'Scanner une étiquette' }).waitFor()
       expect(await menu.getByRole('link').allTextContents()).toEqual([
         'Tableau de bord',
         'Trousseaux',

@@ -39,6 +39,8 @@ describe('foundation, in a real browser against the real server', () => {
       await stack.signInByCode(page, 'camille@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       const menu = page.getByRole('navigation', { name: 'Menu principal' }).first()
+      // The shell renders after its route chunk loads: wait for the last entry before reading them all.
+      await menu.getByRole('link', { name: 'Utilisateurs' }).waitFor()
       const entries = await menu.getByRole('link').allTextContents()
       expect(entries).toEqual([
         'Tableau de bord',
