@@ -23,10 +23,13 @@ export function PricePreview({ breakdown }: { breakdown: Omit<PriceBreakdown, 'u
       {breakdown.discountInCents > 0
         ? row(<Trans>Discount</Trans>, `− ${money(breakdown.discountInCents)}`)
         : null}
-      {row(
-        <Trans>Shipping</Trans>,
-        breakdown.freeShipping ? <Trans>Free</Trans> : money(breakdown.shippingInCents),
-      )}
+      {/* Nothing to ship (a plan alone): no shipping line at all. */}
+      {breakdown.freeShipping || breakdown.shippingInCents > 0
+        ? row(
+            <Trans>Shipping</Trans>,
+            breakdown.freeShipping ? <Trans>Free</Trans> : money(breakdown.shippingInCents),
+          )
+        : null}
       {row(<Trans>VAT</Trans>, money(breakdown.taxInCents))}
       {row(<Trans>Total</Trans>, money(breakdown.totalInCents), true)}
     </dl>

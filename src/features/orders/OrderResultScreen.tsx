@@ -1,6 +1,7 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { CircleCheck, CircleX, LoaderCircle } from 'lucide-react'
+import { useRef } from 'react'
 import type { OrderStatus } from '../../../contract/commerce.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
@@ -9,6 +10,8 @@ import { Card } from '../../ui/Card.tsx'
 import { checkOrder } from './api.ts'
 
 const POLL_MS = 2000
+/** After about a minute the page stops asking and says the payment is still being processed. */
+const MAX_POLLS = 30
 const PAID_OR_LATER: OrderStatus[] = ['PAID', 'CONFIRMED', 'PRODUCING', 'SHIPPED', 'DELIVERED']
 
 export type ResultKind = 'pending' | 'success' | 'cancel'
@@ -19,12 +22,24 @@ export type ResultKind = 'pending' | 'success' | 'cancel'
  */
 export function OrderResultScreen({ orderId, kind }: { orderId: string | undefined; kind: ResultKind }) {
   const href = useHref()
+  const polls = useRef(0)
   const { data: order, isError } = useQuery({
     queryKey: ['order-check', orderId],
-    queryFn: () => checkOrder(orderId ?? ''),
+    queryFn: () => {
+      polls.current += 1
+      return checkOrder(orderId ?? '')
+    },
     enabled: Boolean(orderId),
-    refetchInterval: (query) => (query.state.data && query.state.data.status !== 'CREATED' ? false : POLL_MS),
+    retry: false,
+    refetchInterval: (query) =>
+      query.state.status === 'error' ||
+      (query.state.data && query.state.data.status !== 'CREATED') ||
+      polls.current >= MAX_POLLS
+        ? false
+        : POLL_MS,
   })
+  const stillProcessing = order?.status === 'CREATED' && polls.current >= MAX_POLLS
+  const planOnly = order ? order.quantity === 0 : false
   const paid = order ? PAID_OR_LATER.includes(order.status) : false
   const failed = order ? order.status === 'UNPAID' || order.status === 'EXPIRED' : kind === 'cancel'
   const orderLink = orderId ? (
@@ -41,7 +56,11 @@ export function OrderResultScreen({ orderId, kind }: { orderId: string | undefin
             <Trans>Payment received</Trans>
           </h1>
           <p className="text-slate-700">
-            <Trans>Thank you! Your order is paid; its tags are now in your organization.</Trans>
+            {planOnly ? (
+              <Trans>Thank you! Your plan is active.</Trans>
+            ) : (
+              <Trans>Thank you! Your order is paid; its tags are now in your organization.</Trans>
+            )}
           </p>
         </>
       ) : failed || kind === 'cancel' ? (
@@ -54,6 +73,18 @@ export function OrderResultScreen({ orderId, kind }: { orderId: string | undefin
             <Trans>Nothing was charged. You can pay the order later from its page.</Trans>
           </p>
         </>
+      ) : stillProcessing ? (
+        <p role="status" className="text-slate-800">
+          <Trans>
+            The payment is still being processed. The order page will show it once it is confirmed.
+          </Trans>
+        </p>
+      ) : stillProcessing ? (
+        <p role="status" className="text-slate-800">
+          <Trans>
+            The payment is still being processed. The order page will show it once it is confirmed.
+          </Trans>
+        </p>
       ) : isError ? (
         <p role="alert" className="text-red-800">
           <Trans>The payment status could not be checked. Open the order to see where it stands.</Trans>

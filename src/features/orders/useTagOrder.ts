@@ -38,32 +38,46 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
     setShowProblems(true)
     if (!valid || !prices) return false
     setBusy(true)
+    const refreshCart = () => queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
     try {
       await api('/cart/items', { method: 'POST', body: tagCartItem(draft, prices, shippingAddress) })
-      if (complete) {
-        const order = await api('/cart/checkout', {
-          method: 'POST',
-          body: shippingAddress ? { shippingAddress } : {},
-          schema: OrderSchema,
-        })
-        setDraft(EMPTY_DRAFT)
-        await queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
-        onOrdered(order)
-      } else {
-        setDraft(EMPTY_DRAFT)
-        setShowProblems(false)
-        await queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
-        toasts.add({ severity: 'success', summary: t`The tags have been added to the cart.`, life: 4000 })
-        onAdded()
-      }
-      return true
     } catch (error) {
-      const message = error instanceof ApiError && error.status === 400 ? error.message : undefined
+      setBusy(false)
+      const detail = error instanceof ApiError && error.status < 500 ? error.message : undefined
       toasts.add({
         severity: 'error',
         summary: t`The tags could not be added to the cart.`,
-        detail: message,
+        detail,
         life: 7000,
+      })
+      return false
+    }
+    // The line is in the cart now: clear the form so a retry can never add it twice.
+    setDraft(EMPTY_DRAFT)
+    setShowProblems(false)
+    await refreshCart()
+    if (!complete) {
+      setBusy(false)
+      toasts.add({ severity: 'success', summary: t`The tags have been added to the cart.`, life: 4000 })
+      onAdded()
+      return true
+    }
+    try {
+      const order = await api('/cart/checkout', {
+        method: 'POST',
+        body: shippingAddress ? { shippingAddress } : {},
+        schema: OrderSchema,
+      })
+      await refreshCart()
+      onOrdered(order)
+      return true
+    } catch (error) {
+      const detail = error instanceof ApiError && error.status < 500 ? error.message : undefined
+      toasts.add({
+        severity: 'error',
+        summary: t`The tags are in your cart, but the order could not be placed. Open the cart to try again.`,
+        detail,
+        life: 9000,
       })
       return false
     } finally {

@@ -178,7 +178,7 @@ export function OrganizationDetailScreen({
   return (
     <>
       <PageHeader title={organization.name}>
-        {hasPermission(granted, 'create', 'order') ? (
+        {linked && hasPermission(granted, 'create', 'order') ? (
           <div className="flex flex-wrap gap-2">
             <AppLink
               href={href(`/app/organizations/${organizationId}/new-order`)}

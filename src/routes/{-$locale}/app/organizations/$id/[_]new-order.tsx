@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { RequireSelected } from '../../../../../app/RequireSelected.tsx'
 import { StepOrderScreen } from '../../../../../features/orders/StepOrderScreen.tsx'
 import { organizationQuery } from '../../../../../features/organizations/api.ts'
 import { localizedHref } from '../../../../../lib/paths.ts'
@@ -16,11 +17,13 @@ function StepOrder() {
   const organization = useQuery(organizationQuery(id)).data
   if (!organization) return <LoadingState label="…" />
   return (
-    <StepOrderScreen
-      organizationId={id}
-      organizationName={organization.name}
-      address={organization.address}
-      onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
-    />
+    <RequireSelected organizationId={id} organizationName={organization.name}>
+      <StepOrderScreen
+        organizationId={id}
+        organizationName={organization.name}
+        address={organization.address}
+        onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
+      />
+    </RequireSelected>
   )
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { RequireSelected } from '../../../../../../app/RequireSelected.tsx'
 import { NewOrderScreen } from '../../../../../../features/orders/NewOrderScreen.tsx'
 import { organizationQuery } from '../../../../../../features/organizations/api.ts'
 import { localizedHref } from '../../../../../../lib/paths.ts'
@@ -16,10 +17,12 @@ function NewOrder() {
   const organization = useQuery(organizationQuery(id)).data
   if (!organization) return <LoadingState label="…" />
   return (
-    <NewOrderScreen
-      organizationId={id}
-      organizationName={organization.name}
-      onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
-    />
+    <RequireSelected organizationId={id} organizationName={organization.name}>
+      <NewOrderScreen
+        organizationId={id}
+        organizationName={organization.name}
+        onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
+      />
+    </RequireSelected>
   )
 }
