@@ -44,7 +44,8 @@ export function tagUnitPrice(prices: Prices, quantity: number): number {
 
 /**
  * The one price computation, used by the browser's preview and by the server, which recomputes every amount.
- * `lines` are (unit price, quantity, base unit price) of the cart or order; shipping applies when a line ships.
+ * `lines` are (unit price, quantity, base unit price) of the cart or order; shipping applies when a line ships,
+ * and is free when the lines that ship (not a plan) reach the threshold by themselves, after discount.
  */
 export function priceBreakdown(
   prices: Prices,
@@ -59,7 +60,11 @@ export function priceBreakdown(
   const subtotal = lines.reduce((sum, line) => sum + line.unitAmountInCents * line.quantity, 0)
   const discount = base - subtotal
   const ships = lines.some((line) => line.ships)
-  const freeShipping = ships && subtotal >= prices.freeShippingThresholdInCents
+  const shipped = lines.reduce(
+    (sum, line) => sum + (line.ships ? line.unitAmountInCents * line.quantity : 0),
+    0,
+  )
+  const freeShipping = ships && shipped >= prices.freeShippingThresholdInCents
   const shipping = ships && !freeShipping ? prices.shippingFeeInCents : 0
   const tax = Math.round(((subtotal + shipping) * prices.vatRatePercent) / 100)
   return {

@@ -65,8 +65,9 @@ export function sandboxPage(input: {
     )
     .join('')
   const { totals } = order
+  // Subtotal before discount, then the discount: the column adds up to the total (like the browser's preview).
   const foot = [
-    [t(paymentMessages.subtotal), money(totals.subtotalInCents)],
+    [t(paymentMessages.subtotal), money(totals.subtotalInCents + totals.discountInCents)],
     ...(totals.discountInCents > 0 ? [[t(paymentMessages.discount), money(-totals.discountInCents)]] : []),
     ...(order.quantity > 0
       ? [

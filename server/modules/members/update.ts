@@ -68,7 +68,8 @@ async function assertStillAdmin(db: Db, organizationId: string, actorId: string)
  *
  * Disabling ends the member's sessions when this was their last membership not disabled; otherwise they stay
  * signed in for their other organizations and simply lose this one (every request checks the membership).
- * Disabling an INVITED member revokes the invitation.
+ * Disabling an INVITED member revokes the invitation. A new role without `manage__subscription` takes the
+ * PLAN lines out of the member's cart there.
  */
 export async function updateMember(
   deps: Pick<AppDeps, 'database'>,
@@ -131,6 +132,18 @@ export async function updateMember(
         .update(memberships)
         .set({ role, status })
         .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+    }
+    if (role !== membership.role && !permissionsFor(role).includes('manage__subscription')) {
+      // Only those who manage the subscription buy plans: a plan in the cart leaves with the right.
+      await tx
+        .delete(cartItems)
+        .where(
+          and(
+            eq(cartItems.userId, userId),
+            eq(cartItems.organizationId, organizationId),
+            eq(cartItems.productType, 'PLAN'),
+          ),
+        )
     }
     if (status === 'DISABLED' && membership.status !== 'DISABLED') {
       await tx

@@ -8,7 +8,7 @@ import { orderLines, orders, organizations } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import type { CurrentSession } from '../../http/env.ts'
-import { ApiError, notFound } from '../../http/errors.ts'
+import { ApiError, forbidden, notFound } from '../../http/errors.ts'
 import { inDisplayOrder, type LineChoice, priceLines, tagConfiguration, totalsOf } from '../cart/pricing.ts'
 import { takeCart } from '../cart/service.ts'
 import { PRICES } from '../prices/prices.ts'
@@ -19,7 +19,7 @@ type Deps = Pick<AppDeps, 'database' | 'clock'>
 /**
  * Makes a CREATED order of the caller's cart in the selected organization, amounts recomputed from the price
  * list, and empties the cart, in one transaction (two concurrent checkouts: the second finds the cart empty,
- * 409 `cart_empty`). Shipping address, when a line ships: the one given, else the first TAG line's, else the
+ * 409 `cart_empty`). A PLAN line needs `manage__subscription` (403, the cart left as it was). Shipping address, when a line ships: the one given, else the first TAG line's, else the
  * organization's address.
  */
 export async function checkout(
@@ -37,6 +37,13 @@ export async function checkout(
   const id = await deps.database.db.transaction(async (tx) => {
     const items = await takeCart(tx, owner)
     if (items.length === 0) throw new ApiError(409, ErrorCode.cartEmpty, 'The cart is empty.')
+    // A plan is bought by whoever may manage the subscription (the cart may hold one from before a demotion).
+    if (
+      items.some((item) => item.productType === 'PLAN') &&
+      !scope.permissions.includes('manage__subscription')
+    ) {
+      throw forbidden()
+    }
     return createOrder(tx, {
       organizationId: scope.organizationId,
       userId: session.user.id,

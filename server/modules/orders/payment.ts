@@ -12,7 +12,7 @@ import { type OrderRow, orders, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError } from '../../http/errors.ts'
 import { type PaymentProvider, paymentProvider, type SessionStatus } from '../../payments/provider.ts'
-import { isPaymentPending } from './actions.ts'
+import { isPaid, isPaymentPending } from './actions.ts'
 import { fulfilPaidOrder } from './fulfilment.ts'
 import { allowedNextStatuses, invalidTransition, moveOrder } from './transitions.ts'
 import { findVisibleOrder, type OrderCaller, orderView, toOrders } from './view.ts'
@@ -30,18 +30,41 @@ const TARGET = { paid: 'PAID', unpaid: 'UNPAID', expired: 'EXPIRED' } as const
  */
 export async function applySessionStatus(
   db: Db,
-  input: { orderId: string; sessionId: string; status: SessionStatus; now: Date },
+  input: {
+    orderId: string
+    sessionId: string
+    status: SessionStatus
+    now: Date
+    logger?: Pick<AppDeps['logger'], 'warn'> | undefined
+  },
 ): Promise<boolean> {
   if (input.status === 'open') return false
   const target = TARGET[input.status]
   const [order] = await db.select().from(orders).where(eq(orders.id, input.orderId))
-  if (!order || !isPaymentPending(order.status) || order.status === target) return false
+  if (!order) return false
+  if (target === 'PAID' && isPaid(order.status) && order.paymentSessionId !== input.sessionId) {
+    // Another session of this order was paid already: the payer was charged twice, someone must refund.
+    input.logger?.warn(
+      { orderId: order.id, sessionId: input.sessionId, paidSessionId: order.paymentSessionId },
+      'payment received for an order already paid: refund needed',
+    )
+    return false
+  }
+  if (!isPaymentPending(order.status) || order.status === target) return false
   if (target !== 'PAID' && order.paymentSessionId !== input.sessionId) return false
   try {
     await moveOrder(
       db,
       { orderId: order.id, to: target, now: input.now },
-      target === 'PAID' ? (tx, paid) => fulfilPaidOrder(tx, paid, input.now) : undefined,
+      target === 'PAID'
+        ? async (tx, paid) => {
+            // The order names the session that paid it (an older one may have been paid).
+            if (paid.paymentSessionId !== input.sessionId) {
+              await tx.update(orders).set({ paymentSessionId: input.sessionId }).where(eq(orders.id, paid.id))
+            }
+            await fulfilPaidOrder(tx, paid, input.now)
+          }
+        : undefined,
     )
     return true
   } catch (error) {
@@ -80,28 +103,35 @@ function providerOf(deps: Deps, name: OrderRow['paymentProvider']): PaymentProvi
 }
 
 /**
- * `POST /orders/{id}/sessions`: where to send the payer. A CREATED order whose session is still open gets
- * that one back (a double click opens no second checkout); otherwise a new session is opened with
- * PAYMENT_PROVIDER and recorded on the order, unless the order stopped waiting for payment meanwhile.
+ * `POST /orders/{id}/sessions`: where to send the payer. An order whose session is still open with its
+ * provider gets that one back, whatever its status (a double click, or a retry after UNPAID / EXPIRED, opens
+ * no second checkout); otherwise the previous session is expired with its provider (so it can never be paid
+ * alongside the new one) and a new session is opened with PAYMENT_PROVIDER and recorded on the order, unless
+ * the order stopped waiting for payment meanwhile. Only members of the order's organization open sessions:
+ * the caller is never treated as an operator here.
  */
 export async function startPaymentSession(
   deps: Deps,
   id: string,
-  caller: OrderCaller,
+  member: OrderCaller,
 ): Promise<v.InferOutput<typeof PaymentSessionSchema>> {
   const { db } = deps.database
+  const caller = { ...member, operator: false }
   let { order, organizationName } = await findVisibleOrder(db, id, caller)
   if (order.paymentSessionId && order.paymentProvider && isPaymentPending(order.status)) {
     const previous = providerOf(deps, order.paymentProvider)
-    const status = await askProvider(deps, () => previous.retrieve(order.paymentSessionId!))
-    if (status === 'open' && order.status === 'CREATED' && order.paymentSessionUrl) {
+    const previousId = order.paymentSessionId
+    const status = await askProvider(deps, () => previous.retrieve(previousId))
+    if (status === 'open' && order.paymentSessionUrl) {
       return { url: order.paymentSessionUrl, provider: order.paymentProvider }
     }
+    if (status === 'open') await askProvider(deps, () => previous.expire(previousId))
     await applySessionStatus(db, {
       orderId: id,
-      sessionId: order.paymentSessionId,
+      sessionId: previousId,
       status,
       now: deps.clock.now(),
+      logger: deps.logger,
     })
     ;({ order, organizationName } = await findVisibleOrder(db, id, caller))
   }
@@ -162,6 +192,7 @@ export async function checkPayment(deps: Deps, id: string, caller: OrderCaller):
       sessionId: order.paymentSessionId,
       status,
       now: deps.clock.now(),
+      logger: deps.logger,
     })
   }
   return orderView(db, id, caller)

@@ -81,6 +81,7 @@ export async function handleStripeWebhook(
         sessionId: session.id,
         status: outcome(event.type, status),
         now,
+        logger: deps.logger,
       })
     }
     return true

@@ -33,12 +33,39 @@ function offsetAt(timeZone: string, date: Date): number {
   return wall - Math.floor(date.getTime() / 1000) * 1000
 }
 
-/** The instant when the zone's wall clock reads midnight at the start of that day (month may overflow). */
-export function zonedMidnight(timeZone: string, year: number, month: number, day: number): Date {
-  const guess = Date.UTC(year, month - 1, day)
+/**
+ * The instant when the zone's wall clock reads that date and time (month may overflow). A wall time skipped
+ * by a daylight-saving change reads as the same clock time on the other side of the change.
+ */
+export function zonedTime(
+  timeZone: string,
+  wall: {
+    year: number
+    month: number
+    day: number
+    hour?: number
+    minute?: number
+    second?: number
+    ms?: number
+  },
+): Date {
+  const guess = Date.UTC(
+    wall.year,
+    wall.month - 1,
+    wall.day,
+    wall.hour ?? 0,
+    wall.minute ?? 0,
+    wall.second ?? 0,
+    wall.ms ?? 0,
+  )
   const first = guess - offsetAt(timeZone, new Date(guess))
   const second = guess - offsetAt(timeZone, new Date(first))
   return new Date(second)
+}
+
+/** The instant when the zone's wall clock reads midnight at the start of that day (month may overflow). */
+export function zonedMidnight(timeZone: string, year: number, month: number, day: number): Date {
+  return zonedTime(timeZone, { year, month, day })
 }
 
 /** The calendar month (in the zone) holding `now`: `[start, end)`. */
@@ -47,7 +74,29 @@ export function monthBoundsIn(timeZone: string, now: Date): { start: Date; end: 
   return { start: zonedMidnight(timeZone, year, month, 1), end: zonedMidnight(timeZone, year, month + 1, 1) }
 }
 
-/** `date` plus whole months, the day clamped to the target month's length (31 Jan + 1 month = 28/29 Feb). */
+/**
+ * `date` plus whole months on the zone's calendar, at the same wall-clock time there, the day clamped to the
+ * target month's length: 1 Mar 2026 00:30 Paris + 1 month = 1 Apr 2026 00:30 Paris (across the change to
+ * summer time), 31 Jan + 1 month = 28/29 Feb.
+ */
+export function addMonthsIn(timeZone: string, date: Date, months: number): Date {
+  const p = partsIn(timeZone, date)
+  const target = new Date(Date.UTC(p.year, p.month - 1 + months, 1))
+  const year = target.getUTCFullYear()
+  const month = target.getUTCMonth() + 1
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate()
+  return zonedTime(timeZone, {
+    year,
+    month,
+    day: Math.min(p.day, lastDay),
+    hour: p.hour,
+    minute: p.minute,
+    second: p.second,
+    ms: date.getUTCMilliseconds(),
+  })
+}
+
+/** `date` plus whole months in UTC, the day clamped to the target month's length (31 Jan + 1 month = 28/29 Feb). */
 export function addMonths(date: Date, months: number): Date {
   const day = date.getUTCDate()
   const result = new Date(date)

@@ -1,8 +1,8 @@
-import { and, eq, gt, lte } from 'drizzle-orm'
+import { and, eq, gt, inArray, lte } from 'drizzle-orm'
 import type { PlanConfiguration, Subscription } from '../../../contract/commerce.ts'
 import type { Db } from '../../db/client.ts'
-import { organizations, type SubscriptionRow, subscriptions } from '../../db/schema.ts'
-import { addMonths, monthBoundsIn } from './calendar.ts'
+import { orders, organizations, type SubscriptionRow, subscriptions } from '../../db/schema.ts'
+import { addMonthsIn, monthBoundsIn } from './calendar.ts'
 
 export const DEFAULT_TIME_ZONE = 'Europe/Paris'
 
@@ -69,28 +69,58 @@ export async function organizationSubscription(
 }
 
 /**
- * Starts the organization's subscription to a paid plan, or replaces the current one: the period runs from
- * `now` for 1 month (or 12) × the interval count. No proration, no automatic renewal: a new period is a new
- * order. Runs in the paying transaction.
+ * What paying a PLAN line does to the organization's subscription (one row per organization), in the paying
+ * transaction; periods are counted on the organization's calendar (its time zone, Europe/Paris by default):
+ * 1 month (or 12) × the interval count, the day clamped.
+ * - No subscription, or the current one is over: the plan starts now.
+ * - The same plan again: the period is extended from the later of now and the current end (paying early
+ *   loses nothing); the start stays.
+ * - Another plan: it starts now and replaces the current one (no proration) — unless the current
+ *   subscription, still running, comes from an order placed after this one (an old unpaid order paid late
+ *   never overwrites a newer choice): then the subscription is left as it is.
+ * No automatic renewal: a new period is a new order. Answers whether the subscription changed.
  */
 export async function startSubscription(
   tx: Db,
   input: { organizationId: string; planId: string; plan: PlanConfiguration; orderId: string; now: Date },
-): Promise<void> {
+): Promise<boolean> {
   const { organizationId, planId, plan, orderId, now } = input
   const months = (plan.recurringInterval === 'year' ? 12 : 1) * plan.recurringIntervalCount
+  const timeZone = await timeZoneOf(tx, organizationId)
+  const [current] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.organizationId, organizationId))
+    .for('update')
+  const running = current !== undefined && current.currentPeriodEnd > now
+  let start = now
+  let from = now
+  if (running && current.planId === planId) {
+    start = new Date(Math.min(current.currentPeriodStart.getTime(), now.getTime()))
+    from = current.currentPeriodEnd
+  } else if (running && current.orderId && current.orderId !== orderId) {
+    const placed = await tx
+      .select({ id: orders.id, number: orders.number })
+      .from(orders)
+      .where(inArray(orders.id, [current.orderId, orderId]))
+    const numberOf = (id: string) => placed.find((row) => row.id === id)?.number
+    const currentNumber = numberOf(current.orderId)
+    const thisNumber = numberOf(orderId)
+    if (currentNumber !== undefined && thisNumber !== undefined && currentNumber > thisNumber) return false
+  }
   const values = {
     planId,
     orderId,
     planName: plan.name,
     billingCycle: plan.billingCycle,
     transfersPerMonth: plan.quantity,
-    currentPeriodStart: now,
-    currentPeriodEnd: addMonths(now, months),
+    currentPeriodStart: start,
+    currentPeriodEnd: addMonthsIn(timeZone, from, months),
     updatedAt: now,
   }
   await tx
     .insert(subscriptions)
     .values({ organizationId, ...values, createdAt: now })
     .onConflictDoUpdate({ target: subscriptions.organizationId, set: values })
+  return true
 }
