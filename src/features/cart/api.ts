@@ -1,7 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
 import { type CartItemCreate, CartSchema, OrderSchema } from '../../../contract/commerce.ts'
 import type { Address } from '../../../contract/organizations.ts'
-import { PricesSchema } from '../../../contract/pricing.ts'
 import { api } from '../../lib/api.ts'
 
 export const cartKey = (organizationId: string) => ['cart', organizationId] as const
@@ -9,12 +8,6 @@ export const cartKey = (organizationId: string) => ['cart', organizationId] as c
 /** The selected organization's cart; keyed by it, so switching organization shows (and reloads) its own cart. */
 export const cartQuery = (organizationId: string) =>
   queryOptions({ queryKey: cartKey(organizationId), queryFn: () => api('/cart', { schema: CartSchema }) })
-
-export const pricesQuery = queryOptions({
-  queryKey: ['prices'],
-  queryFn: () => api('/prices', { schema: PricesSchema }),
-  staleTime: 60 * 60 * 1000,
-})
 
 export const addCartItem = (item: CartItemCreate) => api('/cart/items', { method: 'POST', body: item })
 

@@ -15,9 +15,10 @@ import { toasts } from '../../ui/toast/store.ts'
 import { deleteKeychain, keychainKeys, keychainQuery, updateKeychain } from './api.ts'
 import { CustodySection } from './CustodySection.tsx'
 import { KeysSection } from './KeysSection.tsx'
+import { keychainNameProblem } from './name-check.ts'
 
 function RenameForm({ keychain, onChanged }: { keychain: Keychain; onChanged: () => Promise<void> }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const form = useForm({
     defaultValues: { name: keychain.name },
     onSubmit: async ({ value, formApi }) => {
@@ -44,12 +45,10 @@ function RenameForm({ keychain, onChanged }: { keychain: Keychain; onChanged: ()
       <form.Field
         name="name"
         validators={{
-          onSubmit: ({ value }) =>
-            value.trim() === ''
-              ? t`The name is required.`
-              : value.trim().length > 120
-                ? t`At most 120 characters.`
-                : undefined,
+          onSubmit: ({ value }) => {
+            const problem = keychainNameProblem(value)
+            return problem ? i18n._(problem) : undefined
+          },
         }}
       >
         {(field) => (

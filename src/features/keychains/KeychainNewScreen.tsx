@@ -9,6 +9,7 @@ import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { createKeychain } from './api.ts'
 import { custodianOptions } from './custodians.ts'
+import { keychainNameProblem } from './name-check.ts'
 
 export function KeychainNewScreen({
   members,
@@ -17,7 +18,7 @@ export function KeychainNewScreen({
   members: Member[]
   onCreated: (keychain: Keychain) => void
 }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const form = useForm({
     defaultValues: { name: '', custodianId: '' },
     onSubmit: async ({ value }) => {
@@ -45,12 +46,10 @@ export function KeychainNewScreen({
           <form.Field
             name="name"
             validators={{
-              onSubmit: ({ value }) =>
-                value.trim() === ''
-                  ? t`The name is required.`
-                  : value.trim().length > 120
-                    ? t`At most 120 characters.`
-                    : undefined,
+              onSubmit: ({ value }) => {
+                const problem = keychainNameProblem(value)
+                return problem ? i18n._(problem) : undefined
+              },
             }}
           >
             {(field) => (

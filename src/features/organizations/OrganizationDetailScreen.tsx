@@ -1,13 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { type ReactNode, useState } from 'react'
+import type { ReactNode } from 'react'
 import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
 import { formatDate, formatMoney } from '../../lib/format.ts'
 import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
-import { Button, buttonClass } from '../../ui/Button.tsx'
+import { buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { MemberTable } from '../../ui/MemberTable.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { Tabs } from '../../ui/Tabs.tsx'
@@ -90,8 +91,7 @@ function OrdersTab({ organizationId }: { organizationId: string }) {
 
 function TagsTab({ organizationId, linked }: { organizationId: string; linked: boolean }) {
   const href = useHref()
-  const [cursors, setCursors] = useState<Array<string | null>>([null])
-  const cursor = cursors.at(-1) ?? null
+  const { cursor, pager } = useCursorPages()
   const { data, isPending, isError, refetch } = useQuery(organizationTagsQuery(organizationId, cursor))
   if (isPending) return <LoadingState label={<Trans>Loading tags…</Trans>} />
   if (isError)
@@ -107,18 +107,7 @@ function TagsTab({ organizationId, linked }: { organizationId: string; linked: b
         tagHref={(tag) => href(`/tags/${tag.publicId}`)}
         keychainHref={linked ? (id) => href(`/app/keychains/${id}`) : undefined}
       />
-      <div className="flex gap-3">
-        {cursors.length > 1 ? (
-          <Button variant="secondary" onPress={() => setCursors((all) => all.slice(0, -1))}>
-            <Trans>Previous page</Trans>
-          </Button>
-        ) : null}
-        {data.nextCursor ? (
-          <Button variant="secondary" onPress={() => setCursors((all) => [...all, data.nextCursor])}>
-            <Trans>Next page</Trans>
-          </Button>
-        ) : null}
-      </div>
+      {pager(data.nextCursor)}
     </div>
   )
 }

@@ -1,17 +1,16 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
 import { useHref } from '../../lib/use-locale.ts'
-import { Button } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
+import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TagTable } from '../../ui/TagTable.tsx'
 import { tagListQuery } from './api.ts'
 
 export function TagListScreen({ organizationId }: { organizationId: string }) {
   const href = useHref()
-  const [cursors, setCursors] = useState<Array<string | null>>([null])
-  const { data, isPending, isError, refetch } = useQuery(tagListQuery(organizationId, cursors.at(-1) ?? null))
+  const { cursor, pager } = useCursorPages()
+  const { data, isPending, isError, refetch } = useQuery(tagListQuery(organizationId, cursor))
   return (
     <>
       <PageHeader title={<Trans>Tags</Trans>} />
@@ -28,18 +27,7 @@ export function TagListScreen({ organizationId }: { organizationId: string }) {
             tagHref={(tag) => href(`/tags/${tag.publicId}`)}
             keychainHref={(id) => href(`/app/keychains/${id}`)}
           />
-          <div className="flex gap-3">
-            {cursors.length > 1 ? (
-              <Button variant="secondary" onPress={() => setCursors((all) => all.slice(0, -1))}>
-                <Trans>Previous page</Trans>
-              </Button>
-            ) : null}
-            {data.nextCursor ? (
-              <Button variant="secondary" onPress={() => setCursors((all) => [...all, data.nextCursor])}>
-                <Trans>Next page</Trans>
-              </Button>
-            ) : null}
-          </div>
+          {pager(data.nextCursor)}
         </div>
       )}
     </>

@@ -1,5 +1,6 @@
-import { queryOptions } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MemberListSchema, MemberSchema, type MemberUpdate } from '../../../contract/organizations.ts'
+import { useAbility } from '../../lib/ability.tsx'
 import { api } from '../../lib/api.ts'
 
 /** Members of the selected organization; keyed by it so switching never shows another organization's people. */
@@ -17,4 +18,10 @@ export const memberQuery = (organizationId: string, id: string) =>
 
 export function updateMember(id: string, update: MemberUpdate) {
   return api(`/users/${id}`, { method: 'PATCH', body: update, schema: MemberSchema })
+}
+
+/** Members of the selected organization for pickers (custodians); empty for roles that may not read members. */
+export function useMembersIfAllowed(organizationId: string) {
+  const canReadMembers = useAbility().can('read', 'member')
+  return useQuery({ ...membersQuery(organizationId), enabled: canReadMembers }).data ?? []
 }

@@ -1,9 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { KeychainDetailScreen } from '../../../../features/keychains/KeychainDetailScreen.tsx'
-import { membersQuery } from '../../../../features/users/api.ts'
-import { useAbility } from '../../../../lib/ability.tsx'
+import { useMembersIfAllowed } from '../../../../features/users/api.ts'
 import { localizedHref } from '../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/$id')({
@@ -18,9 +16,7 @@ function KeychainDetail({ organizationId }: { organizationId: string }) {
   const { id } = Route.useParams()
   const { locale } = Route.useRouteContext()
   const navigate = useNavigate()
-  // Custodians are members of the organization; only those who may read members get the list to choose from.
-  const canReadMembers = useAbility().can('read', 'member')
-  const members = useQuery({ ...membersQuery(organizationId), enabled: canReadMembers }).data ?? []
+  const members = useMembersIfAllowed(organizationId)
   return (
     <KeychainDetailScreen
       key={id}

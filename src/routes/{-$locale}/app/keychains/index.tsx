@@ -1,10 +1,8 @@
-import { useQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { useProfile } from '../../../../features/auth/session.ts'
 import { KeychainListScreen } from '../../../../features/keychains/KeychainListScreen.tsx'
-import { membersQuery } from '../../../../features/users/api.ts'
-import { useAbility } from '../../../../lib/ability.tsx'
+import { useMembersIfAllowed } from '../../../../features/users/api.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/')({
   component: () => (
@@ -16,8 +14,7 @@ export const Route = createFileRoute('/{-$locale}/app/keychains/')({
 
 function Keychains({ organizationId }: { organizationId: string }) {
   const profile = useProfile()
-  const canReadMembers = useAbility().can('read', 'member')
-  const members = useQuery({ ...membersQuery(organizationId), enabled: canReadMembers }).data ?? []
+  const members = useMembersIfAllowed(organizationId)
   return (
     <KeychainListScreen organizationId={organizationId} members={members} currentUserId={profile?.id ?? ''} />
   )

@@ -1,9 +1,7 @@
-import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { KeychainNewScreen } from '../../../../features/keychains/KeychainNewScreen.tsx'
-import { membersQuery } from '../../../../features/users/api.ts'
-import { useAbility } from '../../../../lib/ability.tsx'
+import { useMembersIfAllowed } from '../../../../features/users/api.ts'
 import { localizedHref } from '../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/new')({
@@ -17,8 +15,7 @@ export const Route = createFileRoute('/{-$locale}/app/keychains/new')({
 function NewKeychain({ organizationId }: { organizationId: string }) {
   const { locale } = Route.useRouteContext()
   const navigate = useNavigate()
-  const canReadMembers = useAbility().can('read', 'member')
-  const members = useQuery({ ...membersQuery(organizationId), enabled: canReadMembers }).data ?? []
+  const members = useMembersIfAllowed(organizationId)
   return (
     <KeychainNewScreen
       members={members}
