@@ -25,6 +25,14 @@ export const ErrorCode = {
   cartEmpty: 'cart_empty',
   /** A payment provider's webhook whose signature does not verify (400). */
   invalidSignature: 'invalid_signature',
+  /** Transfers need an active subscription (402). */
+  subscriptionRequired: 'subscription_required',
+  /** This calendar month's transfers are used up (402; the body holds `used`, `allowance`, `renewsAt`). */
+  transferAllowanceExceeded: 'transfer_allowance_exceeded',
+  /** Another active transfer of the keychain overlaps the window (409). */
+  transferOverlap: 'transfer_overlap',
+  /** A pickup the rules do not allow now (409; `reason` is one of `PICKUP_REFUSALS`). */
+  pickupRefused: 'pickup_refused',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',
@@ -41,6 +49,12 @@ export const ApiErrorSchema = v.object({
     allowed: v.optional(v.array(v.string())),
     /** `price_mismatch`: the server's unit price, to show instead of the stale one. */
     expectedUnitAmountInCents: v.optional(v.number()),
+    /** `pickup_refused`: which rule refused it (one of `PICKUP_REFUSALS`). */
+    reason: v.optional(v.string()),
+    /** `transfer_allowance_exceeded`: transfers counted this month, the plan's allowance, when it renews. */
+    used: v.optional(v.number()),
+    allowance: v.optional(v.number()),
+    renewsAt: v.optional(v.string()),
   }),
 })
 

@@ -76,6 +76,12 @@ export const KeychainUpdateSchema = v.strictObject({
 })
 export type KeychainUpdate = v.InferInput<typeof KeychainUpdateSchema>
 
+/**
+ * The `reason` the server writes in the custody log for a transfer's moves; the UI shows them in the reader's
+ * language (other reasons are what a person typed).
+ */
+export const TRANSFER_CUSTODY_REASONS = { PICKUP: 'Transfer pickup', RETURN: 'Transfer return' } as const
+
 export const CustodyEntrySchema = v.object({
   id: v.string(),
   at: v.string(),

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { PersonSchema } from './common.ts'
 import { KeySchema } from './keychains.ts'
 import { TagSchema } from './tags.ts'
+import { TransferSchema } from './transfers.ts'
 
 /** A tag URL (`…/tags/<publicId>`), a bare public id, or a human code such as `AGC-00042` (any case). */
 export const ScanRequestSchema = v.strictObject({
@@ -57,6 +58,13 @@ export const ScanResultSchema = v.variant('status', [
     keychain: v.nullable(v.object({ id: v.string(), name: v.string(), custodian: v.nullable(PersonSchema) })),
     /** What the caller may do with it now (permission strings, e.g. `update__keychain`). */
     actions: v.array(v.string()),
+    /**
+     * The keychain's transfer that concerns the caller now, if any: the one out (TRANSFERRED or RETURNING),
+     * else the caller's own SCHEDULED one whose window is open, else the next SCHEDULED one. Its `next` says
+     * whether the caller may confirm a pickup or a return. A CONTACT resolves only tags of keychains with a
+     * transfer addressed to them (others are `foreign`).
+     */
+    transfer: v.nullable(TransferSchema),
   }),
   /** The tag belongs to another organization: only its public landing applies. */
   v.object({ status: v.literal('foreign'), scanId: v.string(), publicId: v.string() }),

@@ -15,9 +15,9 @@ async function main() {
     const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`
     console.log(
       report.created
-        ? `Created "${DEMO_ORGANIZATION_NAME}" in ${where}: ${DEMO_MEMBERS.length} members, ${report.keychains} keychains with keys, ${report.tags} tags (${report.keychains} on keys, ${report.tags - report.keychains} free), their DELIVERED order and a yearly Pro subscription.`
-        : report.orders > 0
-          ? `"${DEMO_ORGANIZATION_NAME}" was already in ${where}: added its DELIVERED tag order and a yearly Pro subscription.`
+        ? `Created "${DEMO_ORGANIZATION_NAME}" in ${where}: ${DEMO_MEMBERS.length} members, ${report.keychains} keychains with keys, ${report.tags} tags (${report.keychains} on keys, ${report.tags - report.keychains} free), their DELIVERED order, a yearly Pro subscription and ${report.transfers} transfers (one SCHEDULED to the contact, one TRANSFERRED to the member).`
+        : report.orders > 0 || report.transfers > 0
+          ? `"${DEMO_ORGANIZATION_NAME}" was already in ${where}: added ${report.orders} orders (its DELIVERED tag order and a yearly Pro subscription) and ${report.transfers} transfers.`
           : `"${DEMO_ORGANIZATION_NAME}" is already in ${where}: nothing to do.`,
     )
     console.log(

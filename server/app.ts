@@ -24,8 +24,10 @@ import { priceRoutes } from './modules/prices/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
 import { isOperator } from './modules/profile/service.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
+import { statsRoutes } from './modules/stats/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { tagRoutes } from './modules/tags/routes.ts'
+import { transferRoutes } from './modules/transfers/routes.ts'
 
 export type AppOptions = {
   /** Verify every 2xx answer against its declared schema (tests turn this on). */
@@ -42,6 +44,8 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'keychains', mount: keychainRoutes },
   { tag: 'tags', mount: tagRoutes },
   { tag: 'scans', mount: scanRoutes },
+  { tag: 'transfers', mount: transferRoutes },
+  { tag: 'stats', mount: statsRoutes },
   { tag: 'prices', mount: priceRoutes },
   { tag: 'plans', mount: planRoutes },
   { tag: 'cart', mount: cartRoutes },

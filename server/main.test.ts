@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.ts'
 import { createLogger } from './logger.ts'
 import { startServer } from './main.ts'
+import { TestClock } from './test/clock.ts'
 
 describe('startServer', () => {
   it('listens on a free port, serves the API, writes sign-in mail to the outbox and shuts down', async () => {
@@ -31,5 +32,24 @@ describe('startServer', () => {
       await rm(dataDir, { recursive: true, force: true })
     }
     await expect(fetch(`${running.url}/api/health`)).rejects.toThrow()
+  })
+
+  it('takes the clock it is given (browser tests move time)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-main-'))
+    const config = { ...loadConfig({ DATA_DIR: dataDir, HOST: '127.0.0.1', NODE_ENV: 'test' }), port: 0 }
+    const clock = new TestClock(new Date('2031-06-01T12:00:00Z'))
+    const running = await startServer(
+      { ...config, publicUrl: 'http://localhost:0' },
+      createLogger('silent'),
+      {
+        clock,
+      },
+    )
+    try {
+      expect(running.deps.clock.now().toISOString()).toBe('2031-06-01T12:00:00.000Z')
+    } finally {
+      await running.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
   })
 })

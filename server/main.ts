@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Logger } from 'pino'
 import { createApp } from './app.ts'
-import { systemClock } from './clock.ts'
+import { type Clock, systemClock } from './clock.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import type { AppDeps } from './deps.ts'
@@ -32,9 +32,15 @@ export function packageVersion(): string {
  * Opens and migrates the database, then listens. PORT 0 picks a free port; a PUBLIC_URL on port 0 (the
  * default with PORT 0) is rewritten to the bound port, so tests can start several servers at once.
  */
+export type StartOptions = {
+  /** The source of "now" (default: the system clock); browser tests pass one they can move. */
+  clock?: Clock
+}
+
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
+  options: StartOptions = {},
 ): Promise<RunningServer> {
   const database = await openDatabase(config)
   await database.migrate()
@@ -61,7 +67,7 @@ export async function startServer(
     config: runtimeConfig,
     database,
     mailer: createMailer(runtimeConfig, logger),
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     logger,
     secret,
     version: config.appVersion ?? packageVersion(),

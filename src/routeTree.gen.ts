@@ -20,7 +20,6 @@ import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$loc
 import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$locale}/tags/index'
 import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{-$locale}/tags/$publicId'
 import { Route as Char123LocaleChar125AppKeychainsIndexRouteImport } from './routes/{-$locale}/app/keychains/index'
-import { Route as Char123LocaleChar125AppKeychainsIdRouteImport } from './routes/{-$locale}/app/keychains/$id'
 import { Route as Char123LocaleChar125AppKeychainsNewRouteImport } from './routes/{-$locale}/app/keychains/new'
 import { Route as Char123LocaleChar125AppOrderResultIndexRouteImport } from './routes/{-$locale}/app/order-result/index'
 import { Route as Char123LocaleChar125AppOrderResultCancelRouteImport } from './routes/{-$locale}/app/order-result/cancel'
@@ -29,10 +28,15 @@ import { Route as Char123LocaleChar125AppOrdersIndexRouteImport } from './routes
 import { Route as Char123LocaleChar125AppOrdersIdRouteImport } from './routes/{-$locale}/app/orders/$id'
 import { Route as Char123LocaleChar125AppOrganizationsIndexRouteImport } from './routes/{-$locale}/app/organizations/index'
 import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './routes/{-$locale}/app/organizations/new'
+import { Route as Char123LocaleChar125AppTransfersIndexRouteImport } from './routes/{-$locale}/app/transfers/index'
 import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
 import { Route as Char123LocaleChar125AppUsersIdRouteImport } from './routes/{-$locale}/app/users/$id'
+import { Route as Char123LocaleChar125AppKeychainsIdIndexRouteImport } from './routes/{-$locale}/app/keychains/$id/index'
+import { Route as Char123LocaleChar125AppKeychainsIdCreateTransferRouteImport } from './routes/{-$locale}/app/keychains/$id/create-transfer'
 import { Route as Char123LocaleChar125AppOrganizationsIdIndexRouteImport } from './routes/{-$locale}/app/organizations/$id/index'
 import { Route as Char123LocaleChar125AppOrganizationsIdNewOrderRouteImport } from './routes/{-$locale}/app/organizations/$id/[_]new-order'
+import { Route as Char123LocaleChar125AppTransfersRequestsIndexRouteImport } from './routes/{-$locale}/app/transfers/requests/index'
+import { Route as Char123LocaleChar125AppTransfersRequestsRequestIdRouteImport } from './routes/{-$locale}/app/transfers/requests/$requestId'
 import { Route as Char123LocaleChar125AppOrganizationsIdNewOrderIndexRouteImport } from './routes/{-$locale}/app/organizations/$id/new-order/index'
 
 const Char123LocaleChar125RouteRoute =
@@ -101,12 +105,6 @@ const Char123LocaleChar125AppKeychainsIndexRoute =
     path: '/keychains/',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
-const Char123LocaleChar125AppKeychainsIdRoute =
-  Char123LocaleChar125AppKeychainsIdRouteImport.update({
-    id: '/keychains/$id',
-    path: '/keychains/$id',
-    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
-  } as any)
 const Char123LocaleChar125AppKeychainsNewRoute =
   Char123LocaleChar125AppKeychainsNewRouteImport.update({
     id: '/keychains/new',
@@ -155,6 +153,12 @@ const Char123LocaleChar125AppOrganizationsNewRoute =
     path: '/organizations/new',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppTransfersIndexRoute =
+  Char123LocaleChar125AppTransfersIndexRouteImport.update({
+    id: '/transfers/',
+    path: '/transfers/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 const Char123LocaleChar125AppUsersIndexRoute =
   Char123LocaleChar125AppUsersIndexRouteImport.update({
     id: '/users/',
@@ -167,6 +171,18 @@ const Char123LocaleChar125AppUsersIdRoute =
     path: '/users/$id',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppKeychainsIdIndexRoute =
+  Char123LocaleChar125AppKeychainsIdIndexRouteImport.update({
+    id: '/keychains/$id/',
+    path: '/keychains/$id/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppKeychainsIdCreateTransferRoute =
+  Char123LocaleChar125AppKeychainsIdCreateTransferRouteImport.update({
+    id: '/keychains/$id/create-transfer',
+    path: '/keychains/$id/create-transfer',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 const Char123LocaleChar125AppOrganizationsIdIndexRoute =
   Char123LocaleChar125AppOrganizationsIdIndexRouteImport.update({
     id: '/organizations/$id/',
@@ -177,6 +193,18 @@ const Char123LocaleChar125AppOrganizationsIdNewOrderRoute =
   Char123LocaleChar125AppOrganizationsIdNewOrderRouteImport.update({
     id: '/organizations/$id/_new-order',
     path: '/organizations/$id/_new-order',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppTransfersRequestsIndexRoute =
+  Char123LocaleChar125AppTransfersRequestsIndexRouteImport.update({
+    id: '/transfers/requests/',
+    path: '/transfers/requests/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppTransfersRequestsRequestIdRoute =
+  Char123LocaleChar125AppTransfersRequestsRequestIdRouteImport.update({
+    id: '/transfers/requests/$requestId',
+    path: '/transfers/requests/$requestId',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute =
@@ -197,7 +225,6 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
-  '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -208,9 +235,14 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
+  '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
+  '/{-$locale}/app/keychains/$id/': typeof Char123LocaleChar125AppKeychainsIdIndexRoute
   '/{-$locale}/app/organizations/$id/': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  '/{-$locale}/app/transfers/requests/': typeof Char123LocaleChar125AppTransfersRequestsIndexRoute
   '/{-$locale}/app/organizations/$id/new-order/': typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 export interface FileRoutesByTo {
@@ -222,7 +254,6 @@ export interface FileRoutesByTo {
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
-  '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -233,9 +264,14 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/order-result': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/transfers': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
+  '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
+  '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdIndexRoute
   '/{-$locale}/app/organizations/$id': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  '/{-$locale}/app/transfers/requests': typeof Char123LocaleChar125AppTransfersRequestsIndexRoute
   '/{-$locale}/app/organizations/$id/new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 export interface FileRoutesById {
@@ -250,7 +286,6 @@ export interface FileRoutesById {
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
-  '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -261,9 +296,14 @@ export interface FileRoutesById {
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
+  '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
+  '/{-$locale}/app/keychains/$id/': typeof Char123LocaleChar125AppKeychainsIdIndexRoute
   '/{-$locale}/app/organizations/$id/': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  '/{-$locale}/app/transfers/requests/': typeof Char123LocaleChar125AppTransfersRequestsIndexRoute
   '/{-$locale}/app/organizations/$id/new-order/': typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 export interface FileRouteTypes {
@@ -279,7 +319,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
-    | '/{-$locale}/app/keychains/$id'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
@@ -290,9 +329,14 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
+    | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
+    | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
+    | '/{-$locale}/app/transfers/requests/$requestId'
+    | '/{-$locale}/app/keychains/$id/'
     | '/{-$locale}/app/organizations/$id/'
+    | '/{-$locale}/app/transfers/requests/'
     | '/{-$locale}/app/organizations/$id/new-order/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -304,7 +348,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app'
     | '/{-$locale}/tags'
-    | '/{-$locale}/app/keychains/$id'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
@@ -315,9 +358,14 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result'
     | '/{-$locale}/app/orders'
     | '/{-$locale}/app/organizations'
+    | '/{-$locale}/app/transfers'
     | '/{-$locale}/app/users'
+    | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
+    | '/{-$locale}/app/transfers/requests/$requestId'
+    | '/{-$locale}/app/keychains/$id'
     | '/{-$locale}/app/organizations/$id'
+    | '/{-$locale}/app/transfers/requests'
     | '/{-$locale}/app/organizations/$id/new-order'
   id:
     | '__root__'
@@ -331,7 +379,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
-    | '/{-$locale}/app/keychains/$id'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
@@ -342,9 +389,14 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
+    | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
+    | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
+    | '/{-$locale}/app/transfers/requests/$requestId'
+    | '/{-$locale}/app/keychains/$id/'
     | '/{-$locale}/app/organizations/$id/'
+    | '/{-$locale}/app/transfers/requests/'
     | '/{-$locale}/app/organizations/$id/new-order/'
   fileRoutesById: FileRoutesById
 }
@@ -431,13 +483,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIndexRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
-    '/{-$locale}/app/keychains/$id': {
-      id: '/{-$locale}/app/keychains/$id'
-      path: '/keychains/$id'
-      fullPath: '/{-$locale}/app/keychains/$id'
-      preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIdRouteImport
-      parentRoute: typeof Char123LocaleChar125AppRouteRoute
-    }
     '/{-$locale}/app/keychains/new': {
       id: '/{-$locale}/app/keychains/new'
       path: '/keychains/new'
@@ -494,6 +539,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsNewRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/transfers/': {
+      id: '/{-$locale}/app/transfers/'
+      path: '/transfers'
+      fullPath: '/{-$locale}/app/transfers/'
+      preLoaderRoute: typeof Char123LocaleChar125AppTransfersIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     '/{-$locale}/app/users/': {
       id: '/{-$locale}/app/users/'
       path: '/users'
@@ -508,6 +560,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppUsersIdRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/keychains/$id/': {
+      id: '/{-$locale}/app/keychains/$id/'
+      path: '/keychains/$id'
+      fullPath: '/{-$locale}/app/keychains/$id/'
+      preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIdIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/keychains/$id/create-transfer': {
+      id: '/{-$locale}/app/keychains/$id/create-transfer'
+      path: '/keychains/$id/create-transfer'
+      fullPath: '/{-$locale}/app/keychains/$id/create-transfer'
+      preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIdCreateTransferRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     '/{-$locale}/app/organizations/$id/': {
       id: '/{-$locale}/app/organizations/$id/'
       path: '/organizations/$id'
@@ -520,6 +586,20 @@ declare module '@tanstack/react-router' {
       path: '/organizations/$id/_new-order'
       fullPath: '/{-$locale}/app/organizations/$id/_new-order'
       preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/transfers/requests/': {
+      id: '/{-$locale}/app/transfers/requests/'
+      path: '/transfers/requests'
+      fullPath: '/{-$locale}/app/transfers/requests/'
+      preLoaderRoute: typeof Char123LocaleChar125AppTransfersRequestsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/transfers/requests/$requestId': {
+      id: '/{-$locale}/app/transfers/requests/$requestId'
+      path: '/transfers/requests/$requestId'
+      fullPath: '/{-$locale}/app/transfers/requests/$requestId'
+      preLoaderRoute: typeof Char123LocaleChar125AppTransfersRequestsRequestIdRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/organizations/$id/new-order/': {
@@ -537,7 +617,6 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppProfileRoute: typeof Char123LocaleChar125AppProfileRoute
   Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
-  Char123LocaleChar125AppKeychainsIdRoute: typeof Char123LocaleChar125AppKeychainsIdRoute
   Char123LocaleChar125AppKeychainsNewRoute: typeof Char123LocaleChar125AppKeychainsNewRoute
   Char123LocaleChar125AppOrderResultCancelRoute: typeof Char123LocaleChar125AppOrderResultCancelRoute
   Char123LocaleChar125AppOrderResultSuccessRoute: typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -548,9 +627,14 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppOrderResultIndexRoute: typeof Char123LocaleChar125AppOrderResultIndexRoute
   Char123LocaleChar125AppOrdersIndexRoute: typeof Char123LocaleChar125AppOrdersIndexRoute
   Char123LocaleChar125AppOrganizationsIndexRoute: typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  Char123LocaleChar125AppTransfersIndexRoute: typeof Char123LocaleChar125AppTransfersIndexRoute
   Char123LocaleChar125AppUsersIndexRoute: typeof Char123LocaleChar125AppUsersIndexRoute
+  Char123LocaleChar125AppKeychainsIdCreateTransferRoute: typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   Char123LocaleChar125AppOrganizationsIdNewOrderRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  Char123LocaleChar125AppTransfersRequestsRequestIdRoute: typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
+  Char123LocaleChar125AppKeychainsIdIndexRoute: typeof Char123LocaleChar125AppKeychainsIdIndexRoute
   Char123LocaleChar125AppOrganizationsIdIndexRoute: typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
+  Char123LocaleChar125AppTransfersRequestsIndexRoute: typeof Char123LocaleChar125AppTransfersRequestsIndexRoute
   Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute
 }
 
@@ -560,8 +644,6 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
-    Char123LocaleChar125AppKeychainsIdRoute:
-      Char123LocaleChar125AppKeychainsIdRoute,
     Char123LocaleChar125AppKeychainsNewRoute:
       Char123LocaleChar125AppKeychainsNewRoute,
     Char123LocaleChar125AppOrderResultCancelRoute:
@@ -580,12 +662,22 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
       Char123LocaleChar125AppOrdersIndexRoute,
     Char123LocaleChar125AppOrganizationsIndexRoute:
       Char123LocaleChar125AppOrganizationsIndexRoute,
+    Char123LocaleChar125AppTransfersIndexRoute:
+      Char123LocaleChar125AppTransfersIndexRoute,
     Char123LocaleChar125AppUsersIndexRoute:
       Char123LocaleChar125AppUsersIndexRoute,
+    Char123LocaleChar125AppKeychainsIdCreateTransferRoute:
+      Char123LocaleChar125AppKeychainsIdCreateTransferRoute,
     Char123LocaleChar125AppOrganizationsIdNewOrderRoute:
       Char123LocaleChar125AppOrganizationsIdNewOrderRoute,
+    Char123LocaleChar125AppTransfersRequestsRequestIdRoute:
+      Char123LocaleChar125AppTransfersRequestsRequestIdRoute,
+    Char123LocaleChar125AppKeychainsIdIndexRoute:
+      Char123LocaleChar125AppKeychainsIdIndexRoute,
     Char123LocaleChar125AppOrganizationsIdIndexRoute:
       Char123LocaleChar125AppOrganizationsIdIndexRoute,
+    Char123LocaleChar125AppTransfersRequestsIndexRoute:
+      Char123LocaleChar125AppTransfersRequestsIndexRoute,
     Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute:
       Char123LocaleChar125AppOrganizationsIdNewOrderIndexRoute,
   }

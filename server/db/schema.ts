@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -20,6 +21,7 @@ import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
+import { PICKUP_KINDS } from '../../contract/transfers.ts'
 
 export const MEMBERSHIP_STATUSES = ['INVITED', 'ACTIVE', 'DISABLED'] as const
 
@@ -399,6 +401,72 @@ export const paymentEvents = pgTable(
   (table) => [primaryKey({ columns: [table.provider, table.eventId] })],
 )
 
+/** Stored transfer statuses; RETURNING (TRANSFERRED from `ends_at` on) and `expired` are computed. */
+export const STORED_TRANSFER_STATUSES = ['SCHEDULED', 'TRANSFERRED', 'RETURNED', 'CANCELLED'] as const
+
+/**
+ * A keychain lent to a recipient for a window of calendar days (organization time zone). Transfers are
+ * history: they outlive their keychain (no foreign key on `keychain_id`; the name is kept), so deleting a
+ * keychain never gives a month's allowance back.
+ */
+export const transfers = pgTable(
+  'transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    keychainId: uuid('keychain_id').notNull(),
+    /** The keychain's name when authorized, shown once the keychain is deleted. */
+    keychainName: text('keychain_name').notNull(),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    authorizedById: uuid('authorized_by_id').references(() => users.id, { onDelete: 'set null' }),
+    fromDate: date('from_date', { mode: 'string' }).notNull(),
+    toDate: date('to_date', { mode: 'string' }).notNull(),
+    /** Start of `from_date` and of `to_date` in the organization's time zone. */
+    startsAt: at('starts_at').notNull(),
+    endsAt: at('ends_at').notNull(),
+    status: text('status', { enum: STORED_TRANSFER_STATUSES }).notNull(),
+    /** Who held the keychain before the pickup: custody goes back to them at the return. */
+    previousCustodianId: uuid('previous_custodian_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull(),
+    pickedUpAt: at('picked_up_at'),
+    returnedAt: at('returned_at'),
+    cancelledAt: at('cancelled_at'),
+  },
+  (table) => [
+    // Lists, newest window first: (starts_at, id) descending within the organization, keychain or recipient.
+    index('transfers_organization_window_idx').on(table.organizationId, table.startsAt, table.id),
+    index('transfers_keychain_window_idx').on(table.keychainId, table.startsAt, table.id),
+    index('transfers_recipient_window_idx').on(table.recipientId, table.startsAt, table.id),
+    // This month's allowance.
+    index('transfers_organization_created_idx').on(table.organizationId, table.createdAt),
+    check('transfers_window_order', sql`${table.endsAt} > ${table.startsAt}`),
+  ],
+)
+
+/** One row per pickup (the recipient's PICKUP, then a member's RETURN): at most one of each per transfer. */
+export const transferPickups = pgTable(
+  'transfer_pickups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    transferId: uuid('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: PICKUP_KINDS }).notNull(),
+    byUserId: uuid('by_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** When the device says it happened (X-Client-Time), e.g. hours before an offline queue replays it. */
+    clientTime: at('client_time'),
+    serverTime: at('server_time').notNull(),
+    fromQueue: boolean('from_queue').notNull().default(false),
+  },
+  (table) => [unique('transfer_pickups_transfer_kind_unique').on(table.transferId, table.kind)],
+)
+
 export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
 export type EmailTokenRow = typeof emailTokens.$inferSelect
@@ -412,3 +480,5 @@ export type CartItemRow = typeof cartItems.$inferSelect
 export type OrderRow = typeof orders.$inferSelect
 export type OrderLineRow = typeof orderLines.$inferSelect
 export type SubscriptionRow = typeof subscriptions.$inferSelect
+export type TransferRow = typeof transfers.$inferSelect
+export type TransferPickupRow = typeof transferPickups.$inferSelect

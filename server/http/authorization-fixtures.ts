@@ -16,6 +16,7 @@ import {
   TAG_CONFIGURATION,
 } from '../test/fixtures.ts'
 import { type TestApp, uniqueEmail } from '../test/harness.ts'
+import { makeTransfer, parisDay, subscribe } from '../test/transfers.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from './access.ts'
 
 /** The platform operator of the matrix (OPERATOR_EMAILS), also a MEMBER of the callers' organization. */
@@ -68,6 +69,9 @@ export async function buildWorld(t: TestApp) {
   callers.operator = { id: operator.profile.id, email: MATRIX_OPERATOR, cookie: operator.cookie }
   const ownId = own.organization.id
   const foreignId = foreign.organization.id
+  // Transfers need a plan; enough allowance for every authorization the matrix makes.
+  await subscribe(t, ownId, 1000)
+  await subscribe(t, foreignId, 1000)
   return {
     t,
     own: ownId,
@@ -77,6 +81,15 @@ export async function buildWorld(t: TestApp) {
     tag: async (organizationId: string) => (await makeTags(t, organizationId))[0]!,
     keychain: (organizationId: string) => makeKeychain(t, organizationId, 'Matrix'),
     member: async () => (await signedInMember(t, ownId, 'MEMBER', { select: false })).id,
+    /**
+     * A SCHEDULED transfer whose window is open now, of a new keychain: in the own organization addressed to
+     * the caller (so the recipient's rules let them see it and pick it up), in the foreign one to its admin.
+     */
+    transfer: async (organizationId: string, caller: { id: string } | null) => {
+      const keychain = await makeKeychain(t, organizationId, 'Lent')
+      const recipientId = organizationId === ownId && caller ? caller.id : foreign.admin.id
+      return makeTransfer(t, { organizationId, keychainId: keychain.id, recipientId })
+    },
     key: async (organizationId: string) => {
       const keychain = await makeKeychain(t, organizationId, 'With key')
       const [key] = await t.db
@@ -311,6 +324,42 @@ export const FIXTURES: Record<string, Fixture> = {
     },
     'called by Stripe, not by a user: the signature is the credential',
   ),
+
+  'GET /keychains/:id/transfers': inEach(selected('read__keychain'), async (w, id) => ({
+    path: await keychainPath(w, id, '/transfers'),
+  })),
+  'POST /keychains/:id/transfers': inEach(selected('create__transfer'), async (w, id) => ({
+    path: await keychainPath(w, id, '/transfers'),
+    json: {
+      recipient: { kind: 'member', userId: w.callers.CONTACT.id },
+      fromDate: parisDay(w.t),
+      toDate: parisDay(w.t, 2),
+    },
+  })),
+  'GET /transfers': single(selected('read__transfer'), get('/api/transfers'), LIST_ONLY),
+  'GET /transfers/requests': single('signedIn', get('/api/transfers/requests'), LIST_ONLY),
+  'GET /transfers/:id': {
+    access: 'signedIn',
+    own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
+    foreign: async (w) => ({ path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}` }),
+  },
+  'DELETE /transfers/:id': {
+    access: selected('delete__transfer'),
+    own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
+    foreign: async (w) => ({ path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}` }),
+  },
+  'POST /transfers/:id/pickups': {
+    access: 'signedIn',
+    own: async (w, caller) => ({
+      path: `/api/transfers/${(await w.transfer(w.own, caller)).id}/pickups`,
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+    foreign: async (w) => ({
+      path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}/pickups`,
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+  },
+  'GET /stats/dashboard': single('signedIn', get('/api/stats/dashboard'), LIST_ONLY),
 
   'POST /scans': single(
     selected('create__scan'),

@@ -8,7 +8,16 @@ import type { AppEnv } from './env.ts'
 export type Issue = { path: string; message: string }
 
 /** Extra machine-readable fields of some errors, answered beside `code` and `message`. */
-export type ErrorFields = { allowed?: string[]; expectedUnitAmountInCents?: number }
+export type ErrorFields = {
+  allowed?: string[]
+  expectedUnitAmountInCents?: number
+  /** `pickup_refused`: which rule refused it. */
+  reason?: string
+  /** `transfer_allowance_exceeded`: transfers counted this month, the allowance, when it renews. */
+  used?: number
+  allowance?: number
+  renewsAt?: string
+}
 
 /** Thrown anywhere under a request; the error handler turns it into `{ error: { code, message } }`. */
 export class ApiError extends Error {

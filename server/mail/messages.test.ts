@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import { LOCALES } from '../../contract/locale.ts'
 import { translator } from '../i18n/translator.ts'
+import { pickupRefusalMessages, transferErrorMessages } from '../modules/transfers/errors.ts'
 import { foundReportMessages } from './found-report-mail.ts'
 import { invitationMessages, roleNames } from './invitation-mail.ts'
 import { signInMessages } from './messages.ts'
+import { transferMessages } from './transfer-mail.ts'
 
-const ALL = [signInMessages, invitationMessages, roleNames, foundReportMessages].flatMap((group) =>
-  Object.values(group),
-)
+const ALL = [
+  signInMessages,
+  invitationMessages,
+  roleNames,
+  foundReportMessages,
+  transferMessages,
+  transferErrorMessages,
+  pickupRefusalMessages,
+].flatMap((group) => Object.values(group))
 
 describe('mail messages', () => {
   it('has a text in every locale for every message, never the bare id', () => {

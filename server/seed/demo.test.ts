@@ -8,6 +8,7 @@ import {
   orders as ordersTable,
   subscriptions,
   tags,
+  transfers,
 } from '../db/schema.ts'
 import { setupTestApp } from '../test/harness.ts'
 import {
@@ -24,8 +25,14 @@ const t = setupTestApp()
 describe('seedDemo', () => {
   it('creates the demo organization once, and each demo member sees what their role allows', async () => {
     const first = await seedDemo(t.deps)
-    expect(first).toMatchObject({ created: true, keychains: DEMO_KEYCHAINS, tags: DEMO_TAGS, orders: 2 })
-    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0 })
+    expect(first).toMatchObject({
+      created: true,
+      keychains: DEMO_KEYCHAINS,
+      tags: DEMO_TAGS,
+      orders: 2,
+      transfers: 2,
+    })
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0, transfers: 0 })
 
     const countOf = async (table: typeof keychains | typeof tags | typeof memberships) =>
       (
@@ -35,7 +42,8 @@ describe('seedDemo', () => {
     expect(await countOf(tags)).toBe(DEMO_TAGS)
     expect(await countOf(memberships)).toBe(DEMO_MEMBERS.length)
     expect((await t.db.select({ n: count() }).from(keys))[0]!.n).toBeGreaterThan(DEMO_KEYCHAINS * 2)
-    expect((await t.db.select({ n: count() }).from(custodyLog))[0]!.n).toBe(40)
+    // 40 keychains with a custodian, and the member's pickup.
+    expect((await t.db.select({ n: count() }).from(custodyLog))[0]!.n).toBe(41)
 
     const manager = await t.signIn('manager@demo.trousseau.test')
     expect(manager.profile.selectedOrganizationId).toBe(DEMO_ORGANIZATION_ID)
@@ -64,16 +72,32 @@ describe('seedDemo', () => {
     const { subscription } = await (
       await t.get(`/api/organizations/${DEMO_ORGANIZATION_ID}/subscription`, { cookie: admin.cookie })
     ).json()
-    expect(subscription).toMatchObject({ planId: DEMO_PLAN_ID, billingCycle: 'YEARLY', status: 'ACTIVE' })
+    expect(subscription).toMatchObject({
+      planId: DEMO_PLAN_ID,
+      billingCycle: 'YEARLY',
+      status: 'ACTIVE',
+      transfersUsedThisMonth: 2,
+    })
+
+    const requests = async (cookie: string) =>
+      (await (await t.get('/api/transfers/requests', { cookie })).json()).data
+    expect(await requests(contact.cookie)).toMatchObject([{ status: 'SCHEDULED', next: 'PICKUP' }])
+    const member = await t.signIn('member@demo.trousseau.test')
+    expect(await requests(member.cookie)).toMatchObject([
+      { status: 'TRANSFERRED', pickups: [{ kind: 'PICKUP', by: { email: 'member@demo.trousseau.test' } }] },
+    ])
   })
 
-  it('adds the orders to a demo seeded before they existed, once', async () => {
+  it('adds the orders and transfers to a demo seeded before they existed, once', async () => {
     await t.reset()
     await seedDemo(t.deps)
     await t.db.delete(subscriptions)
     await t.db.delete(ordersTable)
-    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 2 })
-    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0 })
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 2, transfers: 0 })
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0, transfers: 0 })
     expect((await t.db.select({ n: count() }).from(ordersTable))[0]!.n).toBe(2)
+    await t.db.delete(transfers)
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0, transfers: 2 })
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0, transfers: 0 })
   })
 })

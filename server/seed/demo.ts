@@ -1,8 +1,8 @@
-import { and, between, eq } from 'drizzle-orm'
+import { and, between, eq, like } from 'drizzle-orm'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
 import type { Database, Db } from '../db/client.ts'
-import { orders, organizations, tags as tagTable, users } from '../db/schema.ts'
+import { keychains, orders, organizations, tags as tagTable, transfers, users } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { addKey } from '../modules/keychains/keys.ts'
 import { createKeychain } from '../modules/keychains/service.ts'
@@ -11,8 +11,10 @@ import { createOrder } from '../modules/orders/checkout.ts'
 import { createOrganization } from '../modules/organizations/service.ts'
 import { PLAN_IDS } from '../modules/plans/catalog.ts'
 import { findActivePlan, planConfiguration } from '../modules/plans/service.ts'
+import { calendarDayIn, startOfDayIn } from '../modules/subscriptions/calendar.ts'
 import { startSubscription } from '../modules/subscriptions/service.ts'
 import { createTags } from '../modules/tags/service.ts'
+import { recordPickup } from '../modules/transfers/pickups.ts'
 
 /** The marker: a fixed id. Present means the demo was seeded already, and nothing is written again. */
 export const DEMO_ORGANIZATION_ID = 'd3300000-0000-4000-8000-000000000001'
@@ -50,6 +52,8 @@ export type SeedReport = {
   tags: number
   /** Orders added: the DELIVERED order of the 60 tags and the paid yearly plan (0 when present already). */
   orders: number
+  /** Transfers added: one SCHEDULED to the contact, one TRANSFERRED to the member (0 when present already). */
+  transfers: number
 }
 
 async function upsertUser(db: Db, member: (typeof DEMO_MEMBERS)[number], now: Date) {
@@ -75,8 +79,14 @@ export async function seedDemo(deps: Pick<AppDeps, 'database' | 'clock'>): Promi
   const now = deps.clock.now()
   if (existing) {
     // A demo seeded before orders existed gets them now; otherwise nothing is written.
-    const orderCount = await deps.database.db.transaction((tx) => seedDemoOrders(tx, now))
-    return { created: false, organizationId: DEMO_ORGANIZATION_ID, keychains: 0, tags: 0, orders: orderCount }
+    return deps.database.db.transaction(async (tx) => ({
+      created: false,
+      organizationId: DEMO_ORGANIZATION_ID,
+      keychains: 0,
+      tags: 0,
+      orders: await seedDemoOrders(tx, now),
+      transfers: await seedDemoTransfers(tx, now),
+    }))
   }
 
   return deps.database.db.transaction(async (tx) => {
@@ -141,6 +151,7 @@ export async function seedDemo(deps: Pick<AppDeps, 'database' | 'clock'>): Promi
       keychains: DEMO_KEYCHAINS,
       tags: DEMO_TAGS,
       orders: orderCount,
+      transfers: await seedDemoTransfers(tx, now),
     }
   })
 }
@@ -200,5 +211,61 @@ async function seedDemoOrders(tx: Db, now: Date): Promise<number> {
     orderId: planOrder,
     now,
   })
+  return 2
+}
+
+/**
+ * The demo's transfers, once (none yet in the organization): "Appartement 1" (held by the admin) SCHEDULED to
+ * the contact from today for three days, and "Bureau 2" (held by the manager) authorized from yesterday to the
+ * day after tomorrow and picked up by the member. Answers how many it added.
+ */
+async function seedDemoTransfers(tx: Db, now: Date): Promise<number> {
+  const [anyTransfer] = await tx
+    .select({ id: transfers.id })
+    .from(transfers)
+    .where(eq(transfers.organizationId, DEMO_ORGANIZATION_ID))
+    .limit(1)
+  if (anyTransfer) return 0
+  const person = async (index: number) =>
+    (await tx.select().from(users).where(eq(users.email, DEMO_MEMBERS[index]!.email)))[0]
+  const [admin, member, contact] = [await person(0), await person(2), await person(3)]
+  const keychain = async (prefix: string) =>
+    (
+      await tx
+        .select()
+        .from(keychains)
+        .where(and(eq(keychains.organizationId, DEMO_ORGANIZATION_ID), like(keychains.name, `${prefix} –%`)))
+    )[0]
+  const [flat, office] = [await keychain('Appartement 1'), await keychain('Bureau 2')]
+  if (!admin || !member || !contact || !flat || !office) return 0
+  const [organization] = await tx
+    .select()
+    .from(organizations)
+    .where(eq(organizations.id, DEMO_ORGANIZATION_ID))
+  const timeZone = organization!.timeZone
+  const day = (offset: number) =>
+    calendarDayIn(timeZone, new Date(now.getTime() + offset * 24 * 60 * 60 * 1000))
+  const authorize = async (target: typeof flat, recipientId: string, from: string, to: string) => {
+    const [row] = await tx
+      .insert(transfers)
+      .values({
+        organizationId: DEMO_ORGANIZATION_ID,
+        keychainId: target.id,
+        keychainName: target.name,
+        recipientId,
+        authorizedById: admin.id,
+        fromDate: from,
+        toDate: to,
+        startsAt: startOfDayIn(timeZone, from),
+        endsAt: startOfDayIn(timeZone, to),
+        status: 'SCHEDULED',
+        createdAt: now,
+      })
+      .returning()
+    return row!
+  }
+  await authorize(flat, contact.id, day(0), day(3))
+  const lent = await authorize(office, member.id, day(-1), day(2))
+  await recordPickup(tx, { caller: member, transferId: lent.id, clientTime: null, fromQueue: false, now })
   return 2
 }

@@ -1,7 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useLocation, useNavigate } from '@tanstack/react-router'
 import {
+  ArrowRightLeft,
   Building2,
+  Inbox,
   KeyRound,
   LayoutDashboard,
   LogOut,
@@ -35,6 +37,14 @@ const MENU: MenuEntry[] = [
   { path: '/app/orders', label: <Trans>Orders</Trans>, icon: Package, needs: ['read', 'order'] },
   { path: '/app/organizations', label: <Trans>Organizations</Trans>, icon: Building2 },
   { path: '/app/profile', label: <Trans>My profile</Trans>, icon: UserRound },
+  {
+    path: '/app/transfers',
+    label: <Trans>Transfers</Trans>,
+    icon: ArrowRightLeft,
+    // Contacts see their own transfers as requests; the organization's list is for its members.
+    needs: ['read', 'keychain'],
+  },
+  { path: '/app/transfers/requests', label: <Trans>Transfer requests</Trans>, icon: Inbox },
   { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine, needs: ['create', 'scan'] },
   { path: '/app/users', label: <Trans>Users</Trans>, icon: Users, needs: ['read', 'member'] },
 ]
@@ -61,7 +71,13 @@ function NavItem({
   const navigate = useNavigate()
   const { pathname } = useLocation()
   const href = localizedHref(locale, entry.path)
-  const active = entry.exact ? pathname === href || pathname === `${href}/` : pathname.startsWith(href)
+  const active = entry.exact
+    ? pathname === href || pathname === `${href}/`
+    : pathname.startsWith(href) &&
+      !MENU.some(
+        (other) =>
+          other.path.startsWith(`${entry.path}/`) && pathname.startsWith(localizedHref(locale, other.path)),
+      )
   const Icon = entry.icon
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return

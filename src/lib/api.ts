@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { ApiErrorSchema } from '../../contract/errors.ts'
+import { type ApiErrorBody, ApiErrorSchema, ErrorCode } from '../../contract/errors.ts'
 
 export const API_BASE_URL: string = import.meta.env.VITE_API_BASE_URL ?? '/api'
 
@@ -10,12 +10,15 @@ const RETRYABLE_STATUSES = new Set([408, 409, 425, 429, 500, 502, 503, 504])
 export class ApiError extends Error {
   readonly status: number
   readonly code: string
+  /** The whole error body (field issues, `reason`, allowance figures…), when the server sent one. */
+  readonly details: ApiErrorBody['error'] | null
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, details: ApiErrorBody['error'] | null = null) {
     super(message)
     this.name = 'ApiError'
     this.status = status
     this.code = code
+    this.details = details
   }
 
   get isNetworkError(): boolean {
@@ -50,7 +53,12 @@ async function errorOf(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null)
   const parsed = v.safeParse(ApiErrorSchema, body)
   if (parsed.success)
-    return new ApiError(response.status, parsed.output.error.code, parsed.output.error.message)
+    return new ApiError(
+      response.status,
+      parsed.output.error.code,
+      parsed.output.error.message,
+      parsed.output.error,
+    )
   return new ApiError(response.status, 'http_error', response.statusText || 'An error occurred.')
 }
 
@@ -78,4 +86,22 @@ export async function api<TSchema extends v.GenericSchema | undefined = undefine
   if (!response.ok) throw await errorOf(response)
   if (!request.schema || response.status === 204) return undefined as Result<TSchema>
   return v.parse(request.schema, await response.json()) as Result<TSchema>
+}
+
+/** Codes whose message the server writes in the caller's language (the transfer rules); others are English. */
+const TRANSLATED_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.subscriptionRequired,
+  ErrorCode.transferAllowanceExceeded,
+  ErrorCode.transferOverlap,
+  ErrorCode.pickupRefused,
+])
+
+/** The server's explanation when it is one written for the reader (in their language), else `fallback`. */
+export function refusalMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && TRANSLATED_CODES.has(error.code) ? error.message : fallback
+}
+
+/** Whether the server refused with this HTTP status (and, when given, this code). */
+export function refusedWith(error: unknown, status: number, code?: string): error is ApiError {
+  return error instanceof ApiError && error.status === status && (code === undefined || error.code === code)
 }

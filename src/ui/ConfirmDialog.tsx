@@ -12,6 +12,7 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   isPending = false,
+  dismissLabel,
 }: {
   isOpen: boolean
   onOpenChange: (open: boolean) => void
@@ -20,6 +21,8 @@ export function ConfirmDialog({
   confirmLabel: ReactNode
   onConfirm: () => void
   isPending?: boolean
+  /** The button that closes without acting; "Cancel" unless that would read like the action itself. */
+  dismissLabel?: ReactNode
 }) {
   return (
     <ModalOverlay
@@ -36,7 +39,7 @@ export function ConfirmDialog({
           <div className="mb-6 text-slate-700">{children}</div>
           <div className="flex flex-wrap justify-end gap-3">
             <Button variant="secondary" onPress={() => onOpenChange(false)}>
-              <Trans>Cancel</Trans>
+              {dismissLabel ?? <Trans>Cancel</Trans>}
             </Button>
             <Button variant="danger" onPress={onConfirm} isDisabled={isPending}>
               {confirmLabel}

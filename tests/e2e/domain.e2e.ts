@@ -76,6 +76,8 @@ describe('organizations, members, keychains, tags and scanning in a real browser
         'Trousseaux',
         'Organisations',
         'Mon profil',
+        'Transferts',
+        'Demandes de transfert',
         'Scanner une étiquette',
       ])
       await menu.getByRole('link', { name: 'Trousseaux' }).click()

@@ -48,6 +48,8 @@ describe('foundation, in a real browser against the real server', () => {
         'Commandes',
         'Organisations',
         'Mon profil',
+        'Transferts',
+        'Demandes de transfert',
         'Scanner une étiquette',
         'Utilisateurs',
       ])

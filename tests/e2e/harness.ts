@@ -4,12 +4,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { and, eq } from 'drizzle-orm'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Role } from '../../contract/permissions.ts'
+import type { Clock } from '../../server/clock.ts'
 import { loadConfig } from '../../server/config.ts'
-import { memberships } from '../../server/db/schema.ts'
+import { memberships, users } from '../../server/db/schema.ts'
 import { createLogger } from '../../server/logger.ts'
 import { startServer } from '../../server/main.ts'
 import { addKey } from '../../server/modules/keychains/keys.ts'
 import { createKeychain } from '../../server/modules/keychains/service.ts'
+import { addMembership } from '../../server/modules/members/service.ts'
+import { createOrder } from '../../server/modules/orders/checkout.ts'
+import { PLAN_IDS } from '../../server/modules/plans/catalog.ts'
+import { findActivePlan, planConfiguration } from '../../server/modules/plans/service.ts'
+import { startSubscription } from '../../server/modules/subscriptions/service.ts'
 import { createTags } from '../../server/modules/tags/service.ts'
 import { saveFailure } from './failure.ts'
 import { signInCodeOf, startMailbox } from './mailbox.ts'
@@ -36,6 +43,20 @@ async function freePort(): Promise<number> {
   return port
 }
 
+/** The server's clock in browser tests: real time, which a test may move forward (statuses, expiry). */
+export class OffsetClock implements Clock {
+  #offsetMs = 0
+
+  now(): Date {
+    return new Date(Date.now() + this.#offsetMs)
+  }
+
+  /** From now on, the server believes it is `instant` (and time runs on from there). */
+  jumpTo(instant: Date): void {
+    this.#offsetMs = instant.getTime() - Date.now()
+  }
+}
+
 /**
  * The real product for a browser test: the production build served by the real server (PGlite in a temp
  * folder), mail delivered over SMTP to a loopback receiver, and Debian's Chromium.
@@ -55,7 +76,8 @@ export async function startStack() {
     LOG_LEVEL: 'warn',
     OPERATOR_EMAILS: OPERATOR_EMAIL,
   })
-  const server = await startServer(config, createLogger('warn'))
+  const clock = new OffsetClock()
+  const server = await startServer(config, createLogger('warn'), { clock })
   const baseUrl = server.url.replace('127.0.0.1', 'localhost')
   const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS })
 
@@ -133,8 +155,50 @@ export async function startStack() {
     return keychain.id
   }
 
+  /** A member with an account who has signed in before (ACTIVE), straight through the services. */
+  async function addMember(organizationId: string, email: string, role: Role, firstName = '') {
+    const now = deps.clock.now()
+    const [user] = await deps.database.db
+      .insert(users)
+      .values({ email, firstName, lastName: '', locale: 'fr', createdAt: now, lastSeenAt: now })
+      .returning()
+    await addMembership(deps.database.db, {
+      userId: user!.id,
+      organizationId,
+      role,
+      status: 'ACTIVE',
+      now,
+    })
+    return user!.id
+  }
+
+  /** A paid monthly Pro plan for the organization, as if its admin had bought it. */
+  async function subscribe(organizationId: string) {
+    const [admin] = await deps.database.db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'ADMIN')))
+    const now = deps.clock.now()
+    await deps.database.db.transaction(async (tx) => {
+      const plan = await findActivePlan(tx, PLAN_IDS.proMonthly)
+      if (!plan || !admin) throw new Error('No Pro plan, or no admin')
+      const configuration = planConfiguration(plan)
+      const orderId = await createOrder(tx, {
+        organizationId,
+        userId: admin.userId,
+        items: [{ productType: 'PLAN', productRefId: plan.id, quantity: 1, configuration }],
+        status: 'PAID',
+        now,
+      })
+      await startSubscription(tx, { organizationId, planId: plan.id, plan: configuration, orderId, now })
+    })
+  }
+
   return {
     baseUrl,
+    clock,
+    addMember,
+    subscribe,
     withPage,
     createTags: createTagsFor,
     createKeychainWithTag,

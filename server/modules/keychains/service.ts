@@ -14,6 +14,7 @@ import {
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { isCustodianCandidate, toPerson } from '../members/service.ts'
+import { hasTransferOut } from '../transfers/conditions.ts'
 import { appendCustody } from './custody.ts'
 import { keychainDeletionGuards } from './deletion-guards.ts'
 
@@ -128,6 +129,13 @@ export async function updateKeychain(
     const custodianChanges = update.custodianId !== undefined && update.custodianId !== current.custodianId
     if (custodianChanges && update.custodianId)
       await assertCustodian(tx, input.organizationId, update.custodianId)
+    if (custodianChanges && (await hasTransferOut(tx, current.id))) {
+      throw new ApiError(
+        409,
+        ErrorCode.conflict,
+        'This keychain is out on a transfer: its custodian changes when it is returned.',
+      )
+    }
     const [row] = await tx
       .update(keychains)
       .set({
@@ -160,7 +168,7 @@ export async function deleteKeychain(
   await deps.database.db.transaction(async (tx: Tx) => {
     const current = await findKeychain(tx, input.organizationId, input.id, { lock: true })
     for (const guard of keychainDeletionGuards) {
-      const refusal = await guard(tx, current.id)
+      const refusal = await guard(tx, current.id, deps.clock.now())
       if (refusal) throw new ApiError(409, ErrorCode.conflict, refusal)
     }
     await tx.delete(keys).where(eq(keys.keychainId, current.id))

@@ -1,13 +1,15 @@
 import { and, eq } from 'drizzle-orm'
-import type { Permission } from '../../../contract/permissions.ts'
+import { type Permission, permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { ScanResult } from '../../../contract/scans.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, scans, tags, users } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import { keysOf } from '../keychains/service.ts'
 import { toPerson } from '../members/service.ts'
+import { memberRole } from '../organizations/roles.ts'
 import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
 import { toTag } from '../tags/service.ts'
+import { hasOpenTransferTo, scanTransfer } from '../transfers/scan.ts'
 import { parseScanValue } from './value.ts'
 
 /** The caller's permissions that concern what a scan finds: the keychain, its keys, its transfers. */
@@ -45,16 +47,25 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
 
 /**
  * Records the scan and answers what the value resolves to. `resolved` needs the tag to be in the selected
- * organization and the role to read tags; a tag of another organization (or one a CONTACT may not read) is
- * `foreign`: only its public landing applies. Anything else is `unknown`.
+ * organization and the role to read tags — or the caller to be the recipient of an open transfer (SCHEDULED not
+ * expired, TRANSFERRED, RETURNING) of the tag's keychain, in whichever of their organizations (a CONTACT picking
+ * up or holding a keychain); their permissions there give the actions. Any other tag (another organization's,
+ * or one a CONTACT may not read) is `foreign`: only its public landing applies. Anything else is `unknown`.
  */
 export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> {
   const found = await findTag(db, input.scope, input.value)
-  const readable =
-    found !== null &&
+  let role: Role | null = null
+  if (
+    found &&
     found.tag.organizationId === input.scope.organizationId &&
     input.scope.permissions.includes('read__tag')
-  const result = found === null ? 'unknown' : readable ? 'resolved' : 'foreign'
+  ) {
+    role = input.scope.role
+  } else if (found?.keychainId && (await hasOpenTransferTo(db, found.keychainId, input.userId, input.now))) {
+    role = await memberRole(db, input.userId, found.tag.organizationId)
+  }
+  const permissions = role ? permissionsFor(role) : []
+  const result = found === null ? 'unknown' : role ? 'resolved' : 'foreign'
   const [scan] = await db
     .insert(scans)
     .values({
@@ -70,10 +81,11 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
     .returning({ id: scans.id })
   const scanId = scan!.id
   if (found === null) return { status: 'unknown', scanId, value: input.value }
-  if (!readable) return { status: 'foreign', scanId, publicId: found.tag.publicId }
+  if (!role) return { status: 'foreign', scanId, publicId: found.tag.publicId }
 
   let key: Extract<ScanResult, { status: 'resolved' }>['key'] = null
   let keychain: Extract<ScanResult, { status: 'resolved' }>['keychain'] = null
+  let transfer: Extract<ScanResult, { status: 'resolved' }>['transfer'] = null
   if (found.keyId && found.keychainId) {
     key = (await keysOf(db, found.keychainId)).find((each) => each.id === found.keyId) ?? null
     const [holder] = await db
@@ -81,11 +93,20 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
       .from(keychains)
       .leftJoin(users, eq(users.id, keychains.custodianId))
       .where(eq(keychains.id, found.keychainId))
+    // Who holds it is the organization's business: a caller who cannot read keychains sees only themselves.
+    const custodian = holder?.custodian ?? null
+    const shown = permissions.includes('read__keychain') || custodian?.id === input.userId ? custodian : null
     keychain = {
       id: found.keychainId,
       name: found.keychainName ?? '',
-      custodian: holder?.custodian ? toPerson(holder.custodian) : null,
+      custodian: shown ? toPerson(shown) : null,
     }
+    transfer = await scanTransfer(db, {
+      keychainId: found.keychainId,
+      userId: input.userId,
+      role,
+      now: input.now,
+    })
   }
   return {
     status: 'resolved',
@@ -93,6 +114,7 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
     tag: toTag(found.tag, keyLinkOf(found), input.publicUrl),
     key,
     keychain,
-    actions: SCAN_ACTIONS.filter((action) => input.scope.permissions.includes(action)),
+    actions: SCAN_ACTIONS.filter((action) => permissions.includes(action)),
+    transfer,
   }
 }

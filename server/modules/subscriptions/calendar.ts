@@ -68,6 +68,22 @@ export function zonedMidnight(timeZone: string, year: number, month: number, day
   return zonedTime(timeZone, { year, month, day })
 }
 
+/**
+ * The instant a calendar day (`YYYY-MM-DD`) starts in the zone: its local midnight, whatever that day's
+ * offset (2030-03-31 starts at 2030-03-30T23:00Z in Paris, although that day ends on summer time).
+ */
+export function startOfDayIn(timeZone: string, day: string): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  return zonedMidnight(timeZone, year, month, date)
+}
+
+/** The calendar day (`YYYY-MM-DD`) the zone's wall clock shows at that instant. */
+export function calendarDayIn(timeZone: string, instant: Date): string {
+  const { year, month, day } = partsIn(timeZone, instant)
+  const pad = (value: number, size: number) => String(value).padStart(size, '0')
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`
+}
+
 /** The calendar month (in the zone) holding `now`: `[start, end)`. */
 export function monthBoundsIn(timeZone: string, now: Date): { start: Date; end: Date } {
   const { year, month } = partsIn(timeZone, now)

@@ -1,43 +1,54 @@
-import { and, eq, gt, inArray, lte } from 'drizzle-orm'
+import { and, count, eq, gte, inArray, lt, ne, or } from 'drizzle-orm'
 import type { PlanConfiguration, Subscription } from '../../../contract/commerce.ts'
 import type { Db } from '../../db/client.ts'
-import { orders, organizations, type SubscriptionRow, subscriptions } from '../../db/schema.ts'
+import { orders, organizations, type SubscriptionRow, subscriptions, transfers } from '../../db/schema.ts'
 import { addMonthsIn, monthBoundsIn } from './calendar.ts'
 
 export const DEFAULT_TIME_ZONE = 'Europe/Paris'
 
 /**
- * The organization's subscription in force at `now` (period start ≤ now < period end), or null. The transfers
- * issue calls this before authorizing a transfer.
+ * The organization's subscription in force at `now` (period start ≤ now < period end), or null. `lock`: read
+ * the row `FOR UPDATE` (inside a transaction), so concurrent transfer authorizations count the allowance one
+ * after the other.
  */
 export async function activeSubscription(
   db: Db,
   organizationId: string,
   now: Date,
+  options: { lock?: boolean } = {},
 ): Promise<SubscriptionRow | null> {
-  const [row] = await db
-    .select()
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.organizationId, organizationId),
-        lte(subscriptions.currentPeriodStart, now),
-        gt(subscriptions.currentPeriodEnd, now),
-      ),
-    )
-  return row ?? null
+  const query = db.select().from(subscriptions).where(eq(subscriptions.organizationId, organizationId))
+  const [row] = options.lock ? await query.for('update') : await query
+  return row && row.currentPeriodStart <= now && now < row.currentPeriodEnd ? row : null
 }
 
 /**
  * Transfers authorized in the organization's current calendar month (its time zone, Europe/Paris by default),
- * counted against the plan's allowance. There are no transfers yet: the transfers issue fills this in, using
- * `monthBoundsIn(timeZone, now)` for the month.
+ * counted against the plan's allowance: those created in the month, except those CANCELLED before their window
+ * closed (cancelling gives the transfer back; tidying away one that expired unused does not). Pass `timeZone` when it is known, to spare a query.
  */
-export async function transfersUsedThisMonth(_db: Db, _organizationId: string, _now: Date): Promise<number> {
-  return 0
+export async function transfersUsedThisMonth(
+  db: Db,
+  organizationId: string,
+  now: Date,
+  timeZone?: string,
+): Promise<number> {
+  const { start, end } = monthBoundsIn(timeZone ?? (await timeZoneOf(db, organizationId)), now)
+  const [row] = await db
+    .select({ used: count() })
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.organizationId, organizationId),
+        gte(transfers.createdAt, start),
+        lt(transfers.createdAt, end),
+        or(ne(transfers.status, 'CANCELLED'), gte(transfers.cancelledAt, transfers.endsAt)),
+      ),
+    )
+  return row?.used ?? 0
 }
 
-async function timeZoneOf(db: Db, organizationId: string): Promise<string> {
+export async function timeZoneOf(db: Db, organizationId: string): Promise<string> {
   const [row] = await db
     .select({ timeZone: organizations.timeZone })
     .from(organizations)

@@ -1,12 +1,16 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { useQuery } from '@tanstack/react-query'
 import { Building2, CreditCard, KeyRound, Plus, ScanLine } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { type ReactNode, useId } from 'react'
 import type { Profile } from '../../../contract/auth.ts'
 import { useAbility } from '../../lib/ability.tsx'
-import { useHref } from '../../lib/use-locale.ts'
+import { formatNumber } from '../../lib/format.ts'
+import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { dashboardQuery } from './api.ts'
 
 function Shortcut({
   href,
@@ -28,6 +32,93 @@ function Shortcut({
   )
 }
 
+function Stat({ href, count, children }: { href: string; count: number; children: ReactNode }) {
+  const locale = useLocale()
+  return (
+    <AppLink
+      href={href}
+      className="flex flex-col gap-1 rounded-xl border border-slate-200 bg-white p-4 shadow-sm hover:border-brand-600"
+    >
+      <span className="text-3xl font-bold text-slate-900 tabular-nums">{formatNumber(count, locale)}</span>
+      <span className="text-sm font-medium text-slate-700">{children}</span>
+    </AppLink>
+  )
+}
+
+function StatGroup({ title, children }: { title: ReactNode; children: ReactNode }) {
+  const id = useId()
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-3">
+      <h2 id={id} className="font-semibold text-slate-900">
+        {title}
+      </h2>
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">{children}</div>
+    </section>
+  )
+}
+
+/** The selected organization's counts, each leading to the list it counts, and my open requests. */
+function Counts({ organizationId }: { organizationId: string | null }) {
+  const href = useHref()
+  const ability = useAbility()
+  const { data, isPending, isError, refetch } = useQuery(dashboardQuery(organizationId))
+  if (isPending) return <LoadingState label={<Trans>Loading the figures…</Trans>} />
+  if (isError)
+    return (
+      <ErrorState message={<Trans>The figures could not be loaded.</Trans>} onRetry={() => void refetch()} />
+    )
+  const counts = data.organization
+  const list = (query: string) => href(`/app/transfers${query}`)
+  return (
+    <div className="mb-8 flex flex-col gap-6">
+      {counts ? (
+        <>
+          <StatGroup title={<Trans>Overview</Trans>}>
+            <Stat href={href('/app/keychains')} count={counts.keychains}>
+              <Trans>Keychains</Trans>
+            </Stat>
+            <Stat href={list('')} count={counts.transfers}>
+              <Trans>Transfers</Trans>
+            </Stat>
+            <Stat
+              href={href(ability.can('read', 'member') ? '/app/users' : '/app/organizations')}
+              count={counts.users}
+            >
+              <Trans>Users</Trans>
+            </Stat>
+          </StatGroup>
+          <StatGroup title={<Trans>Active transfers</Trans>}>
+            <Stat href={list('?status=SCHEDULED&expired=false')} count={counts.active.scheduled}>
+              <Trans>Scheduled</Trans>
+            </Stat>
+            <Stat href={list('?status=TRANSFERRED')} count={counts.active.transferred}>
+              <Trans>Transferred</Trans>
+            </Stat>
+            <Stat href={list('?status=RETURNING&expired=false')} count={counts.active.returning}>
+              <Trans>Returning</Trans>
+            </Stat>
+          </StatGroup>
+          <StatGroup title={<Trans>Expired transfers</Trans>}>
+            <Stat href={list('?status=SCHEDULED&expired=true')} count={counts.expired.scheduled}>
+              <Trans>Scheduled</Trans>
+            </Stat>
+            <Stat href={list('?status=RETURNING&expired=true')} count={counts.expired.returning}>
+              <Trans>Returning</Trans>
+            </Stat>
+          </StatGroup>
+        </>
+      ) : null}
+      {data.requests.open > 0 || (!counts && organizationId !== null) ? (
+        <StatGroup title={<Trans>Transferred to me</Trans>}>
+          <Stat href={href('/app/transfers/requests')} count={data.requests.open}>
+            <Trans>Open requests</Trans>
+          </Stat>
+        </StatGroup>
+      ) : null}
+    </div>
+  )
+}
+
 /** The dashboard; without a selected organization it prompts for a first one. */
 export function DashboardScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
@@ -38,7 +129,7 @@ export function DashboardScreen({ profile }: { profile: Profile }) {
     <>
       <PageHeader title={<Trans>Hello {name}</Trans>} />
       {profile.selectedOrganizationId === null ? (
-        <Card className="flex max-w-2xl flex-col items-start gap-4">
+        <Card className="mb-8 flex max-w-2xl flex-col items-start gap-4">
           <span className="inline-flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-800">
             <Building2 aria-hidden className="size-6" />
           </span>
@@ -56,7 +147,9 @@ export function DashboardScreen({ profile }: { profile: Profile }) {
             <Trans>Create an organization</Trans>
           </AppLink>
         </Card>
-      ) : (
+      ) : null}
+      <Counts organizationId={profile.selectedOrganizationId} />
+      {profile.selectedOrganizationId === null ? null : (
         <nav aria-label={t`Shortcuts`} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {ability.can('read', 'keychain') ? (
             <Shortcut href={href('/app/keychains')} icon={KeyRound}>

@@ -1,7 +1,8 @@
+import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
-import type { Keychain } from '../../../contract/keychains.ts'
+import { type Keychain, TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
@@ -12,6 +13,7 @@ import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { custodyLogQuery, updateKeychain } from './api.ts'
 import { custodianOptions } from './custodians.ts'
+import { custodianChangeProblem } from './refusals.ts'
 
 function ChangeCustodianForm({
   keychain,
@@ -22,7 +24,7 @@ function ChangeCustodianForm({
   members: Member[]
   onChanged: () => Promise<void>
 }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const form = useForm({
     defaultValues: { custodianId: keychain.custodian?.id ?? '', reason: '' },
     onSubmit: async ({ value, formApi }) => {
@@ -31,8 +33,13 @@ function ChangeCustodianForm({
         formApi.reset({ custodianId: value.custodianId, reason: '' })
         await onChanged()
         toasts.add({ severity: 'success', summary: t`The custodian has been changed.`, life: 4000 })
-      } catch {
-        toasts.add({ severity: 'error', summary: t`The custodian could not be changed.`, life: 6000 })
+      } catch (error) {
+        // A 409 says why in the reader's language (e.g. the keychain is out on a transfer).
+        toasts.add({
+          severity: 'error',
+          summary: i18n._(custodianChangeProblem(error, msg`The custodian could not be changed.`)),
+          life: 6000,
+        })
       }
     },
   })
@@ -102,6 +109,12 @@ function CustodyLog({ organizationId, keychainId }: { organizationId: string; ke
     )
   }
   const nobody = t`nobody`
+  const reasonText = (reason: string) =>
+    reason === TRANSFER_CUSTODY_REASONS.PICKUP
+      ? t`picked up on a transfer`
+      : reason === TRANSFER_CUSTODY_REASONS.RETURN
+        ? t`returned from a transfer`
+        : reason
   return (
     <ol aria-label={t`Custody log`} className="flex flex-col gap-3 border-l-2 border-slate-200 pl-4">
       {data.map((entry) => {
@@ -117,7 +130,7 @@ function CustodyLog({ organizationId, keychainId }: { organizationId: string; ke
             </p>
             <p className="text-slate-700">
               <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time> · <Trans>by {by}</Trans>
-              {entry.reason ? ` · ${entry.reason}` : ''}
+              {entry.reason ? ` · ${reasonText(entry.reason)}` : ''}
             </p>
           </li>
         )

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
@@ -16,6 +17,7 @@ import { deleteKeychain, keychainKeys, keychainQuery, updateKeychain } from './a
 import { CustodySection } from './CustodySection.tsx'
 import { KeysSection } from './KeysSection.tsx'
 import { keychainNameProblem } from './name-check.ts'
+import { deletionProblem } from './refusals.ts'
 
 function RenameForm({ keychain, onChanged }: { keychain: Keychain; onChanged: () => Promise<void> }) {
   const { t, i18n } = useLingui()
@@ -77,16 +79,16 @@ export function KeychainDetailScreen({
   keychainId,
   members,
   onDeleted,
-  transferActions,
+  transfers,
 }: {
   organizationId: string
   keychainId: string
   members: Member[]
   onDeleted: () => void
-  /** Transfer actions, composed in by the route once transfers exist. */
-  transferActions?: ReactNode
+  /** The keychain's transfer authorizations, composed in by the route. */
+  transfers?: (keychain: Keychain) => ReactNode
 }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const ability = useAbility()
   const queryClient = useQueryClient()
   const [confirming, setConfirming] = useState(false)
@@ -108,9 +110,13 @@ export function KeychainDetailScreen({
         life: 4000,
       })
       onDeleted()
-    } catch {
+    } catch (error) {
       setConfirming(false)
-      toasts.add({ severity: 'error', summary: t`The keychain could not be deleted.`, life: 6000 })
+      toasts.add({
+        severity: 'error',
+        summary: i18n._(deletionProblem(error, msg`The keychain could not be deleted.`)),
+        life: 6000,
+      })
     }
   }
   const canEdit = ability.can('update', 'keychain')
@@ -146,9 +152,9 @@ export function KeychainDetailScreen({
             canEdit={canEdit}
             onChanged={refresh}
           />
-          {transferActions}
         </Card>
       </div>
+      {transfers ? <div className="mt-6">{transfers(keychain)}</div> : null}
       <ConfirmDialog
         isOpen={confirming}
         onOpenChange={setConfirming}

@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Search, Trash2 } from 'lucide-react'
@@ -15,6 +16,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { deleteKeychain, keychainKeys, keychainListQuery } from './api.ts'
 import { custodianOptions } from './custodians.ts'
+import { deletionProblem } from './refusals.ts'
 
 const SEARCH_DELAY_MS = 250
 
@@ -64,7 +66,7 @@ export function KeychainListScreen({
   members: Member[]
   currentUserId: string
 }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const href = useHref()
   const ability = useAbility()
   const queryClient = useQueryClient()
@@ -88,8 +90,12 @@ export function KeychainListScreen({
       })
       setToDelete(null)
       await queryClient.invalidateQueries({ queryKey: keychainKeys.all(organizationId) })
-    } catch {
-      toasts.add({ severity: 'error', summary: t`The keychain could not be deleted.`, life: 6000 })
+    } catch (error) {
+      toasts.add({
+        severity: 'error',
+        summary: i18n._(deletionProblem(error, msg`The keychain could not be deleted.`)),
+        life: 6000,
+      })
     } finally {
       setDeleting(false)
     }

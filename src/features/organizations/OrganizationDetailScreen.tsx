@@ -5,6 +5,7 @@ import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
 import { formatDate, formatMoney } from '../../lib/format.ts'
 import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
+import { AddressText } from '../../ui/AddressText.tsx'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
@@ -19,7 +20,6 @@ import {
   organizationQuery,
   organizationTagsQuery,
 } from './api.ts'
-import { countryName } from './countries.ts'
 import { InviteMemberForm } from './InviteMemberForm.tsx'
 
 export type OrganizationTab = 'users' | 'orders' | 'tags'
@@ -128,7 +128,6 @@ export function OrganizationDetailScreen({
   subscription?: ReactNode
 }) {
   const { t } = useLingui()
-  const locale = useLocale()
   const href = useHref()
   const { data: organization, isPending, isError, refetch } = useQuery(organizationQuery(organizationId))
   if (isPending) return <LoadingState label={<Trans>Loading the organization…</Trans>} />
@@ -184,11 +183,7 @@ export function OrganizationDetailScreen({
           </div>
         ) : null}
       </PageHeader>
-      <address className="mb-6 text-slate-700 not-italic">
-        {address.line1}
-        {address.line2 ? `, ${address.line2}` : ''}, {address.postalCode} {address.city},{' '}
-        {countryName(address.country, locale)}
-      </address>
+      <AddressText address={address} className="mb-6 text-slate-700" />
       {subscription ? <div className="mb-6">{subscription}</div> : null}
       {tabs.length > 0 ? (
         <Tabs

@@ -1,18 +1,10 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { OrganizationSubscriptionSchema } from '../../../contract/commerce.ts'
-import { api } from '../../lib/api.ts'
 import { formatDate } from '../../lib/format.ts'
+import { subscriptionQuery } from '../../lib/subscription.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Card } from '../../ui/Card.tsx'
-
-export const subscriptionQuery = (organizationId: string) => ({
-  queryKey: ['subscription', organizationId] as const,
-  queryFn: async () =>
-    (await api(`/organizations/${organizationId}/subscription`, { schema: OrganizationSubscriptionSchema }))
-      .subscription,
-})
 
 /** The organization's plan, its period and the transfers left this month; or the way to choose one. */
 export function SubscriptionCard({ organizationId }: { organizationId: string }) {

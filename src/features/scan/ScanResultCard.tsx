@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { CircleHelp, KeyRound } from 'lucide-react'
+import type { ReactNode } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
 import { personName } from '../../lib/labels.ts'
 import { useHref } from '../../lib/use-locale.ts'
@@ -8,7 +9,17 @@ import { buttonClass } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
 
 /** What a scanned value resolved to, with what the caller may do next. */
-export function ScanResultCard({ result }: { result: ScanResult }) {
+export function ScanResultCard({
+  result,
+  transfer,
+  canOpenKeychain,
+}: {
+  result: ScanResult
+  /** Whether its keychain's page opens in the selected organization (default: the role may read keychains). */
+  canOpenKeychain?: boolean
+  /** The keychain's transfer and its pickup or return, composed in by the route. */
+  transfer?: ReactNode
+}) {
   const href = useHref()
   if (result.status === 'unknown') {
     return (
@@ -40,6 +51,7 @@ export function ScanResultCard({ result }: { result: ScanResult }) {
     )
   }
   const { tag, keychain, key } = result
+  const canOpen = canOpenKeychain ?? result.actions.includes('read__keychain')
   return (
     <Card className="flex flex-col gap-3">
       <p className="flex items-center gap-2 text-sm font-semibold text-emerald-800">
@@ -56,12 +68,15 @@ export function ScanResultCard({ result }: { result: ScanResult }) {
             <Trans>Held by:</Trans>{' '}
             {keychain.custodian ? personName(keychain.custodian) : <Trans>nobody</Trans>}
           </p>
-          <AppLink
-            href={href(`/app/keychains/${keychain.id}`)}
-            className={buttonClass('primary', 'self-start')}
-          >
-            <Trans>Open the keychain</Trans>
-          </AppLink>
+          {transfer}
+          {canOpen ? (
+            <AppLink
+              href={href(`/app/keychains/${keychain.id}`)}
+              className={buttonClass(transfer ? 'secondary' : 'primary', 'self-start')}
+            >
+              <Trans>Open the keychain</Trans>
+            </AppLink>
+          ) : null}
         </>
       ) : null}
     </Card>

@@ -1,7 +1,10 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import type { ScanResult } from '../../../../contract/scans.ts'
 import { RequireOrganization } from '../../../app/RequireOrganization.tsx'
+import { useProfile } from '../../../features/auth/session.ts'
 import { ScanResultCard } from '../../../features/scan/ScanResultCard.tsx'
 import { ScanScreen } from '../../../features/scan/ScanScreen.tsx'
+import { TransferPickupCard } from '../../../features/transfers/TransferPickupCard.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/scan')({
@@ -11,14 +14,36 @@ export const Route = createFileRoute('/{-$locale}/app/scan')({
 function Scan() {
   const { locale } = Route.useRouteContext()
   const navigate = useNavigate()
+  const selected = useProfile()?.selectedOrganizationId
+  // A recipient may scan a keychain of another of their organizations: its page opens only in that one.
+  const opensHere = (result: ScanResult) =>
+    result.status === 'resolved' &&
+    result.actions.includes('read__keychain') &&
+    (!result.transfer || result.transfer.organizationId === selected)
   return (
     <RequireOrganization>
       {() => (
         <ScanScreen
-          renderResult={(result) => <ScanResultCard result={result} />}
+          renderResult={(result) => (
+            <ScanResultCard
+              result={result}
+              canOpenKeychain={opensHere(result)}
+              transfer={
+                result.status === 'resolved' && result.transfer ? (
+                  <TransferPickupCard key={result.scanId} transfer={result.transfer} />
+                ) : null
+              }
+            />
+          )}
           onResult={(result) => {
-            // A tag on a keychain leads straight to that keychain; anything else stays here to be explained.
-            if (result.status === 'resolved' && result.keychain) {
+            // A tag on a keychain leads straight to that keychain, unless there is a pickup or return to
+            // confirm (or the caller may not open it); anything else stays here to be explained.
+            if (
+              result.status === 'resolved' &&
+              result.keychain &&
+              !result.transfer?.next &&
+              opensHere(result)
+            ) {
               void navigate({ href: localizedHref(locale, `/app/keychains/${result.keychain.id}`) })
             }
           }}

@@ -1,0 +1,182 @@
+import * as v from 'valibot'
+import { EmailSchema } from './auth.ts'
+import { IdSchema, listOf, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
+import { LocaleSchema } from './locale.ts'
+import { AddressSchema } from './organizations.ts'
+
+/**
+ * Stored statuses plus RETURNING, which the server computes: a TRANSFERRED transfer is RETURNING from the start
+ * of its to-date on. `expired` is a separate flag (see `TransferSchema`).
+ */
+export const TRANSFER_STATUSES = ['SCHEDULED', 'TRANSFERRED', 'RETURNING', 'RETURNED', 'CANCELLED'] as const
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number]
+export const TransferStatusSchema = v.picklist(TRANSFER_STATUSES, 'Unknown transfer status.')
+
+/** Statuses in which a transfer still concerns its keychain (blocks overlapping windows and deletion). */
+export const ACTIVE_TRANSFER_STATUSES = [
+  'SCHEDULED',
+  'TRANSFERRED',
+  'RETURNING',
+] as const satisfies readonly TransferStatus[]
+
+/** A RETURNING transfer is expired (overdue) this long after the start of its to-date. */
+export const RETURN_GRACE_MS = 24 * 60 * 60 * 1000
+
+/** A calendar day, `YYYY-MM-DD`, read in the organization's time zone (Europe/Paris by default). */
+export const CalendarDateSchema = v.pipe(
+  v.string('Date is required.'),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD.'),
+  v.check(isCalendarDate, 'This date does not exist.'),
+)
+
+export function isCalendarDate(value: string): boolean {
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number]
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+/**
+ * Who receives the keychain: a member or CONTACT of the organization by id, or an e-mail address. An address
+ * that is already a member's is that member; any other is invited into the organization as CONTACT in the same
+ * step (the transfer mail is their invitation; `locale` is its language when the address has no account yet).
+ */
+export const TransferRecipientSchema = v.variant(
+  'kind',
+  [
+    v.strictObject({ kind: v.literal('member'), userId: IdSchema }),
+    v.strictObject({ kind: v.literal('email'), email: EmailSchema, locale: v.optional(LocaleSchema) }),
+  ],
+  'Recipient is required.',
+)
+
+/**
+ * `POST /keychains/{id}/transfers`. The window runs from the start of `fromDate` to the start of `toDate`
+ * (organization time zone): the first pickup happens inside it; `toDate` is the day the keychain is due back.
+ * `fromDate` is today or later; `toDate` is after `fromDate`; no other active transfer of the keychain may
+ * overlap the window (409).
+ */
+export const TransferCreateSchema = v.pipe(
+  v.strictObject({
+    recipient: TransferRecipientSchema,
+    fromDate: CalendarDateSchema,
+    toDate: CalendarDateSchema,
+  }),
+  v.forward(
+    v.partialCheck(
+      [['fromDate'], ['toDate']],
+      (input) => input.toDate > input.fromDate,
+      'The to-date must be after the from-date.',
+    ),
+    ['toDate'],
+  ),
+)
+export type TransferCreate = v.InferInput<typeof TransferCreateSchema>
+
+export const PICKUP_KINDS = ['PICKUP', 'RETURN'] as const
+export type PickupKind = (typeof PICKUP_KINDS)[number]
+
+export const PickupSchema = v.object({
+  id: v.string(),
+  kind: v.picklist(PICKUP_KINDS),
+  by: PersonSchema,
+  /** When the device says it happened (the offline queue sends it), else null. */
+  clientTime: v.nullable(v.string()),
+  serverTime: v.string(),
+  fromQueue: v.boolean(),
+})
+export type Pickup = v.InferOutput<typeof PickupSchema>
+
+/** Why a pickup is refused (409 `pickup_refused`, `reason`). */
+export const PICKUP_REFUSALS = [
+  /** The first pickup is the recipient's. */
+  'not_recipient',
+  /** Returns are confirmed by a MEMBER or above of the organization. */
+  'not_member',
+  /** The recipient does not confirm their own return: someone at the organization receives the keychain. */
+  'own_return',
+  /** Before the start of the from-date. */
+  'before_window',
+  /** SCHEDULED and the to-date has come: the transfer expired unused. */
+  'window_closed',
+  'cancelled',
+  'already_returned',
+  /** Another transfer of the keychain is still out (picked up, not returned). */
+  'keychain_out',
+] as const
+export type PickupRefusal = (typeof PICKUP_REFUSALS)[number]
+
+export const TransferSchema = v.object({
+  id: v.string(),
+  organizationId: v.string(),
+  organizationName: v.string(),
+  keychain: v.object({ id: v.string(), name: v.string() }),
+  recipient: PersonSchema,
+  authorizedBy: v.nullable(PersonSchema),
+  fromDate: v.string(),
+  toDate: v.string(),
+  /** The window as instants: start of `fromDate`, start of `toDate`, in the organization's time zone. */
+  startsAt: v.string(),
+  endsAt: v.string(),
+  status: TransferStatusSchema,
+  /** SCHEDULED past `endsAt`, or RETURNING more than `RETURN_GRACE_MS` past it. */
+  expired: v.boolean(),
+  /** When it expires (SCHEDULED: `endsAt`; TRANSFERRED/RETURNING: `endsAt` + grace); null once over. */
+  expiresAt: v.nullable(v.string()),
+  /** The organization's address, where the keychain is picked up and returned. */
+  pickupAddress: AddressSchema,
+  pickups: v.array(PickupSchema),
+  /**
+   * For the caller: the pickup `POST /transfers/{id}/pickups` would record now (the recipient's PICKUP, a
+   * member's RETURN), or null with `refusal` saying why not (`already_returned` / `cancelled` once over).
+   */
+  next: v.nullable(v.picklist(PICKUP_KINDS)),
+  refusal: v.nullable(v.picklist(PICKUP_REFUSALS)),
+  createdAt: v.string(),
+  cancelledAt: v.nullable(v.string()),
+})
+export type Transfer = v.InferOutput<typeof TransferSchema>
+export const TransferPageSchema = pageOf(TransferSchema)
+export const TransferListSchema = listOf(TransferSchema)
+
+/**
+ * `GET /transfers` (the selected organization's; a CONTACT sees only theirs), newest window first. `status`
+ * filters on the computed status; `expired` on the flag (`true` / `false`).
+ */
+export const TransferListQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  status: v.optional(TransferStatusSchema),
+  expired: v.optional(v.picklist(['true', 'false'], 'expired must be true or false.')),
+})
+export type TransferListQuery = v.InferInput<typeof TransferListQuerySchema>
+
+/** `GET /keychains/{id}/transfers`: the keychain's authorizations, past and current, newest window first. */
+export const KeychainTransfersQuerySchema = PageQuerySchema
+
+/**
+ * `GET /transfers/requests`: transfers addressed to the caller in every organization they belong to, open ones
+ * (SCHEDULED, TRANSFERRED, RETURNING) first, then the rest, newest window first.
+ */
+export const TransferRequestsQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  open: v.optional(v.picklist(['true', 'false'], 'open must be true or false.')),
+})
+
+/** `GET /stats/dashboard`. */
+export const DashboardSchema = v.object({
+  /** Null without a selected organization, or for a CONTACT (who sees only their requests). */
+  organization: v.nullable(
+    v.object({
+      id: v.string(),
+      keychains: v.number(),
+      /** All transfers ever authorized, cancelled ones included. */
+      transfers: v.number(),
+      /** Memberships of every status, as `GET /users` lists them. */
+      users: v.number(),
+      active: v.object({ scheduled: v.number(), transferred: v.number(), returning: v.number() }),
+      expired: v.object({ scheduled: v.number(), returning: v.number() }),
+    }),
+  ),
+  /** Open transfers addressed to the caller, in every organization. */
+  requests: v.object({ open: v.number() }),
+})
+export type Dashboard = v.InferOutput<typeof DashboardSchema>

@@ -1,0 +1,26 @@
+import { DashboardSchema } from '../../../contract/transfers.ts'
+import type { AppDeps } from '../../deps.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { dashboard } from './service.ts'
+
+export function statsRoutes(api: ApiRouter, deps: AppDeps): void {
+  api.route(
+    {
+      method: 'get',
+      path: '/stats/dashboard',
+      summary:
+        "Counts for the dashboard: the selected organization's keychains, transfers and members (not for a CONTACT), and the caller's open requests",
+      access: 'signedIn',
+      responses: { 200: { description: 'The counts', schema: DashboardSchema } },
+    },
+    async (c, { session }) =>
+      c.json(
+        await dashboard(deps.database.db, {
+          userId: session.user.id,
+          selectedOrganizationId: session.user.selectedOrganizationId,
+          now: deps.clock.now(),
+        }),
+        200,
+      ),
+  )
+}

@@ -1,0 +1,111 @@
+import { ErrorCode } from '../../../contract/errors.ts'
+import type { Locale } from '../../../contract/locale.ts'
+import type { PickupRefusal, TransferStatus } from '../../../contract/transfers.ts'
+import { ApiError } from '../../http/errors.ts'
+import { formatCalendarDay, formatDayIn } from '../../i18n/format.ts'
+import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
+
+/**
+ * The transfer errors a user meets in the field or when authorizing, in the caller's language (their
+ * account's), through `locales/*\/server.po`. The codes and extra fields are what clients act on.
+ */
+export const transferErrorMessages = {
+  subscriptionRequired: /*i18n*/ {
+    id: 'error.transfer.subscriptionRequired',
+    message: 'Transfers need an active subscription: choose a plan first.',
+  },
+  allowanceExceeded: /*i18n*/ {
+    id: 'error.transfer.allowanceExceeded',
+    message: 'This month’s transfers are used up: {used} of {allowance}. The allowance renews on {date}.',
+  },
+  overlap: /*i18n*/ {
+    id: 'error.transfer.overlap',
+    message: 'Another transfer of this keychain overlaps these dates.',
+  },
+} satisfies Record<string, MessageDescriptor>
+
+export const pickupRefusalMessages = {
+  not_recipient: /*i18n*/ {
+    id: 'error.pickup.notRecipient',
+    message: 'Only the recipient of the transfer can pick up this keychain.',
+  },
+  not_member: /*i18n*/ {
+    id: 'error.pickup.notMember',
+    message: 'The return is confirmed by a member of {organization}, at its address.',
+  },
+  own_return: /*i18n*/ {
+    id: 'error.pickup.ownReturn',
+    message: 'Someone else at {organization} confirms the return when you bring the keychain back.',
+  },
+  before_window: /*i18n*/ { id: 'error.pickup.beforeWindow', message: 'The pickup window opens on {from}.' },
+  window_closed: /*i18n*/ {
+    id: 'error.pickup.windowClosed',
+    message: 'The pickup window closed on {to}: the transfer expired.',
+  },
+  cancelled: /*i18n*/ { id: 'error.pickup.cancelled', message: 'This transfer was cancelled.' },
+  already_returned: /*i18n*/ {
+    id: 'error.pickup.alreadyReturned',
+    message: 'This keychain was already returned.',
+  },
+  keychain_out: /*i18n*/ {
+    id: 'error.pickup.keychainOut',
+    message: 'The keychain has not come back from a previous transfer yet.',
+  },
+} satisfies Record<PickupRefusal, MessageDescriptor>
+
+export function subscriptionRequired(locale: Locale): ApiError {
+  return new ApiError(
+    402,
+    ErrorCode.subscriptionRequired,
+    translator(locale)._(transferErrorMessages.subscriptionRequired),
+  )
+}
+
+/** 402 with `used`, `allowance` and `renewsAt` (start of next month in the organization's time zone). */
+export function allowanceExceeded(
+  locale: Locale,
+  input: { used: number; allowance: number; renewsAt: Date; timeZone: string },
+): ApiError {
+  const message = translator(locale)._({
+    ...transferErrorMessages.allowanceExceeded,
+    values: {
+      used: input.used,
+      allowance: input.allowance,
+      date: formatDayIn(locale, input.renewsAt, input.timeZone),
+    },
+  })
+  return new ApiError(402, ErrorCode.transferAllowanceExceeded, message, {
+    fields: { used: input.used, allowance: input.allowance, renewsAt: input.renewsAt.toISOString() },
+  })
+}
+
+export function transferOverlap(locale: Locale): ApiError {
+  return new ApiError(409, ErrorCode.transferOverlap, translator(locale)._(transferErrorMessages.overlap))
+}
+
+/** 409 `pickup_refused` with the rule's `reason` and a readable message. */
+export function pickupRefused(
+  locale: Locale,
+  reason: PickupRefusal,
+  transfer: { fromDate: string; toDate: string; organizationName: string },
+): ApiError {
+  const message = translator(locale)._({
+    ...pickupRefusalMessages[reason],
+    values: {
+      from: formatCalendarDay(locale, transfer.fromDate),
+      to: formatCalendarDay(locale, transfer.toDate),
+      organization: transfer.organizationName,
+    },
+  })
+  return new ApiError(409, ErrorCode.pickupRefused, message, { fields: { reason } })
+}
+
+/** 409 `invalid_transition` (`allowed: []`): only a SCHEDULED transfer can be cancelled. */
+export function notCancellable(status: TransferStatus): ApiError {
+  return new ApiError(
+    409,
+    ErrorCode.invalidTransition,
+    `A ${status} transfer cannot be cancelled: only a SCHEDULED one can. Allowed next: none.`,
+    { fields: { allowed: [] } },
+  )
+}

@@ -1,0 +1,139 @@
+import { and, desc, eq, lt, not, or, type SQL, sql } from 'drizzle-orm'
+import type { Role } from '../../../contract/permissions.ts'
+import type { Transfer, TransferStatus } from '../../../contract/transfers.ts'
+import type { Db } from '../../db/client.ts'
+import { transfers } from '../../db/schema.ts'
+import { decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import { expiredWhere, openWhere, statusWhere } from './conditions.ts'
+import { isOpen } from './status.ts'
+import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers } from './view.ts'
+
+export type TransferPage = { data: Transfer[]; nextCursor: string | null }
+type PageQuery = { cursor?: string; limit?: number }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function windowCursor(cursor: string, size: 2 | 3): { rank?: number; startsAt: Date; id: string } {
+  const key = decodeCursor(cursor, size)
+  const [id, startsAt] = [key.at(-1)!, new Date(key.at(-2)!)]
+  const rank = size === 3 ? Number(key[0]) : undefined
+  if (
+    !UUID.test(id) ||
+    Number.isNaN(startsAt.getTime()) ||
+    (rank !== undefined && rank !== 0 && rank !== 1)
+  ) {
+    decodeCursor('', size) // throws the usual 400 "Malformed cursor."
+  }
+  return { rank, startsAt, id }
+}
+
+/** After (startsAt, id) in the newest-window-first order. */
+function afterWindow(startsAt: Date, id: string): SQL {
+  return or(
+    lt(transfers.startsAt, startsAt),
+    and(eq(transfers.startsAt, startsAt), sql`${transfers.id} < ${id}`),
+  )!
+}
+
+async function windowPage(
+  db: Db,
+  input: { where: SQL | undefined; query: PageQuery; callerId: string; now: Date },
+): Promise<TransferPage> {
+  const limit = pageLimit(input.query.limit)
+  const after = input.query.cursor ? windowCursor(input.query.cursor, 2) : null
+  const rows: TransferViewRow[] = await selectTransfers(db)
+    .where(and(input.where, after ? afterWindow(after.startsAt, after.id) : undefined))
+    .orderBy(desc(transfers.startsAt), desc(transfers.id))
+    .limit(limit + 1)
+  const page = toPage(
+    rows,
+    limit,
+    (row) => [row.transfer.startsAt.toISOString(), row.transfer.id],
+    (row) => row,
+  )
+  return { data: await toTransfers(db, page.data, input.callerId, input.now), nextCursor: page.nextCursor }
+}
+
+/**
+ * `GET /transfers`: the organization's transfers, newest window first; a CONTACT sees only those addressed to
+ * them. `status` filters on the computed status, `expired` on the flag.
+ */
+export function listOrganizationTransfers(
+  db: Db,
+  input: {
+    organizationId: string
+    caller: { userId: string; role: Role }
+    query: PageQuery & { status?: TransferStatus; expired?: 'true' | 'false' }
+    now: Date
+  },
+): Promise<TransferPage> {
+  const { query, now } = input
+  return windowPage(db, {
+    where: and(
+      eq(transfers.organizationId, input.organizationId),
+      input.caller.role === 'CONTACT' ? eq(transfers.recipientId, input.caller.userId) : undefined,
+      query.status ? statusWhere(query.status, now) : undefined,
+      query.expired ? expiredWhere(query.expired === 'true', now) : undefined,
+    ),
+    query,
+    callerId: input.caller.userId,
+    now,
+  })
+}
+
+/** `GET /keychains/{id}/transfers`: the keychain's transfers, newest window first. */
+export function listKeychainTransfers(
+  db: Db,
+  input: { organizationId: string; keychainId: string; callerId: string; query: PageQuery; now: Date },
+): Promise<TransferPage> {
+  return windowPage(db, {
+    where: and(
+      eq(transfers.organizationId, input.organizationId),
+      eq(transfers.keychainId, input.keychainId),
+    ),
+    query: input.query,
+    callerId: input.callerId,
+    now: input.now,
+  })
+}
+
+/**
+ * `GET /transfers/requests`: transfers addressed to the caller in every organization where they are a member
+ * (not DISABLED), open ones first, then the others, newest window first within each (keyset on the rank,
+ * `starts_at` and id). `open` keeps only the open ones (`true`) or the others (`false`).
+ */
+export async function listRequests(
+  db: Db,
+  input: { userId: string; query: PageQuery & { open?: 'true' | 'false' }; now: Date },
+): Promise<TransferPage> {
+  const { query, now } = input
+  const limit = pageLimit(query.limit)
+  const open = openWhere(now)
+  const rank = sql<number>`(case when ${open} then 0 else 1 end)`.mapWith(Number)
+  let after: SQL | undefined
+  if (query.cursor) {
+    const cursor = windowCursor(query.cursor, 3)
+    after = or(
+      sql`${rank} > ${cursor.rank}`,
+      and(sql`${rank} = ${cursor.rank}`, afterWindow(cursor.startsAt, cursor.id)),
+    )
+  }
+  const rows = await selectTransfers(db)
+    .where(
+      and(
+        eq(transfers.recipientId, input.userId),
+        recipientIsMember,
+        query.open === 'true' ? open : query.open === 'false' ? not(open) : undefined,
+        after,
+      ),
+    )
+    .orderBy(rank, desc(transfers.startsAt), desc(transfers.id))
+    .limit(limit + 1)
+  const page = toPage(
+    rows,
+    limit,
+    (row) => [isOpen(row.transfer, now) ? '0' : '1', row.transfer.startsAt.toISOString(), row.transfer.id],
+    (row) => row,
+  )
+  return { data: await toTransfers(db, page.data, input.userId, now), nextCursor: page.nextCursor }
+}

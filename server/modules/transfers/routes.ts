@@ -1,0 +1,196 @@
+import { IdParamsSchema } from '../../../contract/common.ts'
+import { ScanHeadersSchema } from '../../../contract/scans.ts'
+import {
+  KeychainTransfersQuerySchema,
+  TransferCreateSchema,
+  TransferListQuerySchema,
+  TransferPageSchema,
+  TransferRequestsQuerySchema,
+  TransferSchema,
+} from '../../../contract/transfers.ts'
+import type { AppDeps } from '../../deps.ts'
+import { inSelectedOrganization } from '../../http/access.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { findKeychain } from '../keychains/service.ts'
+import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
+import { recordPickup } from './pickups.ts'
+import { cancelTransfer, createTransfer, getTransfer } from './service.ts'
+
+/** Transfers: authorize, list, cancel, and the pickups (first the recipient's, then the return). */
+export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
+  const { db } = deps.database
+
+  api.route(
+    {
+      method: 'get',
+      path: '/keychains/:id/transfers',
+      summary: "The keychain's transfers, newest window first, paginated by cursor",
+      // Every role that reads keychains reads transfers too (a CONTACT reads neither keychains nor this list).
+      access: inSelectedOrganization('read__keychain'),
+      params: IdParamsSchema,
+      query: KeychainTransfersQuerySchema,
+      responses: { 200: { description: 'A page of transfers', schema: TransferPageSchema } },
+    },
+    async (c, { organization, session, params, query }) => {
+      const keychain = await findKeychain(db, organization.organizationId, params.id)
+      return c.json(
+        await listKeychainTransfers(db, {
+          organizationId: organization.organizationId,
+          keychainId: keychain.id,
+          callerId: session.user.id,
+          query,
+          now: deps.clock.now(),
+        }),
+        200,
+      )
+    },
+  )
+
+  api.route(
+    {
+      method: 'post',
+      path: '/keychains/:id/transfers',
+      summary:
+        'Authorize a transfer of the keychain to a member, or to an address invited as CONTACT; needs an active subscription and counts against the month’s allowance',
+      access: inSelectedOrganization('create__transfer'),
+      params: IdParamsSchema,
+      body: TransferCreateSchema,
+      responses: {
+        201: { description: 'Authorized (SCHEDULED); the recipient is told by mail', schema: TransferSchema },
+        402: { description: '`subscription_required` or `transfer_allowance_exceeded`' },
+        409: { description: '`transfer_overlap`, or the recipient already holds the keychain' },
+      },
+    },
+    async (c, { organization, session, params, body }) =>
+      c.json(
+        await createTransfer(deps, {
+          organizationId: organization.organizationId,
+          actor: session.user,
+          keychainId: params.id,
+          transfer: body,
+        }),
+        201,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'get',
+      path: '/transfers',
+      summary:
+        "The selected organization's transfers (a CONTACT's: those addressed to them), newest window first; `status`, `expired`",
+      access: inSelectedOrganization('read__transfer'),
+      query: TransferListQuerySchema,
+      responses: { 200: { description: 'A page of transfers', schema: TransferPageSchema } },
+    },
+    async (c, { organization, session, query }) =>
+      c.json(
+        await listOrganizationTransfers(db, {
+          organizationId: organization.organizationId,
+          caller: { userId: session.user.id, role: organization.role },
+          query,
+          now: deps.clock.now(),
+        }),
+        200,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'get',
+      path: '/transfers/requests',
+      summary:
+        'Transfers addressed to the caller in all their organizations, open ones first, newest window first; `open`',
+      access: 'signedIn',
+      query: TransferRequestsQuerySchema,
+      responses: { 200: { description: 'A page of transfers', schema: TransferPageSchema } },
+    },
+    async (c, { session, query }) =>
+      c.json(await listRequests(db, { userId: session.user.id, query, now: deps.clock.now() }), 200),
+  )
+
+  api.route(
+    {
+      method: 'get',
+      path: '/transfers/:id',
+      summary:
+        'A transfer, for its recipient (in any of their organizations) or a member of its organization who reads transfers',
+      access: 'signedIn',
+      params: IdParamsSchema,
+      responses: { 200: { description: 'The transfer', schema: TransferSchema } },
+    },
+    async (c, { session, params }) =>
+      c.json(await getTransfer(db, params.id, session.user.id, deps.clock.now()), 200),
+  )
+
+  api.route(
+    {
+      method: 'delete',
+      path: '/transfers/:id',
+      summary: 'Cancel a SCHEDULED transfer (its allowance comes back); the recipient is told by mail',
+      access: inSelectedOrganization('delete__transfer'),
+      params: IdParamsSchema,
+      responses: {
+        200: { description: 'The cancelled transfer', schema: TransferSchema },
+        409: {
+          description: '`invalid_transition` (`allowed: []`): only a SCHEDULED transfer can be cancelled',
+        },
+      },
+    },
+    async (c, { organization, session, params }) =>
+      c.json(
+        await cancelTransfer(deps, {
+          organizationId: organization.organizationId,
+          actorId: session.user.id,
+          id: params.id,
+        }),
+        200,
+      ),
+  )
+
+  api.route(
+    {
+      method: 'post',
+      path: '/transfers/:id/pickups',
+      summary:
+        'Confirm the pickup (the recipient) or the return (a MEMBER or above) of a transfer; empty body, idempotent by Idempotency-Key',
+      access: 'signedIn',
+      params: IdParamsSchema,
+      headers: ScanHeadersSchema,
+      responses: {
+        201: {
+          description: 'The transfer after the move (or the stored answer of the same Idempotency-Key)',
+          schema: TransferSchema,
+        },
+        409: { description: '`pickup_refused`, with `reason`' },
+        422: { description: 'Idempotency-Key already used for another request' },
+      },
+    },
+    async (c, { session, params, headers }) => {
+      const now = deps.clock.now()
+      const answer = await idempotent(
+        db,
+        {
+          userId: session.user.id,
+          key: headers['idempotency-key'],
+          // The transfer is part of the request: the same key on another transfer is a reuse (422).
+          request: `POST /api/transfers/${params.id}/pickups`,
+          payload: null,
+          now,
+        },
+        async (tx) => ({
+          status: 201,
+          body: await recordPickup(tx, {
+            caller: session.user,
+            transferId: params.id,
+            clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
+            fromQueue: headers['x-from-queue'] === '1',
+            now,
+          }),
+        }),
+      )
+      return idempotentResponse(c, answer)
+    },
+  )
+}

@@ -1,0 +1,59 @@
+import { and, eq } from 'drizzle-orm'
+import { permissionsFor, type Role } from '../../../contract/permissions.ts'
+import type { Transfer } from '../../../contract/transfers.ts'
+import type { Db } from '../../db/client.ts'
+import { transfers } from '../../db/schema.ts'
+import { openWhere } from './conditions.ts'
+import { recipientIsMember, selectTransfers, toTransfer } from './view.ts'
+
+/** Whether the role sees every transfer of its organization (a CONTACT sees only those addressed to them). */
+export const seesAllTransfers = (role: Role | null) =>
+  role !== null && role !== 'CONTACT' && permissionsFor(role).includes('read__transfer')
+
+/** An open transfer of the keychain is addressed to the user, a member (not DISABLED) of its organization. */
+export async function hasOpenTransferTo(db: Db, keychainId: string, userId: string, now: Date) {
+  const [row] = await selectTransfers(db)
+    .where(
+      and(
+        eq(transfers.keychainId, keychainId),
+        eq(transfers.recipientId, userId),
+        openWhere(now),
+        recipientIsMember,
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}
+
+/**
+ * The keychain's transfer that concerns the caller at a scan, among the open ones they may see: the one out
+ * (TRANSFERRED or RETURNING), else the caller's own SCHEDULED one whose window is open, else the next
+ * SCHEDULED one (earliest window); null when none.
+ */
+export async function scanTransfer(
+  db: Db,
+  input: { keychainId: string; userId: string; role: Role | null; now: Date },
+): Promise<Transfer | null> {
+  const { userId, now } = input
+  const rows = await selectTransfers(db).where(
+    and(
+      eq(transfers.keychainId, input.keychainId),
+      openWhere(now),
+      seesAllTransfers(input.role) ? undefined : and(eq(transfers.recipientId, userId), recipientIsMember),
+    ),
+  )
+  const at = now.getTime()
+  const scheduled = rows
+    .filter((row) => row.transfer.status === 'SCHEDULED')
+    .sort((a, b) => a.transfer.startsAt.getTime() - b.transfer.startsAt.getTime())
+  const chosen =
+    rows.find((row) => row.transfer.status === 'TRANSFERRED') ??
+    scheduled.find(
+      (row) =>
+        row.transfer.recipientId === userId &&
+        row.transfer.startsAt.getTime() <= at &&
+        at < row.transfer.endsAt.getTime(),
+    ) ??
+    scheduled[0]
+  return chosen ? toTransfer(db, chosen, userId, now) : null
+}

@@ -1,0 +1,271 @@
+import { and, eq, gt, lt, or, sql } from 'drizzle-orm'
+import type * as v from 'valibot'
+import { ErrorCode } from '../../../contract/errors.ts'
+import type { Locale } from '../../../contract/locale.ts'
+import { permissionsFor } from '../../../contract/permissions.ts'
+import type { Transfer, TransferCreateSchema } from '../../../contract/transfers.ts'
+import type { Db } from '../../db/client.ts'
+import { memberships, type OrganizationRow, transfers, type UserRow, users } from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import { ApiError, notFound } from '../../http/errors.ts'
+import { transferAuthorizedMail, transferCancelledMail } from '../../mail/transfer-mail.ts'
+import { findKeychain } from '../keychains/service.ts'
+import { displayName } from '../members/invitations.ts'
+import { addMembership } from '../members/service.ts'
+import { memberRole } from '../organizations/roles.ts'
+import { findOrganization } from '../organizations/service.ts'
+import { calendarDayIn, monthBoundsIn, startOfDayIn } from '../subscriptions/calendar.ts'
+import { activeSubscription, transfersUsedThisMonth } from '../subscriptions/service.ts'
+import { allowanceExceeded, notCancellable, subscriptionRequired, transferOverlap } from './errors.ts'
+import { transferStatus } from './status.ts'
+import { findTransferRow, type TransferViewRow, toTransfer } from './view.ts'
+
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'config' | 'logger'>
+type TransferCreate = v.InferOutput<typeof TransferCreateSchema>
+
+const invalid = (path: string, message: string) =>
+  new ApiError(400, ErrorCode.validation, message, { issues: [{ path, message }] })
+
+/**
+ * Who the transfer goes to. A member (any role, INVITED or ACTIVE) by id; or by address: a member's address is
+ * that member, any other address is invited as CONTACT (`invite`; the account is created when `user` is null).
+ */
+type Recipient =
+  | { user: UserRow; invite: false }
+  | { user: UserRow | null; invite: true; email: string; locale: Locale }
+
+async function resolveRecipient(
+  db: Db,
+  organizationId: string,
+  recipient: TransferCreate['recipient'],
+): Promise<Recipient> {
+  const notMember = 'This person is not a member of the organization.'
+  const disabled = 'This person’s membership of the organization is disabled.'
+  const [found] = await db
+    .select({ user: users, status: memberships.status })
+    .from(users)
+    .leftJoin(
+      memberships,
+      and(eq(memberships.userId, users.id), eq(memberships.organizationId, organizationId)),
+    )
+    .where(recipient.kind === 'member' ? eq(users.id, recipient.userId) : eq(users.email, recipient.email))
+  if (recipient.kind === 'member') {
+    if (!found?.status || found.status === 'DISABLED') throw invalid('recipient.userId', notMember)
+    return { user: found.user, invite: false }
+  }
+  if (found?.status === 'DISABLED') throw invalid('recipient.email', disabled)
+  if (found?.status) return { user: found.user, invite: false }
+  return { user: found?.user ?? null, invite: true, email: recipient.email, locale: recipient.locale ?? 'fr' }
+}
+
+/** Creates the account if needed and adds the INVITED CONTACT membership; answers the account. */
+async function inviteContact(
+  tx: Db,
+  organizationId: string,
+  recipient: Extract<Recipient, { invite: true }>,
+  now: Date,
+): Promise<UserRow> {
+  await tx
+    .insert(users)
+    .values({ email: recipient.email, locale: recipient.locale, createdAt: now, lastSeenAt: now })
+    .onConflictDoNothing({ target: users.email })
+  const [user] = await tx.select().from(users).where(eq(users.email, recipient.email))
+  if (!user) throw new Error('invited recipient vanished')
+  await addMembership(tx, { userId: user.id, organizationId, role: 'CONTACT', status: 'INVITED', now })
+  return user
+}
+
+/**
+ * Another transfer of the keychain whose window meets `[startsAt, endsAt)` (half-open): a SCHEDULED one not
+ * expired, or one out (TRANSFERRED/RETURNING), whose window counts as `[startsAt, max(endsAt, now))` — an
+ * overdue keychain keeps its window open until it comes back.
+ */
+async function overlaps(tx: Db, keychainId: string, startsAt: Date, endsAt: Date, now: Date) {
+  const [row] = await tx
+    .select({ id: transfers.id })
+    .from(transfers)
+    .where(
+      and(
+        eq(transfers.keychainId, keychainId),
+        lt(transfers.startsAt, endsAt),
+        or(
+          and(eq(transfers.status, 'SCHEDULED'), gt(transfers.endsAt, now), gt(transfers.endsAt, startsAt)),
+          and(
+            eq(transfers.status, 'TRANSFERRED'),
+            sql`greatest(${transfers.endsAt}, ${now.toISOString()}::timestamptz) > ${startsAt.toISOString()}::timestamptz`,
+          ),
+        ),
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}
+
+/**
+ * `POST /keychains/{id}/transfers`, in one transaction with the keychain and the subscription rows locked (two
+ * authorizations racing for the last transfer of the month, or for one keychain's dates, take turns): the
+ * keychain (404), the dates (fromDate today or later in the organization's time zone), the recipient, an active
+ * subscription (402), the month's allowance (402), no overlap (409); then the invitation of a new recipient,
+ * the transfer, and after the commit the recipient's mail (a failure is logged, the transfer stands).
+ */
+export async function createTransfer(
+  deps: Deps,
+  input: { organizationId: string; actor: UserRow; keychainId: string; transfer: TransferCreate },
+): Promise<Transfer> {
+  const now = deps.clock.now()
+  const { transfer } = input
+  const locale = input.actor.locale
+  const created = await deps.database.db.transaction(async (tx) => {
+    const organization = await findOrganization(tx, input.organizationId)
+    if (!organization) throw notFound('No such organization.')
+    const keychain = await findKeychain(tx, input.organizationId, input.keychainId, { lock: true })
+    const timeZone = organization.timeZone
+    if (transfer.fromDate < calendarDayIn(timeZone, now)) {
+      throw invalid('fromDate', 'The from-date must be today or later.')
+    }
+    const startsAt = startOfDayIn(timeZone, transfer.fromDate)
+    const endsAt = startOfDayIn(timeZone, transfer.toDate)
+    const recipient = await resolveRecipient(tx, input.organizationId, transfer.recipient)
+    if (recipient.user && recipient.user.id === keychain.custodianId) {
+      throw new ApiError(409, ErrorCode.conflict, 'This person already holds the keychain.')
+    }
+    const subscription = await activeSubscription(tx, input.organizationId, now, { lock: true })
+    if (!subscription) throw subscriptionRequired(locale)
+    const used = await transfersUsedThisMonth(tx, input.organizationId, now, timeZone)
+    if (used >= subscription.transfersPerMonth) {
+      throw allowanceExceeded(locale, {
+        used,
+        allowance: subscription.transfersPerMonth,
+        renewsAt: monthBoundsIn(timeZone, now).end,
+        timeZone,
+      })
+    }
+    if (await overlaps(tx, keychain.id, startsAt, endsAt, now)) throw transferOverlap(locale)
+    const user = recipient.invite
+      ? await inviteContact(tx, input.organizationId, recipient, now)
+      : recipient.user
+    const [row] = await tx
+      .insert(transfers)
+      .values({
+        organizationId: input.organizationId,
+        keychainId: keychain.id,
+        keychainName: keychain.name,
+        recipientId: user.id,
+        authorizedById: input.actor.id,
+        fromDate: transfer.fromDate,
+        toDate: transfer.toDate,
+        startsAt,
+        endsAt,
+        status: 'SCHEDULED',
+        createdAt: now,
+      })
+      .returning()
+    if (!row) throw new Error('transfer insert returned no row')
+    return { row, organization, recipient: user, invited: recipient.invite }
+  })
+  const mail = transferAuthorizedMail({
+    to: created.recipient.email,
+    locale: created.recipient.locale,
+    publicUrl: deps.config.publicUrl,
+    transferId: created.row.id,
+    organizationName: created.organization.name,
+    keychainName: created.row.keychainName,
+    fromDate: created.row.fromDate,
+    toDate: created.row.toDate,
+    authorizerName: displayName(input.actor),
+    address: addressOf(created.organization),
+    invited: created.invited,
+  })
+  await sendQuietly(deps, mail, created.row.id, 'transfer mail failed')
+  return viewOf(deps.database.db, created.row.id, input.actor.id, now)
+}
+
+export function addressOf(organization: OrganizationRow) {
+  return {
+    line1: organization.addressLine1,
+    line2: organization.addressLine2,
+    city: organization.city,
+    postalCode: organization.postalCode,
+    country: organization.country,
+  }
+}
+
+/** A mail whose failure is logged (ids only) and does not fail the request. */
+async function sendQuietly(
+  deps: Deps,
+  mail: Parameters<Deps['mailer']['send']>[0],
+  transferId: string,
+  what: string,
+) {
+  await deps.mailer.send(mail).catch((error: unknown) => {
+    deps.logger.error({ err: error, transferId }, what)
+  })
+}
+
+async function viewOf(db: Db, id: string, callerId: string, now: Date): Promise<Transfer> {
+  const row = await findTransferRow(db, id)
+  if (!row) throw notFound('No such transfer.')
+  return toTransfer(db, row, callerId, now)
+}
+
+/**
+ * `DELETE /transfers/{id}`: a SCHEDULED transfer (expired or not) of the organization becomes CANCELLED, which
+ * gives its month's allowance back, and the recipient is told by mail. Anything else: 409
+ * `invalid_transition` with `allowed: []`. Another organization's transfer is a 404.
+ */
+export async function cancelTransfer(
+  deps: Deps,
+  input: { organizationId: string; actorId: string; id: string },
+): Promise<Transfer> {
+  const now = deps.clock.now()
+  const { db } = deps.database
+  const cancelled = await db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(transfers)
+      .where(and(eq(transfers.id, input.id), eq(transfers.organizationId, input.organizationId)))
+      .for('update')
+    if (!current) throw notFound('No such transfer.')
+    if (current.status !== 'SCHEDULED') throw notCancellable(transferStatus(current, now))
+    await tx
+      .update(transfers)
+      .set({ status: 'CANCELLED', cancelledAt: now })
+      .where(eq(transfers.id, current.id))
+    return current
+  })
+  const view = await findTransferRow(db, cancelled.id)
+  if (!view) throw notFound('No such transfer.')
+  await sendQuietly(deps, cancellationMail(view), cancelled.id, 'transfer cancellation mail failed')
+  return toTransfer(db, view, input.actorId, now)
+}
+
+function cancellationMail(view: TransferViewRow) {
+  return transferCancelledMail({
+    to: view.recipient.email,
+    locale: view.recipient.locale,
+    organizationName: view.organization.name,
+    keychainName: view.keychainName ?? view.transfer.keychainName,
+    fromDate: view.transfer.fromDate,
+    toDate: view.transfer.toDate,
+  })
+}
+
+/**
+ * Whether the user may see the transfer: its recipient while a member of its organization (not DISABLED,
+ * whichever organization they have selected), or a member of that organization other than a CONTACT whose role
+ * reads transfers.
+ */
+export async function canSeeTransfer(db: Db, row: TransferViewRow, userId: string): Promise<boolean> {
+  if (row.recipient.id === userId && row.recipientStatus !== null && row.recipientStatus !== 'DISABLED') {
+    return true
+  }
+  const role = await memberRole(db, userId, row.transfer.organizationId)
+  return role !== null && role !== 'CONTACT' && permissionsFor(role).includes('read__transfer')
+}
+
+/** `GET /transfers/{id}`: a transfer the caller may see (`canSeeTransfer`), else 404. */
+export async function getTransfer(db: Db, id: string, userId: string, now: Date): Promise<Transfer> {
+  const row = await findTransferRow(db, id)
+  if (!row || !(await canSeeTransfer(db, row, userId))) throw notFound('No such transfer.')
+  return toTransfer(db, row, userId, now)
+}

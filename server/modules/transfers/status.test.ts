@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest'
+import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
+import type { TransferRow } from '../../db/schema.ts'
+import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
+import { expiresAt, isExpired, isOpen, pickupDecision, transferStatus } from './status.ts'
+
+const startsAt = new Date('2030-01-14T23:00:00.000Z')
+const endsAt = new Date('2030-01-16T23:00:00.000Z')
+const row = (status: TransferRow['status']) => ({ status, startsAt, endsAt, recipientId: 'recipient' })
+const at = (date: Date, ms = 0) => new Date(date.getTime() + ms)
+const recipient = { userId: 'recipient', role: 'CONTACT' as const }
+const member = { userId: 'someone', role: 'MEMBER' as const }
+
+describe('transferStatus / isExpired / expiresAt', () => {
+  it('SCHEDULED stays SCHEDULED and expires exactly at endsAt', () => {
+    expect(transferStatus(row('SCHEDULED'), at(endsAt, 1))).toBe('SCHEDULED')
+    expect(isExpired(row('SCHEDULED'), at(endsAt, -1))).toBe(false)
+    expect(isExpired(row('SCHEDULED'), endsAt)).toBe(true)
+    expect(expiresAt(row('SCHEDULED'))).toEqual(endsAt)
+    expect(isOpen(row('SCHEDULED'), at(endsAt, -1))).toBe(true)
+    expect(isOpen(row('SCHEDULED'), endsAt)).toBe(false)
+  })
+
+  it('TRANSFERRED becomes RETURNING exactly at endsAt and expires a grace later', () => {
+    expect(transferStatus(row('TRANSFERRED'), at(endsAt, -1))).toBe('TRANSFERRED')
+    expect(transferStatus(row('TRANSFERRED'), endsAt)).toBe('RETURNING')
+    expect(isExpired(row('TRANSFERRED'), endsAt)).toBe(false)
+    expect(isExpired(row('TRANSFERRED'), at(endsAt, RETURN_GRACE_MS - 1))).toBe(false)
+    expect(isExpired(row('TRANSFERRED'), at(endsAt, RETURN_GRACE_MS))).toBe(true)
+    expect(expiresAt(row('TRANSFERRED'))).toEqual(at(endsAt, RETURN_GRACE_MS))
+    expect(isOpen(row('TRANSFERRED'), at(endsAt, 10 * RETURN_GRACE_MS))).toBe(true)
+  })
+
+  it('RETURNED and CANCELLED are over: never expired, no expiry', () => {
+    for (const status of ['RETURNED', 'CANCELLED'] as const) {
+      expect(transferStatus(row(status), at(endsAt, RETURN_GRACE_MS))).toBe(status)
+      expect(isExpired(row(status), at(endsAt, RETURN_GRACE_MS))).toBe(false)
+      expect(expiresAt(row(status))).toBeNull()
+      expect(isOpen(row(status), startsAt)).toBe(false)
+    }
+  })
+})
+
+describe('pickupDecision', () => {
+  it('lets the recipient pick up inside [startsAt, endsAt) only', () => {
+    const scheduled = row('SCHEDULED')
+    expect(pickupDecision(scheduled, recipient, at(startsAt, -1), false)).toEqual({
+      next: null,
+      refusal: 'before_window',
+    })
+    expect(pickupDecision(scheduled, recipient, startsAt, false)).toEqual({ next: 'PICKUP', refusal: null })
+    expect(pickupDecision(scheduled, recipient, at(endsAt, -1), false)).toEqual({
+      next: 'PICKUP',
+      refusal: null,
+    })
+    expect(pickupDecision(scheduled, recipient, endsAt, false).refusal).toBe('window_closed')
+  })
+
+  it('refuses anyone but the recipient, and a keychain still out on another transfer', () => {
+    expect(pickupDecision(row('SCHEDULED'), member, startsAt, false).refusal).toBe('not_recipient')
+    expect(pickupDecision(row('SCHEDULED'), { ...recipient, role: null }, startsAt, false).next).toBe(
+      'PICKUP',
+    )
+    expect(pickupDecision(row('SCHEDULED'), recipient, startsAt, true).refusal).toBe('keychain_out')
+  })
+
+  it('lets a MEMBER or above confirm the return, overdue or not; a CONTACT or a stranger cannot', () => {
+    for (const now of [startsAt, endsAt, at(endsAt, 5 * RETURN_GRACE_MS)]) {
+      for (const role of ['ADMIN', 'MANAGER', 'MEMBER'] as const) {
+        expect(pickupDecision(row('TRANSFERRED'), { userId: 'x', role }, now, true).next).toBe('RETURN')
+      }
+      expect(pickupDecision(row('TRANSFERRED'), recipient, now, false).refusal).toBe('not_member')
+      expect(pickupDecision(row('TRANSFERRED'), { userId: 'x', role: null }, now, false).refusal).toBe(
+        'not_member',
+      )
+    }
+  })
+
+  it('never lets a member recipient confirm their own return (a double tap on pick up stays one pickup)', () => {
+    for (const role of ['ADMIN', 'MANAGER', 'MEMBER'] as const) {
+      const self = { userId: recipient.userId, role }
+      expect(pickupDecision(row('TRANSFERRED'), self, endsAt, false)).toEqual({
+        next: null,
+        refusal: 'own_return',
+      })
+    }
+  })
+
+  it('answers already_returned and cancelled for transfers that are over', () => {
+    expect(pickupDecision(row('RETURNED'), member, startsAt, false)).toEqual({
+      next: null,
+      refusal: 'already_returned',
+    })
+    expect(pickupDecision(row('CANCELLED'), recipient, startsAt, false)).toEqual({
+      next: null,
+      refusal: 'cancelled',
+    })
+  })
+})
+
+describe('calendar days in Europe/Paris', () => {
+  it('starts a day at local midnight, across the changes of time', () => {
+    expect(startOfDayIn('Europe/Paris', '2030-01-15').toISOString()).toBe('2030-01-14T23:00:00.000Z')
+    // Summer time starts on 31 March 2030 at 02:00: the day starts on winter time, the next on summer time.
+    expect(startOfDayIn('Europe/Paris', '2030-03-31').toISOString()).toBe('2030-03-30T23:00:00.000Z')
+    expect(startOfDayIn('Europe/Paris', '2030-04-01').toISOString()).toBe('2030-03-31T22:00:00.000Z')
+    // Winter time comes back on 27 October 2030.
+    expect(startOfDayIn('Europe/Paris', '2030-10-27').toISOString()).toBe('2030-10-26T22:00:00.000Z')
+    expect(startOfDayIn('Europe/Paris', '2030-10-28').toISOString()).toBe('2030-10-27T23:00:00.000Z')
+  })
+
+  it('reads the day of an instant on the zone’s wall clock', () => {
+    expect(calendarDayIn('Europe/Paris', new Date('2030-01-31T22:59:59.999Z'))).toBe('2030-01-31')
+    expect(calendarDayIn('Europe/Paris', new Date('2030-01-31T23:00:00.000Z'))).toBe('2030-02-01')
+    expect(calendarDayIn('Europe/Paris', new Date('2030-03-30T23:00:00.000Z'))).toBe('2030-03-31')
+  })
+})

@@ -1,0 +1,204 @@
+import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
+import type { Role } from '../../../contract/permissions.ts'
+import type { Pickup, Transfer } from '../../../contract/transfers.ts'
+import type { Db } from '../../db/client.ts'
+import {
+  keychains,
+  memberships,
+  type OrganizationRow,
+  organizations,
+  type TransferRow,
+  transferPickups,
+  transfers,
+  type UserRow,
+  users,
+} from '../../db/schema.ts'
+import { toPerson } from '../members/service.ts'
+import { expiresAt, isExpired, pickupDecision, transferStatus } from './status.ts'
+
+const recipient = alias(users, 'recipient')
+const authorizer = alias(users, 'authorizer')
+const recipientMembership = alias(memberships, 'recipient_membership')
+
+/** A transfer with what its view needs, read by `selectTransfers`. */
+export type TransferViewRow = {
+  transfer: TransferRow
+  organization: OrganizationRow
+  /** The keychain's current name; null once the keychain is deleted (the transfer keeps its own copy). */
+  keychainName: string | null
+  recipient: UserRow
+  /** The recipient's membership status in the transfer's organization (null: none). */
+  recipientStatus: 'INVITED' | 'ACTIVE' | 'DISABLED' | null
+  /** Whether the recipient has a membership in another organization. */
+  recipientElsewhere: boolean
+  authorizer: UserRow | null
+}
+
+/** Transfers with their organization, keychain name, recipient (and membership) and authorizer. */
+export function selectTransfers(db: Db) {
+  return db
+    .select({
+      transfer: transfers,
+      organization: organizations,
+      keychainName: keychains.name,
+      recipient,
+      recipientStatus: recipientMembership.status,
+      recipientElsewhere:
+        sql<boolean>`exists (select 1 from memberships as other where other.user_id = ${transfers.recipientId} and other.organization_id <> ${transfers.organizationId})`.mapWith(
+          Boolean,
+        ),
+      authorizer,
+    })
+    .from(transfers)
+    .innerJoin(organizations, eq(organizations.id, transfers.organizationId))
+    .innerJoin(recipient, eq(recipient.id, transfers.recipientId))
+    .leftJoin(authorizer, eq(authorizer.id, transfers.authorizedById))
+    .leftJoin(keychains, eq(keychains.id, transfers.keychainId))
+    .leftJoin(
+      recipientMembership,
+      and(
+        eq(recipientMembership.userId, transfers.recipientId),
+        eq(recipientMembership.organizationId, transfers.organizationId),
+      ),
+    )
+    .$dynamic()
+}
+
+/** The recipient's membership in the transfer's organization is not DISABLED (for `selectTransfers`). */
+export const recipientIsMember: SQL = sql`${recipientMembership.status} is not null and ${recipientMembership.status} <> 'DISABLED'`
+
+export async function findTransferRow(db: Db, id: string): Promise<TransferViewRow | null> {
+  const [row] = await selectTransfers(db).where(eq(transfers.id, id))
+  return row ?? null
+}
+
+/** The caller's role in each of the organizations (not DISABLED). */
+async function rolesOf(db: Db, userId: string, organizationIds: string[]): Promise<Map<string, Role>> {
+  if (organizationIds.length === 0) return new Map()
+  const rows = await db
+    .select({ organizationId: memberships.organizationId, role: memberships.role })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        inArray(memberships.organizationId, organizationIds),
+        ne(memberships.status, 'DISABLED'),
+      ),
+    )
+  return new Map(rows.map((row) => [row.organizationId, row.role]))
+}
+
+async function pickupsOf(db: Db, transferIds: string[]): Promise<Map<string, Pickup[]>> {
+  const byTransfer = new Map<string, Pickup[]>()
+  if (transferIds.length === 0) return byTransfer
+  const rows = await db
+    .select({ pickup: transferPickups, by: users })
+    .from(transferPickups)
+    .innerJoin(users, eq(users.id, transferPickups.byUserId))
+    .where(inArray(transferPickups.transferId, transferIds))
+    .orderBy(asc(transferPickups.serverTime), asc(transferPickups.kind))
+  for (const { pickup, by } of rows) {
+    const list = byTransfer.get(pickup.transferId) ?? []
+    list.push({
+      id: pickup.id,
+      kind: pickup.kind,
+      by: toPerson(by),
+      clientTime: pickup.clientTime?.toISOString() ?? null,
+      serverTime: pickup.serverTime.toISOString(),
+      fromQueue: pickup.fromQueue,
+    })
+    byTransfer.set(pickup.transferId, list)
+  }
+  return byTransfer
+}
+
+/** The transfers that are out (TRANSFERRED, so RETURNING too) among these keychains': keychain id → ids. */
+export async function outTransfersOf(db: Db, keychainIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>()
+  if (keychainIds.length === 0) return out
+  const rows = await db
+    .select({ id: transfers.id, keychainId: transfers.keychainId })
+    .from(transfers)
+    .where(and(inArray(transfers.keychainId, keychainIds), eq(transfers.status, 'TRANSFERRED')))
+  for (const row of rows) out.set(row.keychainId, [...(out.get(row.keychainId) ?? []), row.id])
+  return out
+}
+
+/** Whether another transfer of the keychain is out. */
+export const keychainOutFor = (
+  out: Map<string, string[]>,
+  transfer: Pick<TransferRow, 'id' | 'keychainId'>,
+) => (out.get(transfer.keychainId) ?? []).some((id) => id !== transfer.id)
+
+/**
+ * The recipient as the transfer's reader sees them: names only when they are ACTIVE in the organization, its
+ * own invitee, or the reader themselves (as for the member list: an invitation never reveals a stranger's name).
+ */
+function recipientPerson(row: TransferViewRow, callerId: string) {
+  const person = toPerson(row.recipient)
+  const ownInvitee =
+    row.recipientStatus === 'INVITED' && row.recipient.signedInAt === null && !row.recipientElsewhere
+  const named = callerId === row.recipient.id || row.recipientStatus === 'ACTIVE' || ownInvitee
+  return named ? person : { ...person, firstName: '', lastName: '' }
+}
+
+/** The contract's view of each row for the caller at `now` (`next`/`refusal` are the caller's). */
+export async function toTransfers(
+  db: Db,
+  rows: TransferViewRow[],
+  callerId: string,
+  now: Date,
+): Promise<Transfer[]> {
+  if (rows.length === 0) return []
+  // One query each, in turn (inside a transaction a connection runs one query at a time anyway).
+  const pickups = await pickupsOf(
+    db,
+    rows.map((row) => row.transfer.id),
+  )
+  const scheduled = rows.filter((row) => row.transfer.status === 'SCHEDULED')
+  const out = await outTransfersOf(db, [...new Set(scheduled.map((row) => row.transfer.keychainId))])
+  const roles = await rolesOf(db, callerId, [...new Set(rows.map((row) => row.transfer.organizationId))])
+  return rows.map((row) => {
+    const { transfer, organization } = row
+    const caller = { userId: callerId, role: roles.get(transfer.organizationId) ?? null }
+    const decision = pickupDecision(transfer, caller, now, keychainOutFor(out, transfer))
+    return {
+      id: transfer.id,
+      organizationId: transfer.organizationId,
+      organizationName: organization.name,
+      keychain: { id: transfer.keychainId, name: row.keychainName ?? transfer.keychainName },
+      recipient: recipientPerson(row, callerId),
+      authorizedBy: row.authorizer ? toPerson(row.authorizer) : null,
+      fromDate: transfer.fromDate,
+      toDate: transfer.toDate,
+      startsAt: transfer.startsAt.toISOString(),
+      endsAt: transfer.endsAt.toISOString(),
+      status: transferStatus(transfer, now),
+      expired: isExpired(transfer, now),
+      expiresAt: expiresAt(transfer)?.toISOString() ?? null,
+      pickupAddress: {
+        line1: organization.addressLine1,
+        line2: organization.addressLine2,
+        city: organization.city,
+        postalCode: organization.postalCode,
+        country: organization.country,
+      },
+      pickups: pickups.get(transfer.id) ?? [],
+      next: decision.next,
+      refusal: decision.refusal,
+      createdAt: transfer.createdAt.toISOString(),
+      cancelledAt: transfer.cancelledAt?.toISOString() ?? null,
+    }
+  })
+}
+
+export async function toTransfer(
+  db: Db,
+  row: TransferViewRow,
+  callerId: string,
+  now: Date,
+): Promise<Transfer> {
+  const [transfer] = await toTransfers(db, [row], callerId, now)
+  return transfer!
+}

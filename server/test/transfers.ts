@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto'
+import type { TransferStatus } from '../../contract/transfers.ts'
+import { keys, STORED_TRANSFER_STATUSES, subscriptions, transfers } from '../db/schema.ts'
+import { PLAN_IDS } from '../modules/plans/catalog.ts'
+import { calendarDayIn, startOfDayIn } from '../modules/subscriptions/calendar.ts'
+import { DAY } from './clock.ts'
+import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from './fixtures.ts'
+import type { TestApp } from './harness.ts'
+
+/** A running subscription inserted directly (a year from now), with the allowance asked for. */
+export async function subscribe(t: TestApp, organizationId: string, transfersPerMonth = 10) {
+  const now = t.clock.now()
+  await t.db
+    .insert(subscriptions)
+    .values({
+      organizationId,
+      planId: PLAN_IDS.essentielMonthly,
+      planName: 'Essentiel',
+      billingCycle: 'MONTHLY',
+      transfersPerMonth,
+      currentPeriodStart: now,
+      currentPeriodEnd: new Date(now.getTime() + 365 * DAY),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: subscriptions.organizationId,
+      set: {
+        transfersPerMonth,
+        currentPeriodStart: now,
+        currentPeriodEnd: new Date(now.getTime() + 365 * DAY),
+      },
+    })
+}
+
+/** `YYYY-MM-DD` `days` after today in Paris (the test clock's today). */
+export function parisDay(t: TestApp, days = 0): string {
+  return calendarDayIn('Europe/Paris', new Date(t.clock.now().getTime() + days * DAY))
+}
+
+/**
+ * A transfer inserted directly (no subscription, allowance or mail), by default SCHEDULED from today to
+ * tomorrow in Paris, so its window is open now.
+ */
+export async function makeTransfer(
+  t: TestApp,
+  input: {
+    organizationId: string
+    keychainId: string
+    recipientId: string
+    fromDate?: string
+    toDate?: string
+    status?: Exclude<TransferStatus, 'RETURNING'>
+    previousCustodianId?: string | null
+  },
+) {
+  const fromDate = input.fromDate ?? parisDay(t)
+  const toDate = input.toDate ?? parisDay(t, 1)
+  const status = input.status ?? 'SCHEDULED'
+  if (!STORED_TRANSFER_STATUSES.includes(status)) throw new Error(`not a stored status: ${status}`)
+  const [row] = await t.db
+    .insert(transfers)
+    .values({
+      organizationId: input.organizationId,
+      keychainId: input.keychainId,
+      keychainName: 'Keychain',
+      recipientId: input.recipientId,
+      fromDate,
+      toDate,
+      startsAt: startOfDayIn('Europe/Paris', fromDate),
+      endsAt: startOfDayIn('Europe/Paris', toDate),
+      status,
+      previousCustodianId: input.previousCustodianId ?? null,
+      createdAt: t.clock.now(),
+      cancelledAt: status === 'CANCELLED' ? t.clock.now() : null,
+    })
+    .returning()
+  return row!
+}
+
+/**
+ * An organization ("Agence", Paris) on a plan, with a signed-in ADMIN, MEMBER and CONTACT, and a keychain
+ * "Cave" held by the MEMBER with one TAG key.
+ */
+export async function transferWorld(t: TestApp, options: { allowance?: number; name?: string } = {}) {
+  const { organization, admin } = await organizationWithAdmin(t, options.name ?? 'Agence')
+  await subscribe(t, organization.id, options.allowance ?? 10)
+  const member = await signedInMember(t, organization.id, 'MEMBER')
+  const contact = await signedInMember(t, organization.id, 'CONTACT')
+  const [tag] = await makeTags(t, organization.id, 1, 'TRF')
+  const keychain = await makeKeychain(t, organization.id, 'Cave', member.id)
+  await t.db
+    .insert(keys)
+    .values({ keychainId: keychain.id, name: 'Porte', type: 'TAG', tagId: tag!.id, createdAt: t.clock.now() })
+  return { organization, admin, member, contact, tag: tag!, keychain }
+}
+
+export const authorize = (t: TestApp, cookie: string, keychainId: string, json: unknown) =>
+  t.post(`/api/keychains/${keychainId}/transfers`, { cookie, json })
+
+/** `POST /api/transfers/{id}/pickups` with a fresh (or the given) Idempotency-Key. */
+export const pickup = (
+  t: TestApp,
+  cookie: string,
+  transferId: string,
+  key: string = randomUUID(),
+  headers: Record<string, string> = {},
+) =>
+  t.post(`/api/transfers/${transferId}/pickups`, { cookie, headers: { 'idempotency-key': key, ...headers } })

@@ -1,0 +1,10 @@
+import { useQuery } from '@tanstack/react-query'
+import { organizationsQuery } from '../features/organizations/api.ts'
+
+export const DEFAULT_TIME_ZONE = 'Europe/Paris'
+
+/** The organization's time zone (its calendar days and months), Europe/Paris until the list has loaded. */
+export function useTimeZone(organizationId: string): string {
+  const { data } = useQuery(organizationsQuery)
+  return data?.find((organization) => organization.id === organizationId)?.timeZone ?? DEFAULT_TIME_ZONE
+}

@@ -1,0 +1,61 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { Transfer } from '../../../contract/transfers.ts'
+import { ApiError } from '../../lib/api.ts'
+import { personName } from '../../lib/labels.ts'
+import { Button } from '../../ui/Button.tsx'
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { cancelTransfer, transferKeys } from './api.ts'
+
+/** Cancels a SCHEDULED transfer after asking; the recipient is told by e-mail. */
+export function CancelTransferButton({ transfer }: { transfer: Transfer }) {
+  const { t } = useLingui()
+  const queryClient = useQueryClient()
+  const [open, setOpen] = useState(false)
+  const [pending, setPending] = useState(false)
+  const recipient = personName(transfer.recipient)
+  const cancel = async () => {
+    setPending(true)
+    try {
+      await cancelTransfer(transfer.id)
+      toasts.add({ severity: 'success', summary: t`The transfer has been cancelled.`, life: 4000 })
+    } catch (error) {
+      toasts.add({
+        severity: 'error',
+        summary:
+          error instanceof ApiError && error.status === 409
+            ? t`Only a transfer that has not been picked up can be cancelled.`
+            : t`The transfer could not be cancelled.`,
+        life: 6000,
+      })
+    } finally {
+      setPending(false)
+      setOpen(false)
+      await queryClient.invalidateQueries({ queryKey: transferKeys.all })
+      await queryClient.invalidateQueries({ queryKey: ['subscription'] })
+    }
+  }
+  return (
+    <>
+      <Button variant="secondary" onPress={() => setOpen(true)}>
+        <Trans>Cancel the transfer</Trans>
+      </Button>
+      <ConfirmDialog
+        isOpen={open}
+        onOpenChange={setOpen}
+        title={<Trans>Cancel this transfer?</Trans>}
+        confirmLabel={<Trans>Cancel the transfer</Trans>}
+        isPending={pending}
+        dismissLabel={<Trans>Keep it</Trans>}
+        onConfirm={() => void cancel()}
+      >
+        <Trans>
+          {recipient} will no longer be able to pick up “{transfer.keychain.name}”, and will be told by
+          e-mail.
+        </Trans>
+      </ConfirmDialog>
+    </>
+  )
+}

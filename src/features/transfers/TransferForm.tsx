@@ -1,0 +1,231 @@
+import { today } from '@internationalized/date'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm, useStore } from '@tanstack/react-form'
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import * as v from 'valibot'
+import { EmailSchema } from '../../../contract/auth.ts'
+import { ErrorCode } from '../../../contract/errors.ts'
+import type { Member } from '../../../contract/organizations.ts'
+import type { Transfer, TransferCreate } from '../../../contract/transfers.ts'
+import { ApiError, refusalMessage, refusedWith } from '../../lib/api.ts'
+import { shiftCalendarDay } from '../../lib/format.ts'
+import { personName, ROLE_LABELS } from '../../lib/labels.ts'
+import { useUnsavedChanges } from '../../lib/unsaved.ts'
+import { useLocale } from '../../lib/use-locale.ts'
+import { Button } from '../../ui/Button.tsx'
+import { DateField } from '../../ui/DateField.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { createTransfer, transferKeys } from './api.ts'
+
+const NEW_RECIPIENT = 'email'
+
+const dayAfter = (day: string) => shiftCalendarDay(day, 1)
+
+type Values = { recipient: string; email: string; fromDate: string; toDate: string }
+
+/**
+ * Authorizes a transfer of the keychain: to a member or contact of the organization, or to a new e-mail address
+ * (invited as a contact), from a day (today or later, in the organization's time zone) to the day it comes back.
+ */
+export function TransferForm({
+  keychainId,
+  members,
+  custodianId,
+  timeZone,
+  onCreated,
+  onSubscriptionMissing,
+  onCancel,
+}: {
+  keychainId: string
+  /** The organization's members and contacts who can receive it. */
+  members: Member[]
+  custodianId: string | null
+  timeZone: string
+  onCreated: (transfer: Transfer) => void
+  onSubscriptionMissing: () => void
+  onCancel?: () => void
+}) {
+  const { t, i18n } = useLingui()
+  const locale = useLocale()
+  const queryClient = useQueryClient()
+  const [problem, setProblem] = useState<string | null>(null)
+  const firstDay = today(timeZone).toString()
+  const candidates = members.filter((member) => member.status !== 'DISABLED' && member.id !== custodianId)
+  /** What the server refused, in the reader's words. */
+  const problemOf = (error: unknown): string => {
+    const issue = error instanceof ApiError ? error.details?.issues?.[0]?.path : undefined
+    if (refusedWith(error, 400) && issue === 'fromDate') return t`The from-date cannot be in the past.`
+    if (refusedWith(error, 400) && issue?.startsWith('recipient'))
+      return t`This person can no longer receive keychains from the organization (their membership is disabled).`
+    if (refusedWith(error, 409, ErrorCode.conflict)) return t`This person already holds the keychain.`
+    if (refusedWith(error, 404)) return t`This keychain no longer exists.`
+    return refusalMessage(
+      error,
+      t`The transfer could not be authorized. Check your connection and try again.`,
+    )
+  }
+  const form = useForm({
+    defaultValues: { recipient: '', email: '', fromDate: firstDay, toDate: '' } as Values,
+    onSubmit: async ({ value, formApi }) => {
+      setProblem(null)
+      const recipient: TransferCreate['recipient'] =
+        value.recipient === NEW_RECIPIENT
+          ? { kind: 'email', email: value.email, locale }
+          : { kind: 'member', userId: value.recipient }
+      try {
+        const transfer = await createTransfer(keychainId, {
+          recipient,
+          fromDate: value.fromDate,
+          toDate: value.toDate,
+        })
+        formApi.reset()
+        await queryClient.invalidateQueries({ queryKey: transferKeys.all })
+        await queryClient.invalidateQueries({ queryKey: ['subscription'] })
+        await queryClient.invalidateQueries({ queryKey: ['members'] })
+        toasts.add({
+          severity: 'success',
+          summary: t`Transfer authorized. ${personName(transfer.recipient)} has been sent an e-mail.`,
+          life: 6000,
+        })
+        onCreated(transfer)
+      } catch (error) {
+        if (error instanceof ApiError && error.code === ErrorCode.subscriptionRequired) {
+          onSubscriptionMissing()
+          return
+        }
+        setProblem(problemOf(error))
+      }
+    },
+  })
+  useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
+  const choice = useStore(form.store, (state) => state.values.recipient)
+  const fromDate = useStore(form.store, (state) => state.values.fromDate)
+
+  return (
+    <form
+      noValidate
+      aria-label={t`Authorize a transfer`}
+      className="flex flex-col gap-4"
+      onSubmit={(event) => {
+        event.preventDefault()
+        void form.handleSubmit()
+      }}
+    >
+      <form.Field
+        name="recipient"
+        validators={{ onSubmit: ({ value }) => (value ? undefined : t`Choose who receives the keychain.`) }}
+      >
+        {(field) => (
+          <SelectField
+            label={t`Recipient`}
+            name={field.name}
+            value={field.state.value}
+            onChange={field.handleChange}
+            error={field.state.meta.errors[0]}
+            options={[
+              { value: '', label: t`Choose a person…` },
+              ...candidates.map((member) => ({
+                value: member.id,
+                label: `${personName(member)} (${i18n._(ROLE_LABELS[member.role])})`,
+              })),
+              { value: NEW_RECIPIENT, label: t`Someone else, by e-mail (invited as a contact)` },
+            ]}
+          />
+        )}
+      </form.Field>
+      {choice === NEW_RECIPIENT ? (
+        <form.Field
+          name="email"
+          validators={{
+            onSubmit: ({ value }) =>
+              v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+          }}
+        >
+          {(field) => (
+            <TextField
+              label={t`Recipient's e-mail`}
+              name={field.name}
+              type="email"
+              inputMode="email"
+              autoComplete="off"
+              value={field.state.value}
+              onChange={field.handleChange}
+              onBlur={field.handleBlur}
+              error={field.state.meta.errors[0]}
+              description={<Trans>They will be invited as a contact and receive the pickup details.</Trans>}
+            />
+          )}
+        </form.Field>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <form.Field
+          name="fromDate"
+          validators={{
+            onSubmit: ({ value }) =>
+              !value
+                ? t`Choose the first day of the pickup.`
+                : value < firstDay
+                  ? t`The from-date cannot be in the past.`
+                  : undefined,
+          }}
+        >
+          {(field) => (
+            <DateField
+              label={t`From`}
+              name={field.name}
+              value={field.state.value}
+              onChange={field.handleChange}
+              min={firstDay}
+              error={field.state.meta.errors[0]}
+              description={<Trans>The recipient can pick it up from this day.</Trans>}
+            />
+          )}
+        </form.Field>
+        <form.Field
+          name="toDate"
+          validators={{
+            onSubmit: ({ value, fieldApi }) => {
+              const from = fieldApi.form.getFieldValue('fromDate')
+              if (!value) return t`Choose the day the keychain comes back.`
+              return from && value <= from ? t`The to-date must be after the from-date.` : undefined
+            },
+          }}
+        >
+          {(field) => (
+            <DateField
+              label={t`To`}
+              name={field.name}
+              value={field.state.value}
+              onChange={field.handleChange}
+              min={fromDate ? dayAfter(fromDate) : dayAfter(firstDay)}
+              error={field.state.meta.errors[0]}
+              description={<Trans>The day it is due back at the organization.</Trans>}
+            />
+          )}
+        </form.Field>
+      </div>
+      {problem ? (
+        <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 font-medium text-red-900">
+          {problem}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-3">
+        <form.Subscribe selector={(state) => state.isSubmitting}>
+          {(isSubmitting) => (
+            <Button type="submit" isDisabled={isSubmitting}>
+              {isSubmitting ? <Trans>Authorizing…</Trans> : <Trans>Authorize the transfer</Trans>}
+            </Button>
+          )}
+        </form.Subscribe>
+        {onCancel ? (
+          <Button variant="ghost" onPress={onCancel}>
+            <Trans>Cancel</Trans>
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  )
+}

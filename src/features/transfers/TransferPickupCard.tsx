@@ -1,0 +1,108 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useQueryClient } from '@tanstack/react-query'
+import { CircleCheck } from 'lucide-react'
+import { useRef, useState } from 'react'
+import type { Transfer } from '../../../contract/transfers.ts'
+import { refusalMessage, refusedWith } from '../../lib/api.ts'
+import { formatCalendarRange } from '../../lib/format.ts'
+import { personName } from '../../lib/labels.ts'
+import { useLocale } from '../../lib/use-locale.ts'
+import { Button } from '../../ui/Button.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { confirmPickup, transferQuery } from './api.ts'
+import { REFUSAL_LABELS } from './labels.ts'
+import { TransferStatusBadge } from './TransferTable.tsx'
+
+/**
+ * The transfer a scanned keychain concerns, with the pickup or return the caller may confirm now. One
+ * confirmation keeps one Idempotency-Key, so pressing again after a lost answer is counted once.
+ */
+export function TransferPickupCard({ transfer: scanned }: { transfer: Transfer }) {
+  const { t, i18n } = useLingui()
+  const locale = useLocale()
+  const queryClient = useQueryClient()
+  const [transfer, setTransfer] = useState(scanned)
+  const [pending, setPending] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const key = useRef<string>(crypto.randomUUID())
+  const recipient = personName(transfer.recipient)
+  const dates = formatCalendarRange(transfer.fromDate, transfer.toDate, locale)
+
+  const confirm = async () => {
+    setPending(true)
+    setProblem(null)
+    try {
+      const done = await confirmPickup(transfer.id, key.current)
+      setTransfer(done)
+      key.current = crypto.randomUUID()
+      toasts.add({
+        severity: 'success',
+        summary: done.status === 'RETURNED' ? t`Return confirmed.` : t`Pickup confirmed.`,
+        life: 5000,
+      })
+      await queryClient.invalidateQueries()
+    } catch (error) {
+      if (refusedWith(error, 404)) {
+        setProblem(t`This transfer is no longer open to you: it may have been cancelled.`)
+        return
+      }
+      // A refusal is final for this key; a lost answer keeps the key, so pressing again cannot count twice.
+      if (!refusedWith(error, 409)) {
+        setProblem(t`The confirmation did not reach the server. Check your connection and press again.`)
+        return
+      }
+      key.current = crypto.randomUUID()
+      setProblem(refusalMessage(error, t`This pickup is not possible now.`))
+      // Show the transfer as it is now (cancelled, already returned…), so the button does not invite a retry.
+      const fresh = await queryClient
+        .fetchQuery({ ...transferQuery(transfer.id), staleTime: 0 })
+        .catch(() => null)
+      if (fresh) setTransfer(fresh)
+    } finally {
+      setPending(false)
+    }
+  }
+
+  return (
+    <section
+      aria-label={t`Transfer`}
+      className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-slate-50 p-4"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <TransferStatusBadge transfer={transfer} />
+        <span className="text-sm text-slate-700">
+          <Trans>
+            To {recipient} · {dates}
+          </Trans>
+        </span>
+      </div>
+      {transfer.next === 'PICKUP' ? (
+        <Button onPress={() => void confirm()} isDisabled={pending} className="self-start">
+          <CircleCheck aria-hidden className="size-4" />
+          <Trans>Confirm the pickup</Trans>
+        </Button>
+      ) : transfer.next === 'RETURN' ? (
+        <Button onPress={() => void confirm()} isDisabled={pending} className="self-start">
+          <CircleCheck aria-hidden className="size-4" />
+          <Trans>Confirm the return</Trans>
+        </Button>
+      ) : transfer.status === 'RETURNED' ? (
+        <p className="font-medium text-emerald-800">
+          <Trans>Returned: custody is back with the organization.</Trans>
+        </p>
+      ) : transfer.status === 'TRANSFERRED' &&
+        (transfer.refusal === 'not_member' || transfer.refusal === 'own_return') ? (
+        <p className="font-medium text-emerald-800">
+          <Trans>Picked up: you now hold this keychain.</Trans>
+        </p>
+      ) : transfer.refusal ? (
+        <p className="text-slate-700">{i18n._(REFUSAL_LABELS[transfer.refusal])}</p>
+      ) : null}
+      {problem ? (
+        <p role="alert" className="font-medium text-red-800">
+          {problem}
+        </p>
+      ) : null}
+    </section>
+  )
+}

@@ -1,0 +1,77 @@
+import { queryOptions } from '@tanstack/react-query'
+import {
+  type TransferCreate,
+  TransferPageSchema,
+  TransferSchema,
+  type TransferStatus,
+} from '../../../contract/transfers.ts'
+import { api } from '../../lib/api.ts'
+
+export const transferKeys = {
+  /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */
+  all: ['transfers'] as const,
+  list: (organizationId: string, filter: TransferFilter, cursor: string | null) =>
+    ['transfers', organizationId, 'list', filter.status ?? '', String(filter.expired ?? ''), cursor] as const,
+  ofKeychain: (organizationId: string, keychainId: string, cursor: string | null) =>
+    ['transfers', organizationId, 'keychain', keychainId, cursor] as const,
+  requests: (cursor: string | null) => ['transfers', 'requests', cursor] as const,
+  one: (id: string) => ['transfers', 'one', id] as const,
+}
+
+export type TransferFilter = { status?: TransferStatus | undefined; expired?: boolean | undefined }
+
+function withQuery(path: string, params: Record<string, string | null | undefined>): string {
+  const search = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value) search.set(name, value)
+  const query = search.toString()
+  return query ? `${path}?${query}` : path
+}
+
+const expiredParam = (expired: boolean | undefined) => (expired === undefined ? undefined : String(expired))
+
+/** The selected organization's transfers, newest window first (a CONTACT gets only theirs). */
+export const transferListQuery = (organizationId: string, filter: TransferFilter, cursor: string | null) =>
+  queryOptions({
+    queryKey: transferKeys.list(organizationId, filter, cursor),
+    queryFn: () =>
+      api(withQuery('/transfers', { status: filter.status, expired: expiredParam(filter.expired), cursor }), {
+        schema: TransferPageSchema,
+      }),
+  })
+
+/** A keychain's authorizations, past and current. */
+export const keychainTransfersQuery = (organizationId: string, keychainId: string, cursor: string | null) =>
+  queryOptions({
+    queryKey: transferKeys.ofKeychain(organizationId, keychainId, cursor),
+    queryFn: () =>
+      api(withQuery(`/keychains/${keychainId}/transfers`, { cursor }), { schema: TransferPageSchema }),
+  })
+
+/** Transfers addressed to me, in every organization: open ones first. */
+export const requestsQuery = (cursor: string | null) =>
+  queryOptions({
+    queryKey: transferKeys.requests(cursor),
+    queryFn: () => api(withQuery('/transfers/requests', { cursor }), { schema: TransferPageSchema }),
+  })
+
+export const transferQuery = (id: string) =>
+  queryOptions({
+    queryKey: transferKeys.one(id),
+    queryFn: () => api(`/transfers/${id}`, { schema: TransferSchema }),
+  })
+
+export const createTransfer = (keychainId: string, input: TransferCreate) =>
+  api(`/keychains/${keychainId}/transfers`, { method: 'POST', body: input, schema: TransferSchema })
+
+export const cancelTransfer = (id: string) => api(`/transfers/${id}`, { method: 'DELETE' })
+
+/**
+ * Confirms the pickup or return the server offers (`transfer.next`). The key is made once per confirmation by
+ * the caller, so a retry of the same press is counted once.
+ */
+export const confirmPickup = (id: string, idempotencyKey: string) =>
+  api(`/transfers/${id}/pickups`, {
+    method: 'POST',
+    headers: { 'Idempotency-Key': idempotencyKey, 'X-Client-Time': new Date().toISOString() },
+    schema: TransferSchema,
+  })

@@ -1,0 +1,44 @@
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
+import { useTimeZone } from '../../../../../app/useTimeZone.ts'
+import { KeychainDetailScreen } from '../../../../../features/keychains/KeychainDetailScreen.tsx'
+import { KeychainTransfersSection } from '../../../../../features/transfers/KeychainTransfersSection.tsx'
+import { useMembersIfAllowed } from '../../../../../features/users/api.ts'
+import { useAbility } from '../../../../../lib/ability.tsx'
+import { localizedHref } from '../../../../../lib/paths.ts'
+
+export const Route = createFileRoute('/{-$locale}/app/keychains/$id/')({
+  component: () => (
+    <RequireOrganization>
+      {(organizationId) => <KeychainDetail organizationId={organizationId} />}
+    </RequireOrganization>
+  ),
+})
+
+function KeychainDetail({ organizationId }: { organizationId: string }) {
+  const { id } = Route.useParams()
+  const { locale } = Route.useRouteContext()
+  const navigate = useNavigate()
+  const members = useMembersIfAllowed(organizationId)
+  const timeZone = useTimeZone(organizationId)
+  const canReadTransfers = useAbility().can('read', 'transfer')
+  return (
+    <KeychainDetailScreen
+      key={id}
+      organizationId={organizationId}
+      keychainId={id}
+      members={members}
+      onDeleted={() => void navigate({ href: localizedHref(locale, '/app/keychains'), replace: true })}
+      transfers={(keychain) =>
+        canReadTransfers ? (
+          <KeychainTransfersSection
+            organizationId={organizationId}
+            keychain={{ id: keychain.id, custodianId: keychain.custodian?.id ?? null }}
+            members={members}
+            timeZone={timeZone}
+          />
+        ) : null
+      }
+    />
+  )
+}
