@@ -107,3 +107,12 @@ export const pickup = (
   headers: Record<string, string> = {},
 ) =>
   t.post(`/api/transfers/${transferId}/pickups`, { cookie, headers: { 'idempotency-key': key, ...headers } })
+
+/** A `POST /keychains/{id}/transfers` body: the recipient, by default from the test epoch's day for two days. */
+export const dates = (recipient: unknown, fromDate = '2030-01-15', toDate = '2030-01-17') => ({
+  recipient,
+  fromDate,
+  toDate,
+})
+
+export const toMember = (userId: string) => ({ kind: 'member', userId })

@@ -4,7 +4,7 @@ import { subscriptions } from '../../db/schema.ts'
 import { TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { authorize, makeTransfer, subscribe, transferWorld } from '../../test/transfers.ts'
+import { authorize, dates, makeTransfer, subscribe, toMember, transferWorld } from '../../test/transfers.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
 const t = setupTestApp()
@@ -12,13 +12,6 @@ beforeEach(() => {
   t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
   t.mail.clear()
 })
-
-const dates = (recipient: unknown, fromDate = '2030-01-15', toDate = '2030-01-17') => ({
-  recipient,
-  fromDate,
-  toDate,
-})
-const toMember = (userId: string) => ({ kind: 'member', userId })
 
 describe('subscription and monthly allowance', () => {
   it('answers 402 subscription_required without a running subscription', async () => {
