@@ -29,6 +29,8 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         runtimeCaching: [],
+        // Background Sync, where the browser has it, wakes the outbox even when the app was in the background.
+        importScripts: ['sw-outbox-sync.js'],
       },
     }),
   ],

@@ -17,6 +17,7 @@ import { Route as Char123LocaleChar125AppIndexRouteImport } from './routes/{-$lo
 import { Route as Char123LocaleChar125AppPlansRouteImport } from './routes/{-$locale}/app/plans'
 import { Route as Char123LocaleChar125AppProfileRouteImport } from './routes/{-$locale}/app/profile'
 import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$locale}/app/scan'
+import { Route as Char123LocaleChar125AppSyncRouteImport } from './routes/{-$locale}/app/sync'
 import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$locale}/tags/index'
 import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{-$locale}/tags/$publicId'
 import { Route as Char123LocaleChar125AppKeychainsIndexRouteImport } from './routes/{-$locale}/app/keychains/index'
@@ -85,6 +86,12 @@ const Char123LocaleChar125AppScanRoute =
   Char123LocaleChar125AppScanRouteImport.update({
     id: '/scan',
     path: '/scan',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppSyncRoute =
+  Char123LocaleChar125AppSyncRouteImport.update({
+    id: '/sync',
+    path: '/sync',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125TagsIndexRoute =
@@ -222,6 +229,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
+  '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
@@ -251,6 +259,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
+  '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
@@ -283,6 +292,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
+  '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
@@ -316,6 +326,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
+    | '/{-$locale}/app/sync'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
@@ -345,6 +356,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
+    | '/{-$locale}/app/sync'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app'
     | '/{-$locale}/tags'
@@ -376,6 +388,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
+    | '/{-$locale}/app/sync'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
@@ -460,6 +473,13 @@ declare module '@tanstack/react-router' {
       path: '/scan'
       fullPath: '/{-$locale}/app/scan'
       preLoaderRoute: typeof Char123LocaleChar125AppScanRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/sync': {
+      id: '/{-$locale}/app/sync'
+      path: '/sync'
+      fullPath: '/{-$locale}/app/sync'
+      preLoaderRoute: typeof Char123LocaleChar125AppSyncRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/tags/': {
@@ -616,6 +636,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppPlansRoute: typeof Char123LocaleChar125AppPlansRoute
   Char123LocaleChar125AppProfileRoute: typeof Char123LocaleChar125AppProfileRoute
   Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
+  Char123LocaleChar125AppSyncRoute: typeof Char123LocaleChar125AppSyncRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
   Char123LocaleChar125AppKeychainsNewRoute: typeof Char123LocaleChar125AppKeychainsNewRoute
   Char123LocaleChar125AppOrderResultCancelRoute: typeof Char123LocaleChar125AppOrderResultCancelRoute
@@ -643,6 +664,7 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppPlansRoute: Char123LocaleChar125AppPlansRoute,
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
+    Char123LocaleChar125AppSyncRoute: Char123LocaleChar125AppSyncRoute,
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
     Char123LocaleChar125AppKeychainsNewRoute:
       Char123LocaleChar125AppKeychainsNewRoute,

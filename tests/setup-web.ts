@@ -1,3 +1,5 @@
+// Screens mirror what they fetch into IndexedDB (Dexie); jsdom has none.
+import 'fake-indexeddb/auto'
 import { i18n } from '@lingui/core'
 import { cleanup } from '@testing-library/react'
 import { afterEach, beforeAll } from 'vitest'

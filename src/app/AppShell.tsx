@@ -20,6 +20,7 @@ import type { Locale } from '../../contract/locale.ts'
 import type { Action, Subject } from '../../contract/permissions.ts'
 import { useAbility } from '../lib/ability.tsx'
 import { localizedHref } from '../lib/paths.ts'
+import { NeedsConnection, OfflineBanner } from '../offline/OfflineBanner.tsx'
 import { Logo } from '../ui/Logo.tsx'
 import { LanguageSwitch } from './LanguageSwitch.tsx'
 
@@ -100,6 +101,18 @@ function NavItem({
   )
 }
 
+/** Office screens (orders, plans, users, tag orders, payment results) need the server; field screens do not. */
+const OFFICE_PATHS = [
+  /^\/app\/(orders|plans|users|order-result)(\/|$)/,
+  /^\/app\/organizations\/[^/]+\/_?new-order/,
+]
+
+function OfficeOrFieldBanner({ locale }: { locale: Locale }) {
+  const { pathname } = useLocation()
+  const path = locale === 'en' ? pathname.replace(/^\/en(?=\/)/, '') : pathname
+  return OFFICE_PATHS.some((pattern) => pattern.test(path)) ? <NeedsConnection /> : <OfflineBanner />
+}
+
 export function AppShell({
   profile,
   locale,
@@ -107,6 +120,7 @@ export function AppShell({
   onLocaleSwitch,
   organizationSwitcher,
   cartButton,
+  syncStatus,
   children,
 }: {
   profile: Profile
@@ -116,6 +130,8 @@ export function AppShell({
   organizationSwitcher: ReactNode
   /** Shown once an organization is selected. */
   cartButton: ReactNode
+  /** Online or offline, what waits to be sent. */
+  syncStatus: ReactNode
   children: ReactNode
 }) {
   const { t } = useLingui()
@@ -134,6 +150,7 @@ export function AppShell({
       <p className="truncate px-3 text-sm text-slate-600" title={profile.email}>
         {profile.email}
       </p>
+      {syncStatus}
       {cartButton}
       <LanguageSwitch locale={locale} onSwitch={onLocaleSwitch} />
       <button
@@ -183,6 +200,7 @@ export function AppShell({
         {account}
       </aside>
       <main id="main" className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
+        <OfficeOrFieldBanner locale={locale} />
         {children}
       </main>
     </div>

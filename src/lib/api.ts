@@ -40,11 +40,26 @@ export function shouldRetry(method: string, status: number): boolean {
   return RETRYABLE_METHODS.has(method) && RETRYABLE_STATUSES.has(status)
 }
 
+type ReachListener = (reached: boolean) => void
+const reachListeners = new Set<ReachListener>()
+
+/**
+ * Tells `listener` after each request whether the server answered at all: a failed request, not
+ * `navigator.onLine`, is what says the device is offline. Answers the way to stop listening.
+ */
+export function onServerReach(listener: ReachListener): () => void {
+  reachListeners.add(listener)
+  return () => reachListeners.delete(listener)
+}
+
 async function send(url: string, init: RequestInit): Promise<Response> {
   try {
-    return await fetch(url, init)
+    const response = await fetch(url, init)
+    for (const listener of reachListeners) listener(true)
+    return response
   } catch (cause) {
     if (init.signal?.aborted) throw cause
+    for (const listener of reachListeners) listener(false)
     throw new ApiError(0, 'network_error', 'The server could not be reached.')
   }
 }
@@ -96,12 +111,19 @@ const TRANSLATED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.pickupRefused,
 ])
 
+/** A refusal from the server, however it reached the caller (an `ApiError`, or the outbox's refusal). */
+type Refusal = Error & { status: number; code: string }
+
+function isRefusal(error: unknown): error is Refusal {
+  return error instanceof Error && typeof (error as Partial<Refusal>).status === 'number' && 'code' in error
+}
+
 /** The server's explanation when it is one written for the reader (in their language), else `fallback`. */
 export function refusalMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && TRANSLATED_CODES.has(error.code) ? error.message : fallback
+  return isRefusal(error) && TRANSLATED_CODES.has(error.code) ? error.message : fallback
 }
 
 /** Whether the server refused with this HTTP status (and, when given, this code). */
-export function refusedWith(error: unknown, status: number, code?: string): error is ApiError {
-  return error instanceof ApiError && error.status === status && (code === undefined || error.code === code)
+export function refusedWith(error: unknown, status: number, code?: string): error is Refusal {
+  return isRefusal(error) && error.status === status && (code === undefined || error.code === code)
 }

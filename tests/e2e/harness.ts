@@ -196,6 +196,8 @@ export async function startStack() {
 
   return {
     baseUrl,
+    /** The running server's services and database, to set a scene or check what it recorded. */
+    deps,
     clock,
     addMember,
     subscribe,

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { X } from 'lucide-react'
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components'
 import type { Order } from '../../../contract/commerce.ts'
+import { NeedsConnection } from '../../offline/OfflineBanner.tsx'
 import { CartSummary } from './CartSummary.tsx'
 
 /** The cart drawer; loaded only when opened, so the dialog code stays off every page's first load. */
@@ -39,6 +40,7 @@ export default function CartDialog({
               <X aria-hidden className="size-5" />
             </button>
           </div>
+          <NeedsConnection />
           <CartSummary
             organizationId={organizationId}
             onOrdered={(order) => {

@@ -10,6 +10,13 @@ import {
 } from '../../../contract/keychains.ts'
 import { TagPageSchema } from '../../../contract/tags.ts'
 import { api } from '../../lib/api.ts'
+import {
+  mirrored,
+  mirroredKeychain,
+  mirroredKeychainSummaries,
+  mirrorKeychain,
+  mirrorKeychainSummaries,
+} from '../../offline/mirror.ts'
 
 export const keychainKeys = {
   all: (organizationId: string) => ['keychains', organizationId] as const,
@@ -31,7 +38,19 @@ export const keychainListQuery = (organizationId: string, q: string, custodianId
       if (custodianId) search.set('custodianId', custodianId)
       if (pageParam) search.set('cursor', pageParam)
       const query = search.toString()
-      return api(`/keychains${query ? `?${query}` : ''}`, { schema: KeychainPageSchema })
+      return mirrored(
+        () => api(`/keychains${query ? `?${query}` : ''}`, { schema: KeychainPageSchema }),
+        (page) => mirrorKeychainSummaries(organizationId, page.data),
+        async () => {
+          if (pageParam) return undefined
+          const needle = q.toLowerCase()
+          const rows = (await mirroredKeychainSummaries(organizationId)).filter(
+            (row) =>
+              row.name.toLowerCase().includes(needle) && (!custodianId || row.custodian?.id === custodianId),
+          )
+          return { data: rows, nextCursor: null }
+        },
+      )
     },
     getNextPageParam: (page) => page.nextCursor,
   })
@@ -39,7 +58,12 @@ export const keychainListQuery = (organizationId: string, q: string, custodianId
 export const keychainQuery = (organizationId: string, id: string) =>
   queryOptions({
     queryKey: keychainKeys.one(organizationId, id),
-    queryFn: () => api(`/keychains/${id}`, { schema: KeychainSchema }),
+    queryFn: () =>
+      mirrored(
+        () => api(`/keychains/${id}`, { schema: KeychainSchema }),
+        mirrorKeychain,
+        () => mirroredKeychain(id),
+      ),
   })
 
 export const custodyLogQuery = (organizationId: string, id: string) =>

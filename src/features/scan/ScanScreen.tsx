@@ -10,7 +10,15 @@ import { CAMERA_PROBLEMS } from './camera-errors.ts'
 import { signalRead } from './feedback.ts'
 import { useQrCamera } from './useQrCamera.ts'
 
-type Outcome = { kind: 'result'; result: ScanResult } | { kind: 'error'; value: string; code: string } | null
+type Outcome =
+  | { kind: 'result'; result: ScanResult; queued: boolean }
+  | { kind: 'error'; value: string; code: string }
+  | null
+
+/** How a scan reaches the server: straight (the default), or through the device's outbox (composed in). */
+export type SendScan = (value: string) => Promise<{ result: ScanResult; queued: boolean }>
+
+const sendDirectly: SendScan = async (value) => ({ result: await postScan(value), queued: false })
 
 /**
  * Scans a tag with the camera, or takes a typed code — hardware scanners type like a keyboard and end with
@@ -19,10 +27,12 @@ type Outcome = { kind: 'result'; result: ScanResult } | { kind: 'error'; value: 
 export function ScanScreen({
   renderResult,
   onResult,
+  send = sendDirectly,
 }: {
   renderResult: (result: ScanResult) => ReactNode
   /** Called with each answer, e.g. to go straight to the keychain a tag belongs to. */
-  onResult?: (result: ScanResult) => void
+  onResult?: (result: ScanResult, queued: boolean) => void
+  send?: SendScan
 }) {
   const { t, i18n } = useLingui()
   const video = useRef<HTMLVideoElement>(null)
@@ -40,12 +50,16 @@ export function ScanScreen({
     while (queue.current.length > 0) {
       const value = queue.current.shift() ?? ''
       try {
-        const result = await postScan(value)
+        const { result, queued } = await send(value)
         signalRead()
-        setOutcome({ kind: 'result', result })
-        onResult?.(result)
+        setOutcome({ kind: 'result', result, queued })
+        onResult?.(result, queued)
       } catch (error) {
-        setOutcome({ kind: 'error', value, code: error instanceof ApiError ? error.code : 'network_error' })
+        const code =
+          error instanceof ApiError || (error instanceof Error && 'code' in error)
+            ? String((error as { code: unknown }).code)
+            : 'network_error'
+        setOutcome({ kind: 'error', value, code })
       }
     }
     draining.current = false
@@ -158,6 +172,13 @@ export function ScanScreen({
             <p role="status" className="mb-3 flex items-center gap-2 text-slate-700">
               <LoaderCircle aria-hidden className="size-4 animate-spin" />
               <Trans>Looking up…</Trans>
+            </p>
+          ) : null}
+          {outcome?.kind === 'result' && outcome.queued ? (
+            <p role="status" className="mb-3 rounded-lg bg-amber-50 p-3 font-medium text-amber-950">
+              <Trans>
+                Offline: the scan is saved on this device and will be sent when the network returns.
+              </Trans>
             </p>
           ) : null}
           {outcome?.kind === 'result' ? renderResult(outcome.result) : null}

@@ -17,13 +17,31 @@ import { TransferStatusBadge } from './TransferTable.tsx'
  * The transfer a scanned keychain concerns, with the pickup or return the caller may confirm now. One
  * confirmation keeps one Idempotency-Key, so pressing again after a lost answer is counted once.
  */
-export function TransferPickupCard({ transfer: scanned }: { transfer: Transfer }) {
+/** How a confirmation reaches the server: straight (the default), or through the device's outbox. */
+export type ConfirmPickup = (
+  transfer: Transfer,
+  idempotencyKey: string,
+) => Promise<{ transfer: Transfer; queued: boolean }>
+
+const confirmDirectly: ConfirmPickup = async (transfer, key) => ({
+  transfer: await confirmPickup(transfer.id, key),
+  queued: false,
+})
+
+export function TransferPickupCard({
+  transfer: scanned,
+  confirm: send = confirmDirectly,
+}: {
+  transfer: Transfer
+  confirm?: ConfirmPickup
+}) {
   const { t, i18n } = useLingui()
   const locale = useLocale()
   const queryClient = useQueryClient()
   const [transfer, setTransfer] = useState(scanned)
   const [pending, setPending] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
+  const [queued, setQueued] = useState(false)
   const key = useRef<string>(crypto.randomUUID())
   const recipient = personName(transfer.recipient)
   const dates = formatCalendarRange(transfer.fromDate, transfer.toDate, locale)
@@ -32,12 +50,18 @@ export function TransferPickupCard({ transfer: scanned }: { transfer: Transfer }
     setPending(true)
     setProblem(null)
     try {
-      const done = await confirmPickup(transfer.id, key.current)
+      const answer = await send(transfer, key.current)
+      const done = answer.transfer
       setTransfer(done)
+      setQueued(answer.queued)
       key.current = crypto.randomUUID()
       toasts.add({
         severity: 'success',
-        summary: done.status === 'RETURNED' ? t`Return confirmed.` : t`Pickup confirmed.`,
+        summary: answer.queued
+          ? t`Saved on this device: it will be sent when the network returns.`
+          : done.status === 'RETURNED'
+            ? t`Return confirmed.`
+            : t`Pickup confirmed.`,
         life: 5000,
       })
       await queryClient.invalidateQueries()
@@ -97,6 +121,11 @@ export function TransferPickupCard({ transfer: scanned }: { transfer: Transfer }
         </p>
       ) : transfer.refusal ? (
         <p className="text-slate-700">{i18n._(REFUSAL_LABELS[transfer.refusal])}</p>
+      ) : null}
+      {queued ? (
+        <p className="font-medium text-amber-900" data-testid="waiting-to-sync">
+          <Trans>Waiting to sync</Trans>
+        </p>
       ) : null}
       {problem ? (
         <p role="alert" className="font-medium text-red-800">

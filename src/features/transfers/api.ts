@@ -6,6 +6,13 @@ import {
   type TransferStatus,
 } from '../../../contract/transfers.ts'
 import { api } from '../../lib/api.ts'
+import {
+  mirrored,
+  mirroredRequests,
+  mirroredTransfer,
+  mirroredTransfers,
+  mirrorTransfers,
+} from '../../offline/mirror.ts'
 
 export const transferKeys = {
   /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */
@@ -34,9 +41,27 @@ export const transferListQuery = (organizationId: string, filter: TransferFilter
   queryOptions({
     queryKey: transferKeys.list(organizationId, filter, cursor),
     queryFn: () =>
-      api(withQuery('/transfers', { status: filter.status, expired: expiredParam(filter.expired), cursor }), {
-        schema: TransferPageSchema,
-      }),
+      mirrored(
+        () =>
+          api(
+            withQuery('/transfers', { status: filter.status, expired: expiredParam(filter.expired), cursor }),
+            {
+              schema: TransferPageSchema,
+            },
+          ),
+        (page) => mirrorTransfers(page.data, null),
+        async () =>
+          cursor
+            ? undefined
+            : {
+                data: (await mirroredTransfers(organizationId)).filter(
+                  (each) =>
+                    (!filter.status || each.status === filter.status) &&
+                    (filter.expired === undefined || each.expired === filter.expired),
+                ),
+                nextCursor: null,
+              },
+      ),
   })
 
 /** A keychain's authorizations, past and current. */
@@ -44,20 +69,43 @@ export const keychainTransfersQuery = (organizationId: string, keychainId: strin
   queryOptions({
     queryKey: transferKeys.ofKeychain(organizationId, keychainId, cursor),
     queryFn: () =>
-      api(withQuery(`/keychains/${keychainId}/transfers`, { cursor }), { schema: TransferPageSchema }),
+      mirrored(
+        () =>
+          api(withQuery(`/keychains/${keychainId}/transfers`, { cursor }), { schema: TransferPageSchema }),
+        (page) => mirrorTransfers(page.data, null),
+        async () =>
+          cursor
+            ? undefined
+            : {
+                data: (await mirroredTransfers(organizationId)).filter(
+                  (each) => each.keychain.id === keychainId,
+                ),
+                nextCursor: null,
+              },
+      ),
   })
 
 /** Transfers addressed to me, in every organization: open ones first. */
 export const requestsQuery = (cursor: string | null) =>
   queryOptions({
     queryKey: transferKeys.requests(cursor),
-    queryFn: () => api(withQuery('/transfers/requests', { cursor }), { schema: TransferPageSchema }),
+    queryFn: () =>
+      mirrored(
+        () => api(withQuery('/transfers/requests', { cursor }), { schema: TransferPageSchema }),
+        (page) => mirrorTransfers(page.data, page.data[0]?.recipient.id ?? null),
+        async () => (cursor ? undefined : { data: await mirroredRequests(), nextCursor: null }),
+      ),
   })
 
 export const transferQuery = (id: string) =>
   queryOptions({
     queryKey: transferKeys.one(id),
-    queryFn: () => api(`/transfers/${id}`, { schema: TransferSchema }),
+    queryFn: () =>
+      mirrored(
+        () => api(`/transfers/${id}`, { schema: TransferSchema }),
+        (transfer) => mirrorTransfers([transfer], null),
+        () => mirroredTransfer(id),
+      ),
   })
 
 export const createTransfer = (keychainId: string, input: TransferCreate) =>

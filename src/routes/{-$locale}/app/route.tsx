@@ -4,12 +4,15 @@ import type { Locale } from '../../../../contract/locale.ts'
 import { hasPermission } from '../../../../contract/permissions.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
 import { setSignedInProfile } from '../../../app/session.ts'
+import { useFieldSync } from '../../../app/useFieldSync.ts'
 import { currentProfile, deleteSession, profileQuery } from '../../../features/auth/session.ts'
 import { CartButton } from '../../../features/cart/CartButton.tsx'
 import { OrganizationSwitcher } from '../../../features/organizations/OrganizationSwitcher.tsx'
 import { updateProfile } from '../../../features/profile/api.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
+import { claimMirror } from '../../../offline/mirror.ts'
+import { SyncIndicator } from '../../../offline/SyncIndicator.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app')({
   beforeLoad: async ({ context, location }) => {
@@ -32,9 +35,12 @@ function AppLayout() {
   const navigate = useNavigate()
   const router = useRouter()
   const { data: profile } = useQuery({ ...profileQuery, initialData: initial })
+  useFieldSync(profile ?? initial)
   const signOut = async () => {
     await deleteSession()
     setSignedInProfile(queryClient, null)
+    // The mirror is this account's: forget it (its unsent actions stay, to go when it signs in again).
+    await claimMirror(null)
     await navigate({ href: localizedHref(locale, '/sign-in'), replace: true })
   }
   // The account's language follows the switch, so its mail is written in the language it reads.
@@ -52,6 +58,7 @@ function AppLayout() {
         locale={locale}
         onSignOut={() => void signOut()}
         onLocaleSwitch={saveLocale}
+        syncStatus={<SyncIndicator userId={profile.id} />}
         cartButton={
           profile.selectedOrganizationId && hasPermission(profile.permissions, 'read', 'cart') ? (
             <CartButton

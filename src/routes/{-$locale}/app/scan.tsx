@@ -6,6 +6,7 @@ import { ScanResultCard } from '../../../features/scan/ScanResultCard.tsx'
 import { ScanScreen } from '../../../features/scan/ScanScreen.tsx'
 import { TransferPickupCard } from '../../../features/transfers/TransferPickupCard.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
+import { submitPickup, submitScan } from '../../../offline/field.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/scan')({
   component: Scan,
@@ -14,7 +15,13 @@ export const Route = createFileRoute('/{-$locale}/app/scan')({
 function Scan() {
   const { locale } = Route.useRouteContext()
   const navigate = useNavigate()
-  const selected = useProfile()?.selectedOrganizationId
+  const profile = useProfile()
+  const selected = profile?.selectedOrganizationId
+  const field = (organizationId: string) => ({
+    userId: profile?.id ?? '',
+    organizationId,
+    permissions: profile?.permissions ?? [],
+  })
   // A recipient may scan a keychain of another of their organizations: its page opens only in that one.
   const opensHere = (result: ScanResult) =>
     result.status === 'resolved' &&
@@ -22,23 +29,29 @@ function Scan() {
     (!result.transfer || result.transfer.organizationId === selected)
   return (
     <RequireOrganization>
-      {() => (
+      {(organizationId) => (
         <ScanScreen
+          send={(value) => submitScan(field(organizationId), value)}
           renderResult={(result) => (
             <ScanResultCard
               result={result}
               canOpenKeychain={opensHere(result)}
               transfer={
                 result.status === 'resolved' && result.transfer ? (
-                  <TransferPickupCard key={result.scanId} transfer={result.transfer} />
+                  <TransferPickupCard
+                    key={result.scanId}
+                    transfer={result.transfer}
+                    confirm={(transfer) => submitPickup(field(organizationId), transfer)}
+                  />
                 ) : null
               }
             />
           )}
-          onResult={(result) => {
+          onResult={(result, queued) => {
             // A tag on a keychain leads straight to that keychain, unless there is a pickup or return to
-            // confirm (or the caller may not open it); anything else stays here to be explained.
+            // confirm (or the caller may not open it); anything else, and any scan made offline, stays here.
             if (
+              !queued &&
               result.status === 'resolved' &&
               result.keychain &&
               !result.transfer?.next &&

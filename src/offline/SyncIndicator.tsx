@@ -1,0 +1,53 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { CloudOff, RefreshCw, TriangleAlert, Wifi } from 'lucide-react'
+import { formatDateTime } from '../lib/format.ts'
+import { useHref, useLocale } from '../lib/use-locale.ts'
+import { AppLink } from '../ui/AppLink.tsx'
+import { useConnectivity } from './connectivity.ts'
+import { useOutbox } from './useOutbox.ts'
+
+/**
+ * In the app shell: online or offline (and since when the server last answered), actions waiting to be sent,
+ * refused ones; it opens the sync panel.
+ */
+export function SyncIndicator({ userId }: { userId: string }) {
+  const { t } = useLingui()
+  const href = useHref()
+  const locale = useLocale()
+  const { online, lastReachedAt } = useConnectivity()
+  const items = useOutbox(userId) ?? []
+  const waiting = items.filter((item) => item.status === 'pending').length
+  const failed = items.filter((item) => item.status === 'failed').length
+  const last = lastReachedAt ? formatDateTime(lastReachedAt, locale) : null
+  return (
+    <AppLink
+      href={href('/app/sync')}
+      aria-label={t`Sync status`}
+      className={`flex flex-col gap-0.5 rounded-lg px-3 py-2 text-sm ${
+        online ? 'text-slate-700 hover:bg-slate-100' : 'bg-amber-50 text-amber-950 ring-1 ring-amber-300'
+      }`}
+    >
+      <span className="flex items-center gap-2 font-semibold" data-testid="connectivity">
+        {online ? <Wifi aria-hidden className="size-4" /> : <CloudOff aria-hidden className="size-4" />}
+        {online ? <Trans>Online</Trans> : <Trans>Offline</Trans>}
+      </span>
+      {!online && last ? (
+        <span className="text-xs">
+          <Trans>Last updated {last}</Trans>
+        </span>
+      ) : null}
+      {waiting > 0 ? (
+        <span className="flex items-center gap-2" data-testid="waiting">
+          <RefreshCw aria-hidden className="size-4" />
+          <Trans>{waiting} waiting to sync</Trans>
+        </span>
+      ) : null}
+      {failed > 0 ? (
+        <span className="flex items-center gap-2 font-medium text-red-800" data-testid="failed">
+          <TriangleAlert aria-hidden className="size-4" />
+          <Trans>{failed} refused</Trans>
+        </span>
+      ) : null}
+    </AppLink>
+  )
+}

@@ -1,0 +1,119 @@
+import Dexie, { type EntityTable } from 'dexie'
+import type { Profile } from '../../contract/auth.ts'
+import type { Keychain, KeychainSummary } from '../../contract/keychains.ts'
+import type { ScanResult } from '../../contract/scans.ts'
+import type { Tag } from '../../contract/tags.ts'
+import type { Transfer } from '../../contract/transfers.ts'
+
+/** A keychain of the mirror: its list row, and its full detail once it has been opened online. */
+export type MirroredKeychain = {
+  id: string
+  organizationId: string
+  summary: KeychainSummary | null
+  detail: Keychain | null
+}
+
+export type MirroredTag = Tag & { organizationId: string; codeKey: string }
+
+/** A transfer of the selected organization's list (`organization`), addressed to me (`mine`), or both. */
+export type MirroredTransfer = Transfer & { recipientId: string; keychainId: string; mine: 0 | 1 }
+
+export type OutboxKind = 'scan' | 'pickup'
+
+export type OutboxStatus = 'pending' | 'failed' | 'sent'
+
+/**
+ * A field action kept until the server has it. `id` is the client UUID sent as `Idempotency-Key`, reused on
+ * every attempt; `clientTime` is when the person did it, sent as `X-Client-Time`.
+ */
+export type OutboxItem = {
+  id: string
+  /** Order of the actions on this device: they reach the server in this order. */
+  seq: number
+  kind: OutboxKind
+  userId: string
+  organizationId: string
+  /** Scan: the scanned value; pickup: the transfer. */
+  value: string
+  /** What the person saw when they did it (keychain name, tag code…), for the sync panel. */
+  label: string
+  clientTime: string
+  status: OutboxStatus
+  attempts: number
+  /** Not before this instant (ms since epoch): backoff after a failed attempt. */
+  nextAttemptAt: number
+  /** The server's refusal, in the reader's language when it sent one. */
+  error: { status: number; code: string; message: string } | null
+  /** The server's answer once sent (a scan's resolution, a pickup's transfer). */
+  result: ScanResult | Transfer | null
+  sentAt: string | null
+}
+
+export type MetaEntry = { key: string; value: string }
+
+/**
+ * The browser's own database (IndexedDB through Dexie): a mirror of what field screens need for the selected
+ * organization and the signed-in user, and the outbox of field actions. Each schema change is a new
+ * `version(n)` with its `upgrade()`; Dexie runs the steps between the stored version and this one in order.
+ */
+export class TrousseauDb extends Dexie {
+  keychains!: EntityTable<MirroredKeychain, 'id'>
+  tags!: EntityTable<MirroredTag, 'id'>
+  transfers!: EntityTable<MirroredTransfer, 'id'>
+  profile!: EntityTable<Profile, 'id'>
+  meta!: EntityTable<MetaEntry, 'key'>
+  outbox!: EntityTable<OutboxItem, 'id'>
+
+  constructor(name = 'trousseau') {
+    super(name)
+    this.version(1).stores({
+      keychains: 'id, organizationId',
+      tags: 'id, organizationId, publicId, [organizationId+codeKey]',
+      transfers: 'id, organizationId, keychainId, recipientId, mine',
+      profile: 'id',
+      meta: 'key',
+      outbox: 'id, seq, status, [status+seq]',
+    })
+  }
+}
+
+let instance: TrousseauDb | null = null
+
+export function offlineDb(): TrousseauDb {
+  instance ??= new TrousseauDb()
+  return instance
+}
+
+/** Tests start from an empty database. */
+export async function resetOfflineDbForTests(): Promise<void> {
+  if (instance) {
+    instance.close()
+    await instance.delete()
+  }
+  instance = null
+}
+
+/**
+ * Runs `work` on the database; when the connection was lost under it (Safari's "Connection to Indexed
+ * Database server lost", Dexie's `DatabaseClosedError`), reopens it and tries once more.
+ */
+export async function withDb<T>(work: (db: TrousseauDb) => Promise<T>): Promise<T> {
+  const db = offlineDb()
+  try {
+    return await work(db)
+  } catch (error) {
+    if (!isConnectionLost(error)) throw error
+    if (db.isOpen()) db.close()
+    await db.open()
+    return work(db)
+  }
+}
+
+function isConnectionLost(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  return (
+    error.name === 'DatabaseClosedError' ||
+    (error.name === 'UnknownError' && /Connection to Indexed Database server lost/i.test(error.message)) ||
+    /Connection to Indexed Database server lost/i.test(error.message)
+  )
+}

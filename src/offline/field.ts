@@ -1,0 +1,91 @@
+import type { ScanResult } from '../../contract/scans.ts'
+import type { Transfer } from '../../contract/transfers.ts'
+import { withDb } from './db.ts'
+import { mirrorTransfers, resolveScanOffline } from './mirror.ts'
+import { enqueue, settle } from './outbox.ts'
+import { sendItem } from './transport.ts'
+
+/** The caller's side of a field action: who, where, with what rights. */
+export type FieldContext = { userId: string; organizationId: string; permissions: readonly string[] }
+
+/** The server's "no" to a field action made online: shown at once, so nothing is kept. */
+export class FieldRefusal extends Error {
+  readonly status: number
+  readonly code: string
+
+  constructor(status: number, code: string, message: string) {
+    super(message)
+    this.name = 'FieldRefusal'
+    this.status = status
+    this.code = code
+  }
+}
+
+/**
+ * Records a scan: first in the outbox (it survives a reload or a crash), then sent. Without an answer it stays
+ * queued and resolves from the mirror, so the same result screen shows offline.
+ */
+export async function submitScan(
+  context: FieldContext,
+  value: string,
+): Promise<{ result: ScanResult; queued: boolean }> {
+  const item = await enqueue({ kind: 'scan', ...context, value, label: value })
+  const outcome = await sendItem(item, false)
+  await settle(item, outcome)
+  if (outcome.kind === 'sent') {
+    const result = outcome.result as ScanResult
+    if (result.status === 'resolved' && result.transfer)
+      await mirrorTransfers([result.transfer], context.userId)
+    return { result, queued: false }
+  }
+  if (outcome.kind === 'refused') {
+    await withDb((db) => db.outbox.delete(item.id))
+    throw new FieldRefusal(outcome.status, outcome.code, outcome.message)
+  }
+  const result = await resolveScanOffline({ ...context, value, scanId: item.id })
+  return { result, queued: true }
+}
+
+/** What a pickup the rules allow looks like until the server confirms it (offline). */
+function provisional(transfer: Transfer, userId: string): Transfer {
+  if (transfer.next === 'RETURN')
+    return { ...transfer, status: 'RETURNED', next: null, refusal: 'already_returned' }
+  const overdue = transfer.status === 'RETURNING'
+  return {
+    ...transfer,
+    status: overdue ? 'RETURNING' : 'TRANSFERRED',
+    next: null,
+    refusal: transfer.recipient.id === userId ? 'own_return' : 'not_member',
+  }
+}
+
+/**
+ * Confirms the pickup or return `transfer.next` offers: kept in the outbox, then sent. Without an answer it is
+ * accepted provisionally ("waiting to sync") and the mirror shows the move.
+ */
+export async function submitPickup(
+  context: FieldContext,
+  transfer: Transfer,
+): Promise<{ transfer: Transfer; queued: boolean }> {
+  const item = await enqueue({
+    kind: 'pickup',
+    ...context,
+    organizationId: transfer.organizationId,
+    value: transfer.id,
+    label: transfer.keychain.name,
+  })
+  const outcome = await sendItem(item, false)
+  await settle(item, outcome)
+  if (outcome.kind === 'sent') {
+    const done = outcome.result as Transfer
+    await mirrorTransfers([done], context.userId)
+    return { transfer: done, queued: false }
+  }
+  if (outcome.kind === 'refused') {
+    await withDb((db) => db.outbox.delete(item.id))
+    throw new FieldRefusal(outcome.status, outcome.code, outcome.message)
+  }
+  const waiting = provisional(transfer, context.userId)
+  await mirrorTransfers([waiting], context.userId)
+  return { transfer: waiting, queued: true }
+}

@@ -1,0 +1,180 @@
+import type { ScanResult } from '../../contract/scans.ts'
+import type { Transfer } from '../../contract/transfers.ts'
+import { type OutboxItem, type OutboxKind, withDb } from './db.ts'
+
+/** Backoff after a failed attempt: 2 s, 4 s, 8 s… capped at 5 minutes. */
+export const BACKOFF_BASE_MS = 2000
+export const BACKOFF_CAP_MS = 5 * 60 * 1000
+
+export function backoffDelay(attempts: number): number {
+  return Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1))
+}
+
+/**
+ * What sending one item gave: the server's answer; a refusal that waiting will not change (4xx: the transfer
+ * was cancelled, say); or no answer (no network, a 5xx, a timeout), which is retried later.
+ */
+export type SendOutcome =
+  | { kind: 'sent'; result: ScanResult | Transfer }
+  | { kind: 'refused'; status: number; code: string; message: string }
+  | { kind: 'unreachable' }
+
+export type Transport = (item: OutboxItem) => Promise<SendOutcome>
+
+let lastSeq = 0
+
+/** Keeps a field action on the device before anything is sent. */
+export async function enqueue(input: {
+  kind: OutboxKind
+  userId: string
+  organizationId: string
+  value: string
+  label: string
+  now?: Date
+}): Promise<OutboxItem> {
+  const now = input.now ?? new Date()
+  return withDb(async (db) => {
+    const last = await db.outbox.orderBy('seq').last()
+    // Strictly increasing even for two actions in the same millisecond, and across reloads.
+    const seq = Math.max(now.getTime(), (last?.seq ?? 0) + 1, lastSeq + 1)
+    lastSeq = seq
+    const item: OutboxItem = {
+      id: crypto.randomUUID(),
+      seq,
+      kind: input.kind,
+      userId: input.userId,
+      organizationId: input.organizationId,
+      value: input.value,
+      label: input.label,
+      clientTime: now.toISOString(),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: 0,
+      error: null,
+      result: null,
+      sentAt: null,
+    }
+    await db.outbox.add(item)
+    return item
+  }).then((item) => {
+    void askForBackgroundSync()
+    return item
+  })
+}
+
+/** Where the browser has Background Sync, the service worker wakes the outbox when the network returns. */
+async function askForBackgroundSync(): Promise<void> {
+  try {
+    const registration = await navigator.serviceWorker?.getRegistration()
+    const sync = (
+      registration as
+        | (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } })
+        | undefined
+    )?.sync
+    await sync?.register('trousseau-outbox')
+  } catch {
+    // Not supported, or refused: the app's own triggers (online, foreground, timer) still drain it.
+  }
+}
+
+/** Records what one attempt at sending `item` gave; answers whether the outbox may go on to the next one. */
+export async function settle(item: OutboxItem, outcome: SendOutcome, now = new Date()): Promise<boolean> {
+  return withDb(async (db) => {
+    const current = await db.outbox.get(item.id)
+    // Discarded meanwhile, or already settled by another attempt (the same answer, thanks to the key).
+    if (!current || current.status === 'sent') return true
+    const attempts = current.attempts + 1
+    if (outcome.kind === 'sent') {
+      await db.outbox.update(item.id, {
+        status: 'sent',
+        attempts,
+        result: outcome.result,
+        error: null,
+        sentAt: now.toISOString(),
+      })
+      return true
+    }
+    if (outcome.kind === 'refused') {
+      const { status, code, message } = outcome
+      await db.outbox.update(item.id, { status: 'failed', attempts, error: { status, code, message } })
+      return true
+    }
+    await db.outbox.update(item.id, { attempts, nextAttemptAt: now.getTime() + backoffDelay(attempts) })
+    return false
+  })
+}
+
+export type DrainReport = {
+  sent: number
+  refused: number
+  stoppedUnreachable: boolean
+  nextAttemptAt: number | null
+}
+
+/**
+ * Sends the signed-in user's pending items in the order they were made, one at a time. A refused item is kept as failed and
+ * the next one goes; no answer stops the drain (the network is down: the rest would fail the same way) and the
+ * item waits for its backoff. `force` ignores the backoff (the network just came back).
+ */
+export async function drain(
+  transport: Transport,
+  options: { userId: string; now?: () => Date; force?: boolean },
+): Promise<DrainReport> {
+  const now = options.now ?? (() => new Date())
+  const report: DrainReport = { sent: 0, refused: 0, stoppedUnreachable: false, nextAttemptAt: null }
+  for (;;) {
+    const next = await withDb((db) =>
+      db.outbox
+        .where('[status+seq]')
+        .between(['pending', -Infinity], ['pending', Infinity])
+        // Another account's actions wait for that account: they are never sent with this session.
+        .filter((item) => item.userId === options.userId)
+        .first(),
+    )
+    if (!next) return report
+    if (!options.force && next.nextAttemptAt > now().getTime()) {
+      report.nextAttemptAt = next.nextAttemptAt
+      return report
+    }
+    const outcome = await transport(next).catch((): SendOutcome => ({ kind: 'unreachable' }))
+    const goOn = await settle(next, outcome, now())
+    if (outcome.kind === 'sent') report.sent += 1
+    if (outcome.kind === 'refused') report.refused += 1
+    if (!goOn) {
+      report.stoppedUnreachable = true
+      report.nextAttemptAt = now().getTime() + backoffDelay(next.attempts + 1)
+      return report
+    }
+  }
+}
+
+/** Puts a failed item back in line (the person fixed the cause, or wants another try). */
+export async function retryItem(id: string): Promise<void> {
+  await withDb((db) => db.outbox.update(id, { status: 'pending', nextAttemptAt: 0, error: null }))
+}
+
+/** Removes an item the person chose to give up (only failed ones: pending work is never dropped). */
+export async function discardItem(id: string): Promise<void> {
+  await withDb(async (db) => {
+    const item = await db.outbox.get(id)
+    if (item && item.status === 'failed') await db.outbox.delete(id)
+  })
+}
+
+/** Sent items are kept a while to show what went; older ones are pruned. */
+export const SENT_KEPT_MS = 24 * 60 * 60 * 1000
+
+export async function pruneSent(now = new Date()): Promise<void> {
+  const before = new Date(now.getTime() - SENT_KEPT_MS).toISOString()
+  await withDb((db) =>
+    db.outbox
+      .where('status')
+      .equals('sent')
+      .filter((item) => (item.sentAt ?? '') < before)
+      .delete(),
+  )
+}
+
+export async function outboxItems(): Promise<OutboxItem[]> {
+  return withDb((db) => db.outbox.orderBy('seq').toArray())
+}

@@ -1,0 +1,43 @@
+import * as v from 'valibot'
+import {
+  CLIENT_TIME_HEADER,
+  FROM_QUEUE_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  ScanResultSchema,
+} from '../../contract/scans.ts'
+import { TransferSchema } from '../../contract/transfers.ts'
+import { ApiError, api } from '../lib/api.ts'
+import type { OutboxItem } from './db.ts'
+import type { SendOutcome } from './outbox.ts'
+
+/** Statuses that say "not now" rather than "no": the item is tried again later. */
+const TRANSIENT = new Set([0, 401, 408, 425, 429])
+
+/**
+ * Sends one outbox item to the API with its UUID as `Idempotency-Key`, the device's time, and whether it comes
+ * from the queue (`fromQueue`: false for the first, immediate try).
+ */
+export async function sendItem(item: OutboxItem, fromQueue: boolean): Promise<SendOutcome> {
+  const headers = {
+    [IDEMPOTENCY_KEY_HEADER]: item.id,
+    [CLIENT_TIME_HEADER]: item.clientTime,
+    [FROM_QUEUE_HEADER]: fromQueue ? '1' : '0',
+  }
+  try {
+    const result =
+      item.kind === 'scan'
+        ? await api('/scans', {
+            method: 'POST',
+            body: { value: item.value },
+            headers,
+            schema: ScanResultSchema,
+          })
+        : await api(`/transfers/${item.value}/pickups`, { method: 'POST', headers, schema: TransferSchema })
+    return { kind: 'sent', result }
+  } catch (error) {
+    if (error instanceof v.ValiError) return { kind: 'unreachable' }
+    if (!(error instanceof ApiError) || TRANSIENT.has(error.status) || error.status >= 500)
+      return { kind: 'unreachable' }
+    return { kind: 'refused', status: error.status, code: error.code, message: error.message }
+  }
+}

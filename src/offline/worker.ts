@@ -1,0 +1,105 @@
+import { BACKOFF_BASE_MS, type DrainReport, drain, pruneSent, type Transport } from './outbox.ts'
+
+const LOCK_NAME = 'trousseau-outbox'
+const LEASE_KEY = 'trousseau-outbox-lease'
+/** Without Web Locks, a tab holds the drain for at most this long (it renews while draining). */
+const LEASE_MS = 30_000
+
+/**
+ * Runs `work` only if no other tab of this app is draining the outbox: Web Locks where the browser has them,
+ * else a lease in localStorage. Answers null when another tab has it.
+ */
+export async function asSingleDrainer<T>(work: () => Promise<T>, tabId: string): Promise<T | null> {
+  if (typeof navigator !== 'undefined' && navigator.locks) {
+    return navigator.locks.request(LOCK_NAME, { ifAvailable: true }, async (lock) => (lock ? work() : null))
+  }
+  const now = Date.now()
+  const lease = JSON.parse(localStorage.getItem(LEASE_KEY) ?? 'null') as { tab: string; until: number } | null
+  if (lease && lease.tab !== tabId && lease.until > now) return null
+  localStorage.setItem(LEASE_KEY, JSON.stringify({ tab: tabId, until: now + LEASE_MS }))
+  try {
+    return await work()
+  } finally {
+    const held = JSON.parse(localStorage.getItem(LEASE_KEY) ?? 'null') as { tab: string } | null
+    if (held?.tab === tabId) localStorage.removeItem(LEASE_KEY)
+  }
+}
+
+export type OutboxWorker = {
+  /** Drains now (e.g. right after a new action); `force` ignores the backoff (the network came back). */
+  wake(force?: boolean): Promise<DrainReport | null>
+  stop(): void
+}
+
+/**
+ * The one loop that sends the signed-in user's outbox: at start-up, when the browser says it is online, when
+ * the app comes back to the foreground, when the service worker's Background Sync fires, and on a timer at
+ * the next item's backoff. Drains never overlap, in this tab or across tabs.
+ */
+export function startOutboxWorker(input: {
+  userId: string
+  transport: Transport
+  onDrained?: (report: DrainReport) => void
+}): OutboxWorker {
+  const tabId = crypto.randomUUID()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let running: Promise<DrainReport | null> | null = null
+  let stopped = false
+
+  const schedule = (at: number | null) => {
+    clearTimeout(timer)
+    if (stopped) return
+    // Another tab may hold the drain: look again later in any case.
+    const delay = at === null ? 60_000 : Math.max(BACKOFF_BASE_MS / 2, at - Date.now())
+    timer = setTimeout(() => void wake(), delay)
+  }
+
+  const wake = async (force = false): Promise<DrainReport | null> => {
+    if (stopped) return null
+    if (running) return running
+    running = (async () => {
+      try {
+        const report = await asSingleDrainer(
+          () => drain(input.transport, { userId: input.userId, force }),
+          tabId,
+        )
+        if (report) {
+          input.onDrained?.(report)
+          await pruneSent()
+        }
+        schedule(report?.nextAttemptAt ?? null)
+        return report
+      } catch (error) {
+        console.warn('Outbox drain failed', error)
+        schedule(Date.now() + 10_000)
+        return null
+      } finally {
+        running = null
+      }
+    })()
+    return running
+  }
+
+  const online = () => void wake(true)
+  const visible = () => {
+    if (document.visibilityState === 'visible') void wake()
+  }
+  const fromServiceWorker = (event: MessageEvent) => {
+    if ((event.data as { type?: string } | null)?.type === 'drain-outbox') void wake(true)
+  }
+  window.addEventListener('online', online)
+  document.addEventListener('visibilitychange', visible)
+  navigator.serviceWorker?.addEventListener('message', fromServiceWorker)
+  void wake()
+
+  return {
+    wake,
+    stop() {
+      stopped = true
+      clearTimeout(timer)
+      window.removeEventListener('online', online)
+      document.removeEventListener('visibilitychange', visible)
+      navigator.serviceWorker?.removeEventListener('message', fromServiceWorker)
+    },
+  }
+}

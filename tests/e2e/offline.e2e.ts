@@ -1,0 +1,152 @@
+import { today } from '@internationalized/date'
+import { and, eq } from 'drizzle-orm'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { scans, transferPickups, transfers, users } from '../../server/db/schema.ts'
+import { cancelTransfer, createTransfer } from '../../server/modules/transfers/service.ts'
+import { type Stack, startStack } from './harness.ts'
+
+let stack: Stack
+const ADMIN = 'hugo.admin@example.com'
+const FIELD = 'nora.terrain@example.com'
+
+beforeAll(async () => {
+  stack = await startStack()
+})
+
+afterAll(async () => {
+  await stack?.stop()
+})
+
+/** How many rows of a store the app's IndexedDB holds (0 before Dexie created it). */
+function mirrored(page: Page, store: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve) => {
+        const request = indexedDB.open('trousseau')
+        request.onsuccess = () => {
+          const db = request.result
+          if (!db.objectStoreNames.contains(name)) return resolve(0)
+          const count = db.transaction(name).objectStore(name).count()
+          count.onsuccess = () => {
+            resolve(count.result)
+            db.close()
+          }
+        }
+        request.onerror = () => resolve(0)
+      }),
+    store,
+  )
+}
+
+async function scanOffline(page: Page, code: string, keychain: string) {
+  await page.getByLabel("Code ou lien de l'étiquette").fill(code)
+  await page.keyboard.press('Enter')
+  await page.getByRole('heading', { level: 2, name: keychain }).waitFor()
+  await page.getByText('Hors ligne : le scan est gardé sur cet appareil', { exact: false }).waitFor()
+}
+
+describe('field mode offline, with the network cut by the browser', () => {
+  it('scans and picks up offline, keeps it across a reload, and sends each action exactly once', async () => {
+    const { deps } = stack
+    const db = deps.database.db
+    let organizationId = ''
+    await stack.withPage(async (page) => {
+      await stack.signInByCode(page, ADMIN)
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.getByRole('link', { name: 'Créer une organisation' }).first().click()
+      await page.getByLabel('Nom', { exact: true }).fill('Caves Oberkampf')
+      await page.getByLabel('Adresse', { exact: true }).fill('3 rue Oberkampf')
+      await page.getByLabel('Code postal').fill('75011')
+      await page.getByLabel('Ville').fill('Paris')
+      await page.getByRole('button', { name: "Créer l'organisation" }).click()
+      await page.waitForURL(/\/app\/organizations\/[0-9a-f-]{36}$/)
+      organizationId = new URL(page.url()).pathname.split('/').at(-1) ?? ''
+    })
+    await stack.subscribe(organizationId)
+    const fieldId = await stack.addMember(organizationId, FIELD, 'MEMBER', 'Nora')
+    const tags = await stack.createTags(organizationId, { alphaCode: 'OBK', count: 3, name: 'Cave' })
+    const names = ['Cave A', 'Cave B', 'Cave C']
+    const keychainIds: string[] = []
+    for (const [index, tag] of tags.entries()) {
+      keychainIds.push(await stack.createKeychainWithTag(organizationId, names[index]!, tag.id))
+    }
+    const [admin] = await db.select().from(users).where(eq(users.email, ADMIN))
+    const authorize = (keychainId: string) =>
+      createTransfer(deps, {
+        organizationId,
+        actor: admin!,
+        keychainId,
+        transfer: {
+          recipient: { kind: 'member', userId: fieldId },
+          fromDate: today('Europe/Paris').toString(),
+          toDate: today('Europe/Paris').add({ days: 2 }).toString(),
+        },
+      })
+    const kept = await authorize(keychainIds[0]!)
+    const cancelledMeanwhile = await authorize(keychainIds[1]!)
+
+    await stack.withPage(async (page, context) => {
+      await stack.signInByCode(page, FIELD)
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready
+      })
+      // The background refresh fills the mirror with the organization's tags, keychains and transfers.
+      await expect.poll(() => mirrored(page, 'tags'), { timeout: 15_000 }).toBe(3)
+      await expect.poll(() => mirrored(page, 'transfers'), { timeout: 15_000 }).toBe(2)
+      await page.goto('/app/scan')
+      await page.getByLabel("Code ou lien de l'étiquette").waitFor()
+
+      await context.setOffline(true)
+      await page.reload()
+      await page.getByTestId('offline-banner').waitFor()
+
+      // Three tags scanned; the two transferred keychains offer their pickup, confirmed provisionally.
+      await scanOffline(page, tags[2]!.code, 'Cave C')
+      await scanOffline(page, tags[0]!.code.toLowerCase(), 'Cave A')
+      await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      await page.getByTestId('waiting-to-sync').waitFor()
+      await scanOffline(page, tags[1]!.code, 'Cave B')
+      await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      await page.getByTestId('waiting-to-sync').waitFor()
+      await expect.poll(() => page.getByTestId('waiting').textContent()).toBe("5 en attente d'envoi")
+
+      // The office cancels one of them while the device is offline; a reload offline keeps everything.
+      await cancelTransfer(deps, { organizationId, actorId: admin!.id, id: cancelledMeanwhile.id })
+      await page.reload()
+      await page.getByTestId('offline-banner').waitFor()
+      await expect.poll(() => page.getByTestId('waiting').textContent()).toBe("5 en attente d'envoi")
+      expect(await db.select().from(scans).where(eq(scans.organizationId, organizationId))).toHaveLength(0)
+
+      // Back online: everything goes, in order, once; the cancelled transfer's pickup is kept as refused.
+      await context.setOffline(false)
+      await page.getByTestId('failed').waitFor({ timeout: 30_000 })
+      await expect.poll(() => page.getByTestId('waiting').count(), { timeout: 30_000 }).toBe(0)
+      expect(await page.getByTestId('failed').textContent()).toBe('1 refusé(s)')
+
+      const recorded = await db.select().from(scans).where(eq(scans.organizationId, organizationId))
+      expect(recorded).toHaveLength(3)
+      expect(recorded.every((scan) => scan.fromQueue && scan.clientTime !== null)).toBe(true)
+      const pickups = await db.select().from(transferPickups)
+      const ours = pickups.filter(
+        (row) => row.transferId === kept.id || row.transferId === cancelledMeanwhile.id,
+      )
+      expect(ours).toHaveLength(1)
+      expect(ours[0]).toMatchObject({ transferId: kept.id, kind: 'PICKUP', fromQueue: true })
+      const [transfer] = await db
+        .select()
+        .from(transfers)
+        .where(and(eq(transfers.id, kept.id), eq(transfers.status, 'TRANSFERRED')))
+      expect(transfer).toBeDefined()
+
+      await page.getByRole('link', { name: 'État de la synchronisation' }).click()
+      await page.waitForURL((url) => url.pathname === '/app/sync')
+      const refused = page.locator('li[data-status="failed"]')
+      await refused.getByText('Ce transfert a été annulé.').waitFor()
+      expect(await refused.textContent()).toContain('Cave B')
+      await page.getByRole('button', { name: 'Abandonner' }).click()
+      await expect.poll(() => page.locator('li[data-status="failed"]').count()).toBe(0)
+    })
+  })
+})
