@@ -22,6 +22,32 @@ export const ACTIVE_TRANSFER_STATUSES = [
 /** A RETURNING transfer is expired (overdue) this long after the start of its to-date. */
 export const RETURN_GRACE_MS = 24 * 60 * 60 * 1000
 
+/**
+ * Offline field work: a pickup queued on the device and replayed later (`X-From-Queue: 1`) is judged by the
+ * device's time (`X-Client-Time`) when that time is at most `CLOCK_SKEW_MS` after the server's and at most
+ * `QUEUE_CLOCK_TOLERANCE_MS` before it (both bounds included); otherwise, or without the queue flag, by the
+ * server's time. An untrusted device time never refuses the request: it is only not used. Only the window
+ * rules (`before_window`, `window_closed`) depend on the time, so honest offline work inside the window is
+ * accepted for three days, and a device clock set far back gains nothing beyond that.
+ */
+export const QUEUE_CLOCK_TOLERANCE_MS = 72 * 60 * 60 * 1000
+/** How far ahead of the server a device clock may run and still be believed (see `judgedTime`). */
+export const CLOCK_SKEW_MS = 5 * 60 * 1000
+
+/**
+ * The instant the pickup rules judge: `clientTime` when the request comes from the offline queue and
+ * `clientTime` lies in `[serverNow - QUEUE_CLOCK_TOLERANCE_MS, serverNow + CLOCK_SKEW_MS]`, else `serverNow`.
+ * Pure; the browser calls it too (with its own clock as `serverNow`) to tell whether a queued pickup will pass.
+ */
+export function judgedTime(serverNow: Date, clientTime: Date | null, fromQueue: boolean): Date {
+  if (!fromQueue || clientTime === null) return serverNow
+  const client = clientTime.getTime()
+  const server = serverNow.getTime()
+  if (Number.isNaN(client)) return serverNow
+  if (client > server + CLOCK_SKEW_MS || client < server - QUEUE_CLOCK_TOLERANCE_MS) return serverNow
+  return clientTime
+}
+
 /** A calendar day, `YYYY-MM-DD`, read in the organization's time zone (Europe/Paris by default). */
 export const CalendarDateSchema = v.pipe(
   v.string('Date is required.'),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { filesForPage, gzippedKiB } from './check-bundle.ts'
+import { DEFERRED, deferredFiles, filesForPage, gzippedKiB } from './check-bundle.ts'
 
 const manifest = {
   'index.html': {
@@ -43,5 +43,23 @@ describe('bundle budget', () => {
     expect(kib).toBeGreaterThan(0)
     expect(kib).toBeLessThan(1)
     expect(gzippedKiB(['b.css'], () => big)).toBe(0)
+  })
+
+  it('reports the deferred field mode apart: what it loads beyond the page, not counted in the page', () => {
+    const withFieldMode = {
+      ...manifest,
+      'index.html': {
+        ...manifest['index.html'],
+        dynamicImports: [...manifest['index.html'].dynamicImports, DEFERRED],
+      },
+      [DEFERRED]: { file: 'assets/field-mode.js', imports: ['_dexie.js', '_shared.js'] },
+      '_dexie.js': { file: 'assets/dexie.js' },
+    }
+    const page = filesForPage(withFieldMode, ['page.tsx?tsr-split=component'])
+    expect(page.has('assets/field-mode.js')).toBe(false)
+    expect([...deferredFiles(withFieldMode, page)].sort()).toEqual([
+      'assets/dexie.js',
+      'assets/field-mode.js',
+    ])
   })
 })

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { expect } from 'vitest'
 import type { TransferStatus } from '../../contract/transfers.ts'
 import { keys, STORED_TRANSFER_STATUSES, subscriptions, transfers } from '../db/schema.ts'
 import { PLAN_IDS } from '../modules/plans/catalog.ts'
@@ -116,3 +117,23 @@ export const dates = (recipient: unknown, fromDate = '2030-01-15', toDate = '203
 })
 
 export const toMember = (userId: string) => ({ kind: 'member', userId })
+
+/** The world, and a transfer of its keychain (held by the MEMBER) to its CONTACT, by default today and tomorrow. */
+export async function scheduledTransfer(t: TestApp, options: { fromDate?: string; toDate?: string } = {}) {
+  const world = await transferWorld(t)
+  const transfer = await makeTransfer(t, {
+    organizationId: world.organization.id,
+    keychainId: world.keychain.id,
+    recipientId: world.contact.id,
+    ...options,
+  })
+  return { ...world, transfer }
+}
+
+/** Expects a 409 `pickup_refused` and gives its error (`reason`, `message`). */
+export async function pickupRefusal(response: Response) {
+  expect(response.status).toBe(409)
+  const { error } = await response.json()
+  expect(error.code).toBe('pickup_refused')
+  return error as { reason: string; message: string }
+}

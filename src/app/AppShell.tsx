@@ -103,8 +103,9 @@ function NavItem({
 
 /** Office screens (orders, plans, users, tag orders, payment results) need the server; field screens do not. */
 const OFFICE_PATHS = [
-  /^\/app\/(orders|plans|users|order-result)(\/|$)/,
-  /^\/app\/organizations\/[^/]+\/_?new-order/,
+  /^\/app\/(orders|plans|users|order-result|profile)(\/|$)/,
+  /^\/app\/organizations\/(new|[^/]+\/_?new-order)/,
+  /^\/app\/keychains\/(new|[^/]+\/create-transfer)/,
 ]
 
 function OfficeOrFieldBanner({ locale }: { locale: Locale }) {

@@ -17,6 +17,9 @@ export function createQueryClient(onError: (error: Error) => void = () => undefi
         // The API client already retries idempotent requests once (SPEC §7); no second layer here.
         retry: false,
         refetchOnWindowFocus: true,
+        // Run the query function even when the browser says it is offline: field screens then answer from the
+        // device's mirror instead of waiting for a network that may not come.
+        networkMode: 'offlineFirst',
       },
     },
   })

@@ -6,11 +6,19 @@ import { clearClientData } from './query.ts'
 
 /**
  * Makes `profile` the signed-in account. When the account changes (another user, or signed out), every cached
- * answer of the previous one is forgotten first: no data of one account is ever shown to another.
+ * answer of the previous one is forgotten first, and on sign-out (or a session the server ended) the device's
+ * mirror too: no data of one account is ever shown to another.
  */
 export function setSignedInProfile(queryClient: QueryClient, profile: Profile | null): void {
   const previous = queryClient.getQueryData<Profile | null>(profileKey)
-  if (previous !== undefined && previous?.id !== profile?.id) clearClientData(queryClient)
+  if (previous !== undefined && previous?.id !== profile?.id) {
+    clearClientData(queryClient)
+    // The device's mirror is the account's too (its unsent actions stay, to go when it signs in again).
+    if (profile === null)
+      void import('../offline/field-mode.ts')
+        .then((mode) => mode.forgetAccount())
+        .catch((error: unknown) => console.warn('Forgetting the mirror failed', error))
+  }
   queryClient.setQueryData(profileKey, profile)
 }
 

@@ -1,29 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import type { Profile } from '../../contract/auth.ts'
-import { claimMirror, mirrorProfile } from '../offline/mirror.ts'
-import { refreshMirror } from '../offline/refresh.ts'
-import { requestPersistentStorage } from '../offline/storage.ts'
-import { sendItem } from '../offline/transport.ts'
-import { type OutboxWorker, startOutboxWorker } from '../offline/worker.ts'
 
 /** How often the mirror is refreshed in the background while the app is open and online. */
 const REFRESH_EVERY_MS = 5 * 60 * 1000
 
-let worker: OutboxWorker | null = null
+// Dexie and the worker load after the first paint, off the scan path's budget.
+const fieldMode = () => import('../offline/field-mode.ts')
 
-/** Wakes the outbox now (after a new field action, or from the sync panel). */
+let wakeWorker: ((force?: boolean) => unknown) | null = null
+
+/** Wakes the outbox now (from the sync panel). */
 export function wakeOutbox(force = false): void {
-  void worker?.wake(force)
-}
-
-async function refresh(profile: Profile) {
-  if (!navigator.onLine || !profile.selectedOrganizationId) return
-  await refreshMirror({
-    userId: profile.id,
-    organizationId: profile.selectedOrganizationId,
-    permissions: profile.permissions,
-  }).catch((error: unknown) => console.warn('Mirror refresh failed', error))
+  wakeWorker?.(force)
 }
 
 /**
@@ -36,37 +25,45 @@ export function useFieldSync(profile: Profile): void {
   latest.current = profile
   const { id: userId, selectedOrganizationId } = profile
   const permissions = profile.permissions.join(',')
+
   useEffect(() => {
     let stopped = false
-    void requestPersistentStorage()
-    const ready = claimMirror(userId).then(() => mirrorProfile(latest.current))
-    void ready.then(() => {
-      if (stopped) return
-      worker?.stop()
-      worker = startOutboxWorker({
-        userId,
-        transport: (item) => sendItem(item, true),
-        onDrained: (report) => {
-          if (report.sent + report.refused > 0) void queryClient.invalidateQueries()
-        },
+    let stop: (() => void) | null = null
+    void fieldMode()
+      .then((mode) =>
+        mode.startFieldMode({
+          profile: latest.current,
+          onChanged: () => void queryClient.invalidateQueries(),
+        }),
+      )
+      .then((worker) => {
+        if (stopped) return worker.stop()
+        stop = worker.stop
+        wakeWorker = worker.wake
       })
-    })
+      .catch((error: unknown) => console.warn('Field mode could not start', error))
     return () => {
       stopped = true
-      worker?.stop()
-      worker = null
+      stop?.()
+      wakeWorker = null
     }
   }, [userId, queryClient])
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: refreshed when the organization or rights change
   useEffect(() => {
-    void claimMirror(userId).then(() => refresh(latest.current))
-    const timer = setInterval(() => void refresh(latest.current), REFRESH_EVERY_MS)
-    const online = () => void refresh(latest.current)
-    window.addEventListener('online', online)
+    const refresh = () =>
+      void fieldMode().then((mode) => mode.refreshFieldMirror(mode.fieldContext(latest.current)))
+    refresh()
+    const timer = setInterval(refresh, REFRESH_EVERY_MS)
+    window.addEventListener('online', refresh)
     return () => {
       clearInterval(timer)
-      window.removeEventListener('online', online)
+      window.removeEventListener('online', refresh)
     }
   }, [userId, selectedOrganizationId, permissions])
+}
+
+/** Sign-out, or a session the server ended: the device forgets the account's mirror. */
+export async function forgetFieldData(): Promise<void> {
+  await (await fieldMode()).forgetAccount()
 }

@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { CloudOff, RefreshCw, TriangleAlert, Wifi } from 'lucide-react'
 import { formatDateTime } from '../lib/format.ts'
 import { useHref, useLocale } from '../lib/use-locale.ts'
@@ -39,13 +39,13 @@ export function SyncIndicator({ userId }: { userId: string }) {
       {waiting > 0 ? (
         <span className="flex items-center gap-2" data-testid="waiting">
           <RefreshCw aria-hidden className="size-4" />
-          <Trans>{waiting} waiting to sync</Trans>
+          <Plural value={waiting} one="# waiting to sync" other="# waiting to sync" />
         </span>
       ) : null}
       {failed > 0 ? (
         <span className="flex items-center gap-2 font-medium text-red-800" data-testid="failed">
           <TriangleAlert aria-hidden className="size-4" />
-          <Trans>{failed} refused</Trans>
+          <Plural value={failed} one="# refused" other="# refused" />
         </span>
       ) : null}
     </AppLink>

@@ -2,6 +2,7 @@ import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { RefreshCw } from 'lucide-react'
+import { refusalMessage } from '../lib/api.ts'
 import { formatDateTime, formatNumber } from '../lib/format.ts'
 import { useLocale } from '../lib/use-locale.ts'
 import { Badge } from '../ui/Badge.tsx'
@@ -20,7 +21,7 @@ const KIND_LABELS: Record<OutboxItem['kind'], MessageDescriptor> = {
 }
 
 function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void }) {
-  const { i18n } = useLingui()
+  const { t, i18n } = useLingui()
   const locale = useLocale()
   const when = formatDateTime(item.clientTime, locale)
   return (
@@ -30,7 +31,14 @@ function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void 
           {i18n._(KIND_LABELS[item.kind])} · {item.label}
         </p>
         <p className="text-sm text-slate-700">{when}</p>
-        {item.error ? <p className="text-sm font-medium text-red-800">{item.error.message}</p> : null}
+        {item.error ? (
+          <p className="text-sm font-medium text-red-800">
+            {refusalMessage(
+              Object.assign(new Error(item.error.message), item.error),
+              t`The server refused it (${item.error.status} ${item.error.code}).`,
+            )}
+          </p>
+        ) : null}
       </div>
       {item.status === 'pending' ? (
         <Badge tone="warning">

@@ -1,9 +1,25 @@
 import type { ScanResult } from '../../contract/scans.ts'
 import type { Transfer } from '../../contract/transfers.ts'
+import type { OutboxItem } from './db.ts'
 import { withDb } from './db.ts'
 import { mirrorTransfers, resolveScanOffline } from './mirror.ts'
-import { enqueue, settle } from './outbox.ts'
+import { enqueue, inFlight, type SendOutcome, settle } from './outbox.ts'
 import { sendItem } from './transport.ts'
+
+/** Past this, the first try gives up and the action waits in the outbox (a weak signal is no signal). */
+const IMMEDIATE_TIMEOUT_MS = 8000
+
+/** The first, immediate try of a new action; the worker leaves it alone meanwhile. */
+async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
+  inFlight.add(item.id)
+  try {
+    const outcome = await sendItem(item, false, AbortSignal.timeout(IMMEDIATE_TIMEOUT_MS))
+    await settle(item, outcome)
+    return outcome
+  } finally {
+    inFlight.delete(item.id)
+  }
+}
 
 /** The caller's side of a field action: who, where, with what rights. */
 export type FieldContext = { userId: string; organizationId: string; permissions: readonly string[] }
@@ -30,8 +46,7 @@ export async function submitScan(
   value: string,
 ): Promise<{ result: ScanResult; queued: boolean }> {
   const item = await enqueue({ kind: 'scan', ...context, value, label: value })
-  const outcome = await sendItem(item, false)
-  await settle(item, outcome)
+  const outcome = await sendOnce(item)
   if (outcome.kind === 'sent') {
     const result = outcome.result as ScanResult
     if (result.status === 'resolved' && result.transfer)
@@ -74,8 +89,7 @@ export async function submitPickup(
     value: transfer.id,
     label: transfer.keychain.name,
   })
-  const outcome = await sendItem(item, false)
-  await settle(item, outcome)
+  const outcome = await sendOnce(item)
   if (outcome.kind === 'sent') {
     const done = outcome.result as Transfer
     await mirrorTransfers([done], context.userId)

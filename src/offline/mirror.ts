@@ -4,7 +4,6 @@ import { parseScanValue } from '../../contract/scan-value.ts'
 import type { ScanResult } from '../../contract/scans.ts'
 import type { Tag } from '../../contract/tags.ts'
 import type { Transfer } from '../../contract/transfers.ts'
-import { ApiError } from '../lib/api.ts'
 import { type MirroredTag, type MirroredTransfer, withDb } from './db.ts'
 
 const OWNER_KEY = 'owner'
@@ -148,6 +147,9 @@ function concerning(transfers: Transfer[], userId: string, now: Date): Transfer 
     .filter((each) => each.status === 'SCHEDULED' && now < new Date(each.endsAt))
     .sort((a, b) => a.startsAt.localeCompare(b.startsAt))[0]
   const found = out ?? mine ?? upcoming ?? null
+  // Mirrored before its window opened, the recipient's own transfer is offered once the window is open.
+  if (found?.status === 'SCHEDULED' && found.recipient.id === userId && open(found))
+    return { ...found, next: 'PICKUP', refusal: null }
   if (found?.next !== 'PICKUP' || open(found)) return found
   return { ...found, next: null, refusal: now < new Date(found.startsAt) ? 'before_window' : 'window_closed' }
 }
@@ -202,24 +204,3 @@ const SCAN_ACTIONS = [
   'create__transfer',
   'pickup__transfer',
 ]
-
-/**
- * Answers from the server, written to the mirror; when the server cannot be reached, the mirror's answer
- * instead (or the network error, when the mirror has nothing).
- */
-export async function mirrored<T>(
-  fetch: () => Promise<T>,
-  save: (data: T) => Promise<void>,
-  load: () => Promise<T | undefined>,
-): Promise<T> {
-  try {
-    const data = await fetch()
-    await save(data).catch((error: unknown) => console.warn('Mirror write failed', error))
-    return data
-  } catch (error) {
-    if (!(error instanceof ApiError) || !error.isNetworkError) throw error
-    const kept = await load().catch(() => undefined)
-    if (kept === undefined) throw error
-    return kept
-  }
-}

@@ -13,7 +13,7 @@ import {
   type SendOutcome,
   type Transport,
 } from './outbox.ts'
-import { asSingleDrainer } from './worker.ts'
+import { asSingleDrainer, startOutboxWorker } from './worker.ts'
 
 const USER = 'user-1'
 const ORG = 'org-1'
@@ -206,5 +206,35 @@ describe('single drainer', () => {
     release()
     expect(await first).toBe('first')
     expect(await asSingleDrainer(async () => 'now free', 'b')).toBe('now free')
+  })
+})
+
+describe('outbox worker', () => {
+  it('sends nothing when this tab’s session now belongs to someone else, and holds scans of another organization', async () => {
+    vi.stubGlobal('navigator', { ...navigator, locks: undefined })
+    await scan('F-1') // made in ORG
+    const pickup = await enqueue({
+      kind: 'pickup',
+      userId: USER,
+      organizationId: ORG,
+      value: 't-1',
+      label: 'Cave',
+    })
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+
+    const elsewhere = startOutboxWorker({ userId: USER, session: async () => null, transport })
+    expect(await elsewhere.wake()).toBeNull()
+    elsewhere.stop()
+    expect(transport).not.toHaveBeenCalled()
+
+    const otherOrganization = startOutboxWorker({
+      userId: USER,
+      session: async () => ({ selectedOrganizationId: 'org-2' }),
+      transport,
+    })
+    await otherOrganization.wake()
+    otherOrganization.stop()
+    expect(transport.mock.calls.map(([item]) => item.id)).toEqual([pickup.id])
+    expect((await outboxItems()).find((item) => item.value === 'F-1')!.status).toBe('pending')
   })
 })

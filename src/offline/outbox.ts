@@ -23,6 +23,9 @@ export type Transport = (item: OutboxItem) => Promise<SendOutcome>
 
 let lastSeq = 0
 
+/** Items this tab is sending right now (the immediate try of a new action): a drain leaves them alone. */
+export const inFlight = new Set<string>()
+
 /** Keeps a field action on the device before anything is sent. */
 export async function enqueue(input: {
   kind: OutboxKind
@@ -55,9 +58,6 @@ export async function enqueue(input: {
       sentAt: null,
     }
     await db.outbox.add(item)
-    return item
-  }).then((item) => {
-    void askForBackgroundSync()
     return item
   })
 }
@@ -100,6 +100,7 @@ export async function settle(item: OutboxItem, outcome: SendOutcome, now = new D
       return true
     }
     await db.outbox.update(item.id, { attempts, nextAttemptAt: now.getTime() + backoffDelay(attempts) })
+    void askForBackgroundSync()
     return false
   })
 }
@@ -118,7 +119,13 @@ export type DrainReport = {
  */
 export async function drain(
   transport: Transport,
-  options: { userId: string; now?: () => Date; force?: boolean },
+  options: {
+    userId: string
+    now?: () => Date
+    force?: boolean
+    /** Items that must wait (a scan made in another organization than the selected one). */
+    canSend?: (item: OutboxItem) => boolean
+  },
 ): Promise<DrainReport> {
   const now = options.now ?? (() => new Date())
   const report: DrainReport = { sent: 0, refused: 0, stoppedUnreachable: false, nextAttemptAt: null }
@@ -128,7 +135,10 @@ export async function drain(
         .where('[status+seq]')
         .between(['pending', -Infinity], ['pending', Infinity])
         // Another account's actions wait for that account: they are never sent with this session.
-        .filter((item) => item.userId === options.userId)
+        .filter(
+          (item) =>
+            item.userId === options.userId && !inFlight.has(item.id) && (options.canSend?.(item) ?? true),
+        )
         .first(),
     )
     if (!next) return report

@@ -13,11 +13,18 @@ import type { SendOutcome } from './outbox.ts'
 /** Statuses that say "not now" rather than "no": the item is tried again later. */
 const TRANSIENT = new Set([0, 401, 408, 425, 429])
 
+/** A request that has not answered by then is treated as no answer (and tried again later). */
+const QUEUE_TIMEOUT_MS = 30_000
+
 /**
  * Sends one outbox item to the API with its UUID as `Idempotency-Key`, the device's time, and whether it comes
  * from the queue (`fromQueue`: false for the first, immediate try).
  */
-export async function sendItem(item: OutboxItem, fromQueue: boolean): Promise<SendOutcome> {
+export async function sendItem(
+  item: OutboxItem,
+  fromQueue: boolean,
+  signal: AbortSignal = AbortSignal.timeout(QUEUE_TIMEOUT_MS),
+): Promise<SendOutcome> {
   const headers = {
     [IDEMPOTENCY_KEY_HEADER]: item.id,
     [CLIENT_TIME_HEADER]: item.clientTime,
@@ -31,8 +38,14 @@ export async function sendItem(item: OutboxItem, fromQueue: boolean): Promise<Se
             body: { value: item.value },
             headers,
             schema: ScanResultSchema,
+            signal,
           })
-        : await api(`/transfers/${item.value}/pickups`, { method: 'POST', headers, schema: TransferSchema })
+        : await api(`/transfers/${item.value}/pickups`, {
+            method: 'POST',
+            headers,
+            schema: TransferSchema,
+            signal,
+          })
     return { kind: 'sent', result }
   } catch (error) {
     if (error instanceof v.ValiError) return { kind: 'unreachable' }

@@ -38,6 +38,11 @@ export type OutboxWorker = {
  */
 export function startOutboxWorker(input: {
   userId: string
+  /**
+   * The account this tab's session belongs to now (null: someone else signed in, in another tab), asked before
+   * each drain; it throws when the server cannot be reached.
+   */
+  session?: () => Promise<{ selectedOrganizationId: string | null } | null>
   transport: Transport
   onDrained?: (report: DrainReport) => void
 }): OutboxWorker {
@@ -56,13 +61,31 @@ export function startOutboxWorker(input: {
 
   const wake = async (force = false): Promise<DrainReport | null> => {
     if (stopped) return null
-    if (running) return running
+    // The network came back during a drain that found none: go again at once when it ends.
+    if (running) {
+      if (force) void running.then(() => wake(true))
+      return running
+    }
     running = (async () => {
       try {
-        const report = await asSingleDrainer(
-          () => drain(input.transport, { userId: input.userId, force }),
-          tabId,
-        )
+        const report = await asSingleDrainer(async () => {
+          const session = input.session
+            ? await input.session().catch(() => undefined)
+            : { selectedOrganizationId: null }
+          // No answer: try later. Another account's session: never send this account's work with it.
+          if (session === undefined)
+            return { sent: 0, refused: 0, stoppedUnreachable: true, nextAttemptAt: null }
+          if (session === null) return null
+          return drain(input.transport, {
+            userId: input.userId,
+            force,
+            // A scan is read in the selected organization: it waits until its own is selected again.
+            canSend: (item) =>
+              item.kind !== 'scan' ||
+              !input.session ||
+              item.organizationId === session.selectedOrganizationId,
+          })
+        }, tabId)
         if (report) {
           input.onDrained?.(report)
           await pruneSent()

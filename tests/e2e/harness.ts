@@ -35,7 +35,7 @@ export const CHROMIUM_ARGS = [
   '--disable-quic',
 ]
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer()
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
   const { port } = probe.address() as AddressInfo

@@ -112,6 +112,13 @@ describe('field mode offline, with the network cut by the browser', () => {
       await page.getByTestId('waiting-to-sync').waitFor()
       await expect.poll(() => page.getByTestId('waiting').textContent()).toBe("5 en attente d'envoi")
 
+      // Field screens answer from the mirror without a network, without a reload: my requests and the list.
+      await page.getByRole('link', { name: 'Demandes de transfert' }).first().click()
+      await page.getByRole('list', { name: 'Transferts' }).getByText('Cave B').waitFor()
+      await page.getByRole('link', { name: 'Transferts', exact: true }).first().click()
+      await page.getByRole('list', { name: 'Transferts' }).getByText('Cave A').waitFor()
+      await page.getByRole('link', { name: 'Scanner une étiquette' }).first().click()
+
       // The office cancels one of them while the device is offline; a reload offline keeps everything.
       await cancelTransfer(deps, { organizationId, actorId: admin!.id, id: cancelledMeanwhile.id })
       await page.reload()
@@ -123,7 +130,7 @@ describe('field mode offline, with the network cut by the browser', () => {
       await context.setOffline(false)
       await page.getByTestId('failed').waitFor({ timeout: 30_000 })
       await expect.poll(() => page.getByTestId('waiting').count(), { timeout: 30_000 }).toBe(0)
-      expect(await page.getByTestId('failed').textContent()).toBe('1 refusé(s)')
+      expect(await page.getByTestId('failed').textContent()).toBe('1 refusé')
 
       const recorded = await db.select().from(scans).where(eq(scans.organizationId, organizationId))
       expect(recorded).toHaveLength(3)

@@ -86,26 +86,61 @@ describe('POST /api/scans', () => {
     expect(row!.serverTime.toISOString()).toBe(t.clock.now().toISOString())
   })
 
-  it('replays the same key and body with the same answer and no new scan', async () => {
+  it('replays the same key and body five times with the same answer and one scan', async () => {
     const { member, tagged } = await world()
     const key = randomUUID()
-    const first = await scan(member.cookie, tagged.code, key)
-    t.clock.advance(60_000)
-    const again = await scan(member.cookie, tagged.code, key, { 'x-from-queue': '1' })
-    expect(again.status).toBe(first.status)
-    expect(await again.json()).toEqual(await first.json())
-    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    const answers = []
+    for (let i = 0; i < 5; i += 1) {
+      answers.push(await scan(member.cookie, tagged.code, key, i > 0 ? { 'x-from-queue': '1' } : {}))
+      t.clock.advance(60_000)
+    }
+    expect(answers.map((response) => response.status)).toEqual([201, 201, 201, 201, 201])
+    expect(answers.map((response) => response.headers.get('idempotent-replayed'))).toEqual([
+      null,
+      'true',
+      'true',
+      'true',
+      'true',
+    ])
+    const bodies = await Promise.all(answers.map((response) => response.json()))
+    for (const body of bodies) expect(body).toEqual(bodies[0])
     expect(await t.db.select().from(scans).where(eq(scans.userId, member.id))).toHaveLength(1)
   })
 
-  it('runs the effect once when the same key arrives twice at once', async () => {
+  it('runs the effect once when the same key arrives five times at once', async () => {
     const { member, tagged } = await world()
     const key = randomUUID()
-    const answers = await Promise.all([1, 2, 3].map(() => scan(member.cookie, tagged.code, key)))
-    expect(answers.map((response) => response.status)).toEqual([201, 201, 201])
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => scan(member.cookie, tagged.code, key)))
+    expect(answers.map((response) => response.status)).toEqual([201, 201, 201, 201, 201])
     const bodies = await Promise.all(answers.map((response) => response.json()))
-    expect(new Set(bodies.map((body) => body.scanId)).size).toBe(1)
+    for (const body of bodies) expect(body).toEqual(bodies[0])
     expect(await t.db.select().from(scans).where(eq(scans.userId, member.id))).toHaveLength(1)
+  })
+
+  it('records a queued scan whatever changed meanwhile, and whatever its device time: never refused', async () => {
+    const { organization, admin, member, tagged, keychain } = await world()
+    const contact = await signedInMember(t, organization.id, 'CONTACT')
+    await t.delete(`/api/keychains/${keychain.id}`, { cookie: admin.cookie })
+    const long = '2029-12-01T08:00:00.000Z' // far beyond any tolerance: a scan is a record, not judged
+    const ahead = new Date(t.clock.now().getTime() + 86_400_000).toISOString()
+    const cases = [
+      // The keychain was deleted meanwhile: the tag is free.
+      [member.cookie, tagged.code, long, { status: 'resolved', key: null, keychain: null }],
+      [member.cookie, 'SCN-99999', long, { status: 'unknown', value: 'SCN-99999' }],
+      [contact.cookie, tagged.publicId, ahead, { status: 'foreign', publicId: tagged.publicId }],
+    ] as const
+    for (const [cookie, value, clientTime, expected] of cases) {
+      const response = await scan(cookie, value, randomUUID(), {
+        'x-client-time': clientTime,
+        'x-from-queue': '1',
+      })
+      expect(response.status, value).toBe(201)
+      const body = await response.json()
+      expect(body).toMatchObject(expected)
+      const [row] = await t.db.select().from(scans).where(eq(scans.id, body.scanId))
+      expect(row).toMatchObject({ result: expected.status, fromQueue: true, serverTime: t.clock.now() })
+      expect(row!.clientTime?.toISOString()).toBe(clientTime)
+    }
   })
 
   it('answers 422 idempotency_key_reused for the same key with another value', async () => {

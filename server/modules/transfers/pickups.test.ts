@@ -6,24 +6,21 @@ import { custodyLog, keychains, memberships, transferPickups } from '../../db/sc
 import { HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
-import { authorize, makeTransfer, pickup, transferWorld } from '../../test/transfers.ts'
+import {
+  authorize,
+  makeTransfer,
+  pickup,
+  pickupRefusal as refusal,
+  scheduledTransfer,
+  transferWorld,
+} from '../../test/transfers.ts'
 
 const t = setupTestApp()
 beforeEach(() => {
   t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
 })
 
-/** The world, and a transfer of its keychain (held by the MEMBER) to its CONTACT for today and tomorrow. */
-async function scheduled(options: { fromDate?: string; toDate?: string } = {}) {
-  const world = await transferWorld(t)
-  const transfer = await makeTransfer(t, {
-    organizationId: world.organization.id,
-    keychainId: world.keychain.id,
-    recipientId: world.contact.id,
-    ...options,
-  })
-  return { ...world, transfer }
-}
+const scheduled = (options: { fromDate?: string; toDate?: string } = {}) => scheduledTransfer(t, options)
 
 const custodianOf = async (keychainId: string) =>
   (await t.db.select().from(keychains).where(eq(keychains.id, keychainId)))[0]!.custodianId
@@ -31,13 +28,6 @@ const logOf = (keychainId: string) =>
   t.db.select().from(custodyLog).where(eq(custodyLog.keychainId, keychainId))
 const pickupRows = (transferId: string) =>
   t.db.select().from(transferPickups).where(eq(transferPickups.transferId, transferId))
-
-async function refusal(response: Response) {
-  expect(response.status).toBe(409)
-  const { error } = await response.json()
-  expect(error.code).toBe('pickup_refused')
-  return error as { reason: string; message: string }
-}
 
 describe('POST /transfers/{id}/pickups', () => {
   it('moves SCHEDULED → TRANSFERRED (the recipient) → RETURNED (a member), custody and log following', async () => {
@@ -225,6 +215,11 @@ describe('replays and races', () => {
     ])
     const bodies = await Promise.all(answers.map((response) => response.json()))
     for (const body of bodies) expect(body).toEqual(bodies[0])
+    // Replayed again once the window has closed, the stored answer still comes back.
+    t.clock.set(new Date(transfer.endsAt.getTime() + HOUR))
+    const late = await pickup(t, contact.cookie, transfer.id, key, { 'x-from-queue': '1' })
+    expect(late.status).toBe(201)
+    expect(await late.json()).toEqual(bodies[0])
     expect(await pickupRows(transfer.id)).toHaveLength(1)
     expect(await logOf(keychain.id)).toHaveLength(1)
   })

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
-import type { Transfer } from '../../../contract/transfers.ts'
+import { judgedTime, type Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
@@ -15,8 +15,9 @@ import { findTransferRow, keychainOutFor, outTransfersOf, toTransfer } from './v
 export type PickupInput = {
   caller: UserRow
   transferId: string
-  /** When the device says it happened (X-Client-Time), else null: recorded, not judged yet. */
+  /** When the device says it happened (X-Client-Time), else null. Judged only from the queue (`judgedTime`). */
   clientTime: Date | null
+  /** `X-From-Queue: 1`: replayed from the device's offline queue. */
   fromQueue: boolean
   now: Date
 }
@@ -28,6 +29,9 @@ export type PickupInput = {
  * - PICKUP: TRANSFERRED, the recipient becomes the custodian, the previous custodian is kept on the transfer;
  * - RETURN: RETURNED, custody goes back to that previous custodian (nobody if they are no longer a member);
  * each move is logged in the custody log and recorded as a pickup row. Answers the transfer after the move.
+ * The rules judge at `judgedTime(now, clientTime, fromQueue)` (the device's time of a queued pickup within the
+ * tolerance, else the server's); that instant is also the custody entry's `at` and the transfer's
+ * `pickedUpAt`/`returnedAt`. The pickup row keeps both times; the answer's status is computed at `now`.
  */
 export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer> {
   const { caller, now } = input
@@ -40,8 +44,7 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
     .from(keychains)
     .where(eq(keychains.id, locked.keychainId))
     .for('update')
-  // The time the rules judge by: the server's for now (the device's `clientTime` may count here later).
-  const judgedAt = now
+  const judgedAt = judgedTime(now, input.clientTime, input.fromQueue)
   const role = await memberRole(tx, caller.id, locked.organizationId)
   const out = locked.status === 'SCHEDULED' ? await outTransfersOf(tx, [locked.keychainId]) : new Map()
   const decision = pickupDecision(locked, { userId: caller.id, role }, judgedAt, keychainOutFor(out, locked))
@@ -54,10 +57,10 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
   }
   // (A keychain with an open transfer cannot be deleted: this is a safety net.)
   if (!keychain) throw notFound('No such keychain.')
-  const { from, to, change } =
+  const { from, to, at, change } =
     decision.next === 'PICKUP'
-      ? pickUp(locked, keychain.custodianId, now)
-      : await giveBack(tx, locked, keychain.custodianId, now)
+      ? pickUp(locked, keychain.custodianId, judgedAt)
+      : await giveBack(tx, locked, keychain.custodianId, judgedAt)
   if (from !== to) {
     await tx.update(keychains).set({ custodianId: to, updatedAt: now }).where(eq(keychains.id, keychain.id))
     await appendCustody(tx, {
@@ -66,7 +69,8 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
       fromUserId: from,
       toUserId: to,
       reason: TRANSFER_CUSTODY_REASONS[decision.next],
-      at: now,
+      // When it happened (as far as the device is believed); the log is ordered by insertion, not by `at`.
+      at,
     })
   }
   await tx.update(transfers).set(change).where(eq(transfers.id, locked.id))
@@ -83,19 +87,23 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
   return toTransfer(tx, moved, caller.id, now)
 }
 
-type Move = { from: string | null; to: string | null; change: Partial<TransferRow> }
+/** Custody from → to, dated `at`, and the transfer's change. */
+type Move = { from: string | null; to: string | null; at: Date; change: Partial<TransferRow> }
 
-function pickUp(transfer: TransferRow, custodianId: string | null, now: Date): Move {
+function pickUp(transfer: TransferRow, custodianId: string | null, at: Date): Move {
   return {
     from: custodianId,
     to: transfer.recipientId,
-    change: { status: 'TRANSFERRED', previousCustodianId: custodianId, pickedUpAt: now },
+    at,
+    change: { status: 'TRANSFERRED', previousCustodianId: custodianId, pickedUpAt: at },
   }
 }
 
-async function giveBack(tx: Db, transfer: TransferRow, custodianId: string | null, now: Date): Promise<Move> {
+async function giveBack(tx: Db, transfer: TransferRow, custodianId: string | null, at: Date): Promise<Move> {
   const previous = transfer.previousCustodianId
   const back =
     previous && (await isCustodianCandidate(tx, transfer.organizationId, previous)) ? previous : null
-  return { from: custodianId, to: back, change: { status: 'RETURNED', returnedAt: now } }
+  // Two devices' clocks may disagree: a return is never dated before its pickup.
+  const returnedAt = transfer.pickedUpAt && transfer.pickedUpAt > at ? transfer.pickedUpAt : at
+  return { from: custodianId, to: back, at: returnedAt, change: { status: 'RETURNED', returnedAt } }
 }

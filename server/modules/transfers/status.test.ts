@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
+import {
+  CLOCK_SKEW_MS,
+  judgedTime,
+  QUEUE_CLOCK_TOLERANCE_MS,
+  RETURN_GRACE_MS,
+} from '../../../contract/transfers.ts'
 import type { TransferRow } from '../../db/schema.ts'
 import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
 import { expiresAt, isExpired, isOpen, pickupDecision, transferStatus } from './status.ts'
@@ -95,6 +100,25 @@ describe('pickupDecision', () => {
       next: null,
       refusal: 'cancelled',
     })
+  })
+})
+
+describe('judgedTime', () => {
+  const server = new Date('2030-01-20T12:00:00.000Z')
+
+  it('takes a queued device time within [server - 72 h, server + 5 min], bounds included', () => {
+    for (const ms of [-QUEUE_CLOCK_TOLERANCE_MS, -1, 0, CLOCK_SKEW_MS]) {
+      expect(judgedTime(server, at(server, ms), true), String(ms)).toEqual(at(server, ms))
+    }
+  })
+
+  it('takes the server time outside those bounds, without the queue flag, or without a device time', () => {
+    for (const ms of [-QUEUE_CLOCK_TOLERANCE_MS - 1, CLOCK_SKEW_MS + 1]) {
+      expect(judgedTime(server, at(server, ms), true), String(ms)).toEqual(server)
+    }
+    expect(judgedTime(server, at(server, -1), false)).toEqual(server)
+    expect(judgedTime(server, null, true)).toEqual(server)
+    expect(judgedTime(server, new Date(Number.NaN), true)).toEqual(server)
   })
 })
 

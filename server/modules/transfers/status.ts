@@ -50,8 +50,9 @@ const RETURNING_ROLES: readonly Role[] = ['ADMIN', 'MANAGER', 'MEMBER']
 export type PickupDecision = { next: PickupKind; refusal: null } | { next: null; refusal: PickupRefusal }
 
 /**
- * What `POST /transfers/{id}/pickups` does for this caller at `at` (today the server's time; the device's
- * time may be judged here later):
+ * What `POST /transfers/{id}/pickups` does for this caller at `at`: the server's time, or for a pickup replayed
+ * from the offline queue the device's within the tolerance (`judgedTime` in `contract/transfers.ts`); only the
+ * window rules read it (`Transfer.next`/`refusal` pass the server's time):
  * - SCHEDULED: the recipient only (`not_recipient`), inside `[startsAt, endsAt)` (`before_window`,
  *   `window_closed`), and no other transfer of the keychain out (`keychain_out`) → PICKUP;
  * - TRANSFERRED or RETURNING (overdue or not): a MEMBER, MANAGER or ADMIN of the organization (`not_member`,

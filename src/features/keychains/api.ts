@@ -10,13 +10,7 @@ import {
 } from '../../../contract/keychains.ts'
 import { TagPageSchema } from '../../../contract/tags.ts'
 import { api } from '../../lib/api.ts'
-import {
-  mirrored,
-  mirroredKeychain,
-  mirroredKeychainSummaries,
-  mirrorKeychain,
-  mirrorKeychainSummaries,
-} from '../../offline/mirror.ts'
+import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
 
 export const keychainKeys = {
   all: (organizationId: string) => ['keychains', organizationId] as const,
@@ -40,11 +34,11 @@ export const keychainListQuery = (organizationId: string, q: string, custodianId
       const query = search.toString()
       return mirrored(
         () => api(`/keychains${query ? `?${query}` : ''}`, { schema: KeychainPageSchema }),
-        (page) => mirrorKeychainSummaries(organizationId, page.data),
+        async (page) => (await mirrorStore()).mirrorKeychainSummaries(organizationId, page.data),
         async () => {
           if (pageParam) return undefined
           const needle = q.toLowerCase()
-          const rows = (await mirroredKeychainSummaries(organizationId)).filter(
+          const rows = (await (await mirrorStore()).mirroredKeychainSummaries(organizationId)).filter(
             (row) =>
               row.name.toLowerCase().includes(needle) && (!custodianId || row.custodian?.id === custodianId),
           )
@@ -61,8 +55,8 @@ export const keychainQuery = (organizationId: string, id: string) =>
     queryFn: () =>
       mirrored(
         () => api(`/keychains/${id}`, { schema: KeychainSchema }),
-        mirrorKeychain,
-        () => mirroredKeychain(id),
+        (keychain) => mirrorStore().then((store) => store.mirrorKeychain(keychain)),
+        async () => (await mirrorStore()).mirroredKeychain(id),
       ),
   })
 

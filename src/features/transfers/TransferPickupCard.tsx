@@ -72,7 +72,11 @@ export function TransferPickupCard({
       }
       // A refusal is final for this key; a lost answer keeps the key, so pressing again cannot count twice.
       if (!refusedWith(error, 409)) {
-        setProblem(t`The confirmation did not reach the server. Check your connection and press again.`)
+        setProblem(
+          error instanceof Error && 'status' in error && (error as { status: unknown }).status !== 0
+            ? t`The server refused this confirmation.`
+            : t`The confirmation did not reach the server. Check your connection and press again.`,
+        )
         return
       }
       key.current = crypto.randomUUID()

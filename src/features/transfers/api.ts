@@ -6,13 +6,7 @@ import {
   type TransferStatus,
 } from '../../../contract/transfers.ts'
 import { api } from '../../lib/api.ts'
-import {
-  mirrored,
-  mirroredRequests,
-  mirroredTransfer,
-  mirroredTransfers,
-  mirrorTransfers,
-} from '../../offline/mirror.ts'
+import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
 
 export const transferKeys = {
   /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */
@@ -49,12 +43,12 @@ export const transferListQuery = (organizationId: string, filter: TransferFilter
               schema: TransferPageSchema,
             },
           ),
-        (page) => mirrorTransfers(page.data, null),
+        async (page) => (await mirrorStore()).mirrorTransfers(page.data, null),
         async () =>
           cursor
             ? undefined
             : {
-                data: (await mirroredTransfers(organizationId)).filter(
+                data: (await (await mirrorStore()).mirroredTransfers(organizationId)).filter(
                   (each) =>
                     (!filter.status || each.status === filter.status) &&
                     (filter.expired === undefined || each.expired === filter.expired),
@@ -72,12 +66,12 @@ export const keychainTransfersQuery = (organizationId: string, keychainId: strin
       mirrored(
         () =>
           api(withQuery(`/keychains/${keychainId}/transfers`, { cursor }), { schema: TransferPageSchema }),
-        (page) => mirrorTransfers(page.data, null),
+        async (page) => (await mirrorStore()).mirrorTransfers(page.data, null),
         async () =>
           cursor
             ? undefined
             : {
-                data: (await mirroredTransfers(organizationId)).filter(
+                data: (await (await mirrorStore()).mirroredTransfers(organizationId)).filter(
                   (each) => each.keychain.id === keychainId,
                 ),
                 nextCursor: null,
@@ -92,8 +86,9 @@ export const requestsQuery = (cursor: string | null) =>
     queryFn: () =>
       mirrored(
         () => api(withQuery('/transfers/requests', { cursor }), { schema: TransferPageSchema }),
-        (page) => mirrorTransfers(page.data, page.data[0]?.recipient.id ?? null),
-        async () => (cursor ? undefined : { data: await mirroredRequests(), nextCursor: null }),
+        async (page) => (await mirrorStore()).mirrorTransfers(page.data, page.data[0]?.recipient.id ?? null),
+        async () =>
+          cursor ? undefined : { data: await (await mirrorStore()).mirroredRequests(), nextCursor: null },
       ),
   })
 
@@ -103,8 +98,8 @@ export const transferQuery = (id: string) =>
     queryFn: () =>
       mirrored(
         () => api(`/transfers/${id}`, { schema: TransferSchema }),
-        (transfer) => mirrorTransfers([transfer], null),
-        () => mirroredTransfer(id),
+        async (transfer) => (await mirrorStore()).mirrorTransfers([transfer], null),
+        async () => (await mirrorStore()).mirroredTransfer(id),
       ),
   })
 

@@ -11,7 +11,6 @@ import { OrganizationSwitcher } from '../../../features/organizations/Organizati
 import { updateProfile } from '../../../features/profile/api.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
-import { claimMirror } from '../../../offline/mirror.ts'
 import { SyncIndicator } from '../../../offline/SyncIndicator.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app')({
@@ -39,8 +38,6 @@ function AppLayout() {
   const signOut = async () => {
     await deleteSession()
     setSignedInProfile(queryClient, null)
-    // The mirror is this account's: forget it (its unsent actions stay, to go when it signs in again).
-    await claimMirror(null)
     await navigate({ href: localizedHref(locale, '/sign-in'), replace: true })
   }
   // The account's language follows the switch, so its mail is written in the language it reads.

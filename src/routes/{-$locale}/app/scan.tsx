@@ -6,7 +6,9 @@ import { ScanResultCard } from '../../../features/scan/ScanResultCard.tsx'
 import { ScanScreen } from '../../../features/scan/ScanScreen.tsx'
 import { TransferPickupCard } from '../../../features/transfers/TransferPickupCard.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
-import { submitPickup, submitScan } from '../../../offline/field.ts'
+
+// The outbox (Dexie) loads with the first scan, not with the screen.
+const fieldActions = () => import('../../../offline/field.ts')
 
 export const Route = createFileRoute('/{-$locale}/app/scan')({
   component: Scan,
@@ -31,7 +33,7 @@ function Scan() {
     <RequireOrganization>
       {(organizationId) => (
         <ScanScreen
-          send={(value) => submitScan(field(organizationId), value)}
+          send={async (value) => (await fieldActions()).submitScan(field(organizationId), value)}
           renderResult={(result) => (
             <ScanResultCard
               result={result}
@@ -41,7 +43,9 @@ function Scan() {
                   <TransferPickupCard
                     key={result.scanId}
                     transfer={result.transfer}
-                    confirm={(transfer) => submitPickup(field(organizationId), transfer)}
+                    confirm={async (transfer) =>
+                      (await fieldActions()).submitPickup(field(organizationId), transfer)
+                    }
                   />
                 ) : null
               }

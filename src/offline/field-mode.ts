@@ -1,0 +1,63 @@
+import type { Profile } from '../../contract/auth.ts'
+import { ProfileSchema } from '../../contract/auth.ts'
+import type { Transfer } from '../../contract/transfers.ts'
+import { api } from '../lib/api.ts'
+import type { FieldContext } from './field.ts'
+import { claimMirror, mirrorProfile, mirrorTransfers } from './mirror.ts'
+import { refreshMirror } from './refresh.ts'
+import { requestPersistentStorage } from './storage.ts'
+import { sendItem } from './transport.ts'
+import { type OutboxWorker, startOutboxWorker } from './worker.ts'
+
+/**
+ * The Dexie side of field mode, loaded after the first paint: the mirror made the account's, its background
+ * refresh, and the outbox worker.
+ */
+export async function startFieldMode(input: {
+  profile: Profile
+  onChanged: () => void
+}): Promise<OutboxWorker> {
+  const userId = input.profile.id
+  void requestPersistentStorage()
+  await claimMirror(userId)
+  await mirrorProfile(input.profile)
+  return startOutboxWorker({
+    userId,
+    // Before a drain: the session this tab would send with must still be this account's (another tab may have
+    // signed in someone else), and scans go only while their organization is the selected one.
+    session: async () => {
+      const current = await api('/profile', { schema: ProfileSchema })
+      return current.id === userId ? current : null
+    },
+    transport: async (item) => {
+      const outcome = await sendItem(item, true)
+      // What the server says replaces what the device assumed (a provisional pickup, say).
+      if (outcome.kind === 'sent' && item.kind === 'pickup')
+        await mirrorTransfers([outcome.result as Transfer], userId)
+      return outcome
+    },
+    onDrained: (report) => {
+      if (report.sent + report.refused === 0) return
+      input.onChanged()
+      // A refusal means the device's picture was wrong (a cancelled transfer): fetch the truth again.
+      if (report.refused > 0) void refreshFieldMirror(fieldContext(input.profile))
+    },
+  })
+}
+
+export function fieldContext(profile: Profile): FieldContext | null {
+  return profile.selectedOrganizationId
+    ? { userId: profile.id, organizationId: profile.selectedOrganizationId, permissions: profile.permissions }
+    : null
+}
+
+export async function refreshFieldMirror(context: FieldContext | null): Promise<void> {
+  if (!context || !navigator.onLine) return
+  await claimMirror(context.userId)
+  await refreshMirror(context).catch((error: unknown) => console.warn('Mirror refresh failed', error))
+}
+
+/** Signed out (or the session ended): nothing of this account stays readable on the device. */
+export async function forgetAccount(): Promise<void> {
+  await claimMirror(null)
+}
