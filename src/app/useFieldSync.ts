@@ -26,6 +26,7 @@ export function useFieldSync(profile: Profile): void {
   const { id: userId, selectedOrganizationId } = profile
   const permissions = profile.permissions.join(',')
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one worker per account, restarted when it changes
   useEffect(() => {
     let stopped = false
     let stop: (() => void) | null = null
