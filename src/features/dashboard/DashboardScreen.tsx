@@ -61,9 +61,9 @@ function StatGroup({ title, children }: { title: ReactNode; children: ReactNode 
 function Counts({ organizationId }: { organizationId: string | null }) {
   const href = useHref()
   const ability = useAbility()
-  const { data, isPending, isError, refetch } = useQuery(dashboardQuery(organizationId))
+  const { data, isPending, refetch } = useQuery(dashboardQuery(organizationId))
   if (isPending) return <LoadingState label={<Trans>Loading the figures…</Trans>} />
-  if (isError)
+  if (data === undefined)
     return (
       <ErrorState message={<Trans>The figures could not be loaded.</Trans>} onRetry={() => void refetch()} />
     )

@@ -92,10 +92,10 @@ export function KeychainDetailScreen({
   const ability = useAbility()
   const queryClient = useQueryClient()
   const [confirming, setConfirming] = useState(false)
-  const { data: keychain, isPending, isError, refetch } = useQuery(keychainQuery(organizationId, keychainId))
+  const { data: keychain, isPending, refetch } = useQuery(keychainQuery(organizationId, keychainId))
   const refresh = () => queryClient.invalidateQueries({ queryKey: keychainKeys.all(organizationId) })
   if (isPending) return <LoadingState label={<Trans>Loading the keychain…</Trans>} />
-  if (isError)
+  if (keychain === undefined)
     return (
       <ErrorState message={<Trans>The keychain could not be loaded.</Trans>} onRetry={() => void refetch()} />
     )

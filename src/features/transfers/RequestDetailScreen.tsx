@@ -108,9 +108,9 @@ export function RequestDetailScreen({
   const { i18n } = useLingui()
   const locale = useLocale()
   const href = useHref()
-  const { data: transfer, isPending, isError, refetch } = useQuery(transferQuery(transferId))
+  const { data: transfer, isPending, refetch } = useQuery(transferQuery(transferId))
   if (isPending) return <LoadingState label={<Trans>Loading the request…</Trans>} />
-  if (isError)
+  if (transfer === undefined)
     return (
       <ErrorState message={<Trans>This request could not be loaded.</Trans>} onRetry={() => void refetch()} />
     )
