@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { PersonSchema } from './common.ts'
 import { KeySchema } from './keychains.ts'
+import type { Permission } from './permissions.ts'
 import { TagSchema } from './tags.ts'
 import { TransferSchema } from './transfers.ts'
 
@@ -48,6 +49,21 @@ export const ScanHeadersSchema = v.object(
   },
   'The Idempotency-Key header is required.',
 )
+
+/**
+ * The caller's permissions that concern what a scan finds (the keychain, its keys, its transfers): a resolved
+ * scan lists those the caller has, online from the server, offline from the device's mirror.
+ */
+export const SCAN_ACTIONS: readonly Permission[] = [
+  'read__keychain',
+  'update__keychain',
+  'delete__keychain',
+  'create__key',
+  'update__key',
+  'delete__key',
+  'create__transfer',
+  'pickup__transfer',
+]
 
 export const ScanResultSchema = v.variant('status', [
   v.object({

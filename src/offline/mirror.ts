@@ -1,7 +1,7 @@
 import type { Profile } from '../../contract/auth.ts'
 import type { Keychain, KeychainSummary } from '../../contract/keychains.ts'
 import { parseScanValue } from '../../contract/scan-value.ts'
-import type { ScanResult } from '../../contract/scans.ts'
+import { SCAN_ACTIONS, type ScanResult } from '../../contract/scans.ts'
 import type { Tag } from '../../contract/tags.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { type MirroredTag, type MirroredTransfer, withDb } from './db.ts'
@@ -189,18 +189,7 @@ export async function resolveScanOffline(input: {
             custodian: detail?.custodian ?? row?.summary?.custodian ?? null,
           }
         : null,
-    actions: input.permissions.filter((permission) => SCAN_ACTIONS.includes(permission)),
+    actions: SCAN_ACTIONS.filter((action) => input.permissions.includes(action)),
     transfer: concerning(transfers, input.userId, input.now ?? new Date()),
   }
 }
-
-const SCAN_ACTIONS = [
-  'read__keychain',
-  'update__keychain',
-  'delete__keychain',
-  'create__key',
-  'update__key',
-  'delete__key',
-  'create__transfer',
-  'pickup__transfer',
-]

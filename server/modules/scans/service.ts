@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
-import { type Permission, permissionsFor, type Role } from '../../../contract/permissions.ts'
-import type { ScanResult } from '../../../contract/scans.ts'
+import { permissionsFor, type Role } from '../../../contract/permissions.ts'
+import { SCAN_ACTIONS, type ScanResult } from '../../../contract/scans.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, scans, tags, users } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
@@ -11,18 +11,6 @@ import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
 import { toTag } from '../tags/service.ts'
 import { hasOpenTransferTo, scanTransfer } from '../transfers/scan.ts'
 import { parseScanValue } from './value.ts'
-
-/** The caller's permissions that concern what a scan finds: the keychain, its keys, its transfers. */
-const SCAN_ACTIONS: readonly Permission[] = [
-  'read__keychain',
-  'update__keychain',
-  'delete__keychain',
-  'create__key',
-  'update__key',
-  'delete__key',
-  'create__transfer',
-  'pickup__transfer',
-]
 
 export type ScanInput = {
   userId: string
