@@ -26,6 +26,9 @@ export const OrganizationCreateSchema = v.strictObject({
 })
 export type OrganizationCreate = v.InferInput<typeof OrganizationCreateSchema>
 
+/** An organization's calendar (days, months of the allowance) unless it says otherwise. */
+export const DEFAULT_TIME_ZONE = 'Europe/Paris'
+
 export const OrganizationSchema = v.object({
   id: v.string(),
   name: v.string(),

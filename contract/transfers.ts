@@ -61,6 +61,13 @@ export function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
+/** The calendar day `days` after a `YYYY-MM-DD` day (negative: before). */
+export function shiftCalendarDay(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`)
+  date.setUTCDate(date.getUTCDate() + days)
+  return date.toISOString().slice(0, 10)
+}
+
 /**
  * Who receives the keychain: a member or CONTACT of the organization by id, or an e-mail address. An address
  * that is already a member's is that member; any other is invited into the organization as CONTACT in the same

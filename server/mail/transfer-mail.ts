@@ -1,5 +1,6 @@
 import type { Locale } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
+import { shiftCalendarDay } from '../../contract/transfers.ts'
 import { formatAddress, formatCalendarDay } from '../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../i18n/translator.ts'
 import { renderMail } from './layout.ts'
@@ -63,12 +64,6 @@ type TransferMailInput = {
   toDate: string
 }
 
-function dayBefore(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`)
-  date.setUTCDate(date.getUTCDate() - 1)
-  return date.toISOString().slice(0, 10)
-}
-
 function texts(input: TransferMailInput, extra: Record<string, string> = {}) {
   const i18n = translator(input.locale)
   const values = {
@@ -77,7 +72,7 @@ function texts(input: TransferMailInput, extra: Record<string, string> = {}) {
     from: formatCalendarDay(input.locale, input.fromDate),
     to: formatCalendarDay(input.locale, input.toDate),
     // The window closes as the to-date starts: the last day to pick it up is the day before.
-    lastDay: formatCalendarDay(input.locale, dayBefore(input.toDate)),
+    lastDay: formatCalendarDay(input.locale, shiftCalendarDay(input.toDate, -1)),
     email: input.to,
     ...extra,
   }

@@ -111,19 +111,12 @@ const TRANSLATED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.pickupRefused,
 ])
 
-/** A refusal from the server, however it reached the caller (an `ApiError`, or the outbox's refusal). */
-type Refusal = Error & { status: number; code: string }
-
-function isRefusal(error: unknown): error is Refusal {
-  return error instanceof Error && typeof (error as Partial<Refusal>).status === 'number' && 'code' in error
-}
-
 /** The server's explanation when it is one written for the reader (in their language), else `fallback`. */
 export function refusalMessage(error: unknown, fallback: string): string {
-  return isRefusal(error) && TRANSLATED_CODES.has(error.code) ? error.message : fallback
+  return error instanceof ApiError && TRANSLATED_CODES.has(error.code) ? error.message : fallback
 }
 
 /** Whether the server refused with this HTTP status (and, when given, this code). */
-export function refusedWith(error: unknown, status: number, code?: string): error is Refusal {
-  return isRefusal(error) && error.status === status && (code === undefined || error.code === code)
+export function refusedWith(error: unknown, status: number, code?: string): error is ApiError {
+  return error instanceof ApiError && error.status === status && (code === undefined || error.code === code)
 }

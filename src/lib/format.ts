@@ -43,10 +43,3 @@ export function formatCalendarRange(from: string, to: string, locale: Locale): s
 export function intlLocaleOf(locale: Locale): string {
   return intlLocale[locale]
 }
-
-/** The calendar day `days` after a `YYYY-MM-DD` day (negative: before). */
-export function shiftCalendarDay(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`)
-  date.setUTCDate(date.getUTCDate() + days)
-  return date.toISOString().slice(0, 10)
-}

@@ -2,7 +2,7 @@ import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { RefreshCw } from 'lucide-react'
-import { refusalMessage } from '../lib/api.ts'
+import { ApiError, refusalMessage } from '../lib/api.ts'
 import { formatDateTime, formatNumber } from '../lib/format.ts'
 import { useLocale } from '../lib/use-locale.ts'
 import { Badge } from '../ui/Badge.tsx'
@@ -34,7 +34,7 @@ function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void 
         {item.error ? (
           <p className="text-sm font-medium text-red-800">
             {refusalMessage(
-              Object.assign(new Error(item.error.message), item.error),
+              new ApiError(item.error.status, item.error.code, item.error.message),
               t`The server refused it (${item.error.status} ${item.error.code}).`,
             )}
           </p>

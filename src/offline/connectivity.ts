@@ -18,8 +18,13 @@ function set(next: Connectivity) {
   for (const listener of listeners) listener()
 }
 
+/** Every answer says "reached"; the time shown to the person needs refreshing far less often than that. */
+const REACHED_PRECISION_MS = 30_000
+
 onServerReach((reached) => {
   if (!reached) return set({ ...state, online: false })
+  const last = state.lastReachedAt ? Date.parse(state.lastReachedAt) : 0
+  if (state.online && Date.now() - last < REACHED_PRECISION_MS) return
   const now = new Date().toISOString()
   localStorage.setItem(LAST_REACHED_KEY, now)
   set({ online: true, lastReachedAt: now })

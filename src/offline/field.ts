@@ -1,5 +1,6 @@
 import type { ScanResult } from '../../contract/scans.ts'
 import type { Transfer } from '../../contract/transfers.ts'
+import { ApiError } from '../lib/api.ts'
 import type { OutboxItem } from './db.ts'
 import { withDb } from './db.ts'
 import { mirrorTransfers, resolveScanOffline } from './mirror.ts'
@@ -24,19 +25,6 @@ async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
 /** The caller's side of a field action: who, where, with what rights. */
 export type FieldContext = { userId: string; organizationId: string; permissions: readonly string[] }
 
-/** The server's "no" to a field action made online: shown at once, so nothing is kept. */
-export class FieldRefusal extends Error {
-  readonly status: number
-  readonly code: string
-
-  constructor(status: number, code: string, message: string) {
-    super(message)
-    this.name = 'FieldRefusal'
-    this.status = status
-    this.code = code
-  }
-}
-
 /**
  * Records a scan: first in the outbox (it survives a reload or a crash), then sent. Without an answer it stays
  * queued and resolves from the mirror, so the same result screen shows offline.
@@ -55,7 +43,8 @@ export async function submitScan(
   }
   if (outcome.kind === 'refused') {
     await withDb((db) => db.outbox.delete(item.id))
-    throw new FieldRefusal(outcome.status, outcome.code, outcome.message)
+    // The server's "no" to an action made online is shown at once, so nothing is kept.
+    throw new ApiError(outcome.status, outcome.code, outcome.message)
   }
   const result = await resolveScanOffline({ ...context, value, scanId: item.id })
   return { result, queued: true }
@@ -97,7 +86,8 @@ export async function submitPickup(
   }
   if (outcome.kind === 'refused') {
     await withDb((db) => db.outbox.delete(item.id))
-    throw new FieldRefusal(outcome.status, outcome.code, outcome.message)
+    // The server's "no" to an action made online is shown at once, so nothing is kept.
+    throw new ApiError(outcome.status, outcome.code, outcome.message)
   }
   const waiting = provisional(transfer, context.userId)
   await mirrorTransfers([waiting], context.userId)

@@ -7,7 +7,6 @@ import type { Transfer } from '../../contract/transfers.ts'
 import { type MirroredTag, type MirroredTransfer, withDb } from './db.ts'
 
 const OWNER_KEY = 'owner'
-const syncedKey = (organizationId: string) => `synced:${organizationId}`
 
 /**
  * Makes the mirror `userId`'s: when another account (or nobody) owned it, everything mirrored is forgotten
@@ -26,15 +25,6 @@ export async function claimMirror(userId: string | null): Promise<void> {
   })
 }
 
-async function touch(organizationId: string) {
-  await withDb((db) => db.meta.put({ key: syncedKey(organizationId), value: new Date().toISOString() }))
-}
-
-/** When the mirror of the organization last got fresh data from the server. */
-export async function lastSynced(organizationId: string): Promise<string | null> {
-  return withDb(async (db) => (await db.meta.get(syncedKey(organizationId)))?.value ?? null)
-}
-
 export async function mirrorProfile(profile: Profile): Promise<void> {
   await withDb((db) => db.profile.put(profile))
 }
@@ -51,7 +41,6 @@ export async function mirrorKeychainSummaries(
       }
     }),
   )
-  await touch(organizationId)
 }
 
 export async function mirrorKeychain(keychain: Keychain): Promise<void> {
@@ -70,7 +59,6 @@ export async function mirrorTags(organizationId: string, tags: Tag[]): Promise<v
   await withDb((db) =>
     db.tags.bulkPut(tags.map((tag) => ({ ...tag, organizationId, codeKey: tag.code.toUpperCase() }))),
   )
-  await touch(organizationId)
 }
 
 const asMirrored = (transfer: Transfer, mine: boolean): MirroredTransfer => ({

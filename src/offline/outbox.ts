@@ -185,6 +185,18 @@ export async function pruneSent(now = new Date()): Promise<void> {
   )
 }
 
+/** Whether the user has anything waiting to be sent. */
+export async function hasPending(userId: string): Promise<boolean> {
+  return withDb(
+    async (db) =>
+      (await db.outbox
+        .where('status')
+        .equals('pending')
+        .filter((item) => item.userId === userId)
+        .count()) > 0,
+  )
+}
+
 export async function outboxItems(): Promise<OutboxItem[]> {
   return withDb((db) => db.outbox.orderBy('seq').toArray())
 }

@@ -1,4 +1,4 @@
-import { BACKOFF_BASE_MS, type DrainReport, drain, pruneSent, type Transport } from './outbox.ts'
+import { BACKOFF_BASE_MS, type DrainReport, drain, hasPending, pruneSent, type Transport } from './outbox.ts'
 
 const LOCK_NAME = 'trousseau-outbox'
 const LEASE_KEY = 'trousseau-outbox-lease'
@@ -69,6 +69,8 @@ export function startOutboxWorker(input: {
     running = (async () => {
       try {
         const report = await asSingleDrainer(async () => {
+          // An empty outbox needs no session check (the timer looks every minute).
+          if (!(await hasPending(input.userId))) return drain(input.transport, { userId: input.userId })
           const session = input.session
             ? await input.session().catch(() => undefined)
             : { selectedOrganizationId: null }

@@ -1,10 +1,9 @@
 import { and, count, eq, gte, inArray, lt, ne, or } from 'drizzle-orm'
 import type { PlanConfiguration, Subscription } from '../../../contract/commerce.ts'
+import { DEFAULT_TIME_ZONE } from '../../../contract/organizations.ts'
 import type { Db } from '../../db/client.ts'
 import { orders, organizations, type SubscriptionRow, subscriptions, transfers } from '../../db/schema.ts'
 import { addMonthsIn, monthBoundsIn } from './calendar.ts'
-
-export const DEFAULT_TIME_ZONE = 'Europe/Paris'
 
 /**
  * The organization's subscription in force at `now` (period start ≤ now < period end), or null. `lock`: read

@@ -126,6 +126,23 @@ describe('GET /transfers', () => {
       expect((await t.get(`/api/transfers?${query}`, { cookie: admin.cookie })).status, query).toBe(400)
     }
   })
+
+  it('answers 400 with a code for a malformed id on every transfer route, and a bad requests filter', async () => {
+    const { admin, contact } = await transferWorld(t)
+    const key = { 'idempotency-key': randomUUID() }
+    const answers = [
+      await t.get('/api/transfers/not-an-id', { cookie: admin.cookie }),
+      await t.delete('/api/transfers/not-an-id', { cookie: admin.cookie }),
+      await t.post('/api/transfers/not-an-id/pickups', { cookie: contact.cookie, headers: key }),
+      await t.get('/api/keychains/not-an-id/transfers', { cookie: admin.cookie }),
+      await t.post('/api/keychains/not-an-id/transfers', { cookie: admin.cookie, json: {} }),
+      await t.get('/api/transfers/requests?open=maybe', { cookie: contact.cookie }),
+    ]
+    for (const response of answers) {
+      expect(response.status).toBe(400)
+      expect((await response.json()).error.code).toBe('validation_failed')
+    }
+  })
 })
 
 describe('expiry at the boundaries, through the API', () => {

@@ -55,11 +55,7 @@ export function ScanScreen({
         setOutcome({ kind: 'result', result, queued })
         onResult?.(result, queued)
       } catch (error) {
-        const code =
-          error instanceof ApiError || (error instanceof Error && 'code' in error)
-            ? String((error as { code: unknown }).code)
-            : 'network_error'
-        setOutcome({ kind: 'error', value, code })
+        setOutcome({ kind: 'error', value, code: error instanceof ApiError ? error.code : 'network_error' })
       }
     }
     draining.current = false

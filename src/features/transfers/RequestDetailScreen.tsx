@@ -1,13 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { ScanLine } from 'lucide-react'
-import type { Transfer } from '../../../contract/transfers.ts'
-import {
-  formatCalendarDate,
-  formatCalendarRange,
-  formatDateTime,
-  shiftCalendarDay,
-} from '../../lib/format.ts'
+import { shiftCalendarDay, type Transfer } from '../../../contract/transfers.ts'
+import { formatCalendarDate, formatCalendarRange, formatDateTime } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AddressText } from '../../ui/AddressText.tsx'

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { CircleCheck } from 'lucide-react'
 import { useRef, useState } from 'react'
 import type { Transfer } from '../../../contract/transfers.ts'
-import { refusalMessage, refusedWith } from '../../lib/api.ts'
+import { ApiError, refusalMessage, refusedWith } from '../../lib/api.ts'
 import { formatCalendarRange } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
@@ -73,7 +73,7 @@ export function TransferPickupCard({
       // A refusal is final for this key; a lost answer keeps the key, so pressing again cannot count twice.
       if (!refusedWith(error, 409)) {
         setProblem(
-          error instanceof Error && 'status' in error && (error as { status: unknown }).status !== 0
+          error instanceof ApiError && !error.isNetworkError
             ? t`The server refused this confirmation.`
             : t`The confirmation did not reach the server. Check your connection and press again.`,
         )
