@@ -3,6 +3,7 @@ import { EmailSchema } from './auth.ts'
 import { IdSchema, listOf, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
 import { LocaleSchema } from './locale.ts'
 import { AddressSchema } from './organizations.ts'
+import { TagSchema } from './tags.ts'
 
 /**
  * Stored statuses plus RETURNING, which the server computes: a TRANSFERRED transfer is RETURNING from the start
@@ -142,7 +143,11 @@ export const TransferSchema = v.object({
   id: v.string(),
   organizationId: v.string(),
   organizationName: v.string(),
-  keychain: v.object({ id: v.string(), name: v.string() }),
+  /**
+   * `tags`: the tags on the keychain's keys now (none once it is deleted). They let a recipient's device
+   * recognise the keychain's tags offline, which a CONTACT cannot list otherwise.
+   */
+  keychain: v.object({ id: v.string(), name: v.string(), tags: v.array(TagSchema) }),
   recipient: PersonSchema,
   authorizedBy: v.nullable(PersonSchema),
   fromDate: v.string(),

@@ -74,10 +74,18 @@ export async function idempotent(
   })
 }
 
-/** The stored or fresh answer as a JSON response, marked when replayed. */
-export function idempotentResponse(c: Context, answer: StoredAnswer & { replayed: boolean }): Response {
-  if (answer.replayed) c.header(REPLAYED_HEADER, 'true')
-  return c.json(answer.body as object, answer.status)
+/**
+ * The stored or fresh answer as a JSON response, marked when replayed. `upgrade` brings a replayed body up to
+ * the current schema (an answer stored by an earlier version may lack a field added since).
+ */
+export function idempotentResponse(
+  c: Context,
+  answer: StoredAnswer & { replayed: boolean },
+  upgrade: (body: unknown) => unknown = (body) => body,
+): Response {
+  if (!answer.replayed) return c.json(answer.body as object, answer.status)
+  c.header(REPLAYED_HEADER, 'true')
+  return c.json(upgrade(answer.body) as object, answer.status)
 }
 
 /** Offline queues replay within days; after a month a key is forgotten. */

@@ -90,10 +90,13 @@ export async function transferWorld(t: TestApp, options: { allowance?: number; n
   const contact = await signedInMember(t, organization.id, 'CONTACT')
   const [tag] = await makeTags(t, organization.id, 1, 'TRF')
   const keychain = await makeKeychain(t, organization.id, 'Cave', member.id)
-  await t.db
-    .insert(keys)
-    .values({ keychainId: keychain.id, name: 'Porte', type: 'TAG', tagId: tag!.id, createdAt: t.clock.now() })
+  await addTagKey(t, keychain.id, tag!.id, 'Porte')
   return { organization, admin, member, contact, tag: tag!, keychain }
+}
+
+/** A TAG key on the keychain, inserted directly. */
+export async function addTagKey(t: TestApp, keychainId: string, tagId: string, name = 'Key') {
+  await t.db.insert(keys).values({ keychainId, name, type: 'TAG', tagId, createdAt: t.clock.now() })
 }
 
 export const authorize = (t: TestApp, cookie: string, keychainId: string, json: unknown) =>

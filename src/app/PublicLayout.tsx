@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { useProfile } from '../features/auth/session.ts'
 import { useHref, useLocale } from '../lib/use-locale.ts'
+import { OfflineBanner } from '../offline/OfflineBanner.tsx'
 import { AppLink } from '../ui/AppLink.tsx'
 import { Logo } from '../ui/Logo.tsx'
 import { LanguageSwitch } from './LanguageSwitch.tsx'
@@ -18,7 +19,10 @@ export function PublicLayout({ children }: { children: ReactNode }) {
         </AppLink>
         <LanguageSwitch locale={locale} />
       </header>
-      <main className="mx-auto max-w-4xl px-4 pb-16 sm:px-6">{children}</main>
+      <main className="mx-auto max-w-4xl px-4 pb-16 sm:px-6">
+        {signedIn ? <OfflineBanner /> : null}
+        {children}
+      </main>
     </div>
   )
 }

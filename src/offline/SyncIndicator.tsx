@@ -7,8 +7,8 @@ import { useConnectivity } from './connectivity.ts'
 import { useOutbox } from './useOutbox.ts'
 
 /**
- * In the app shell: online or offline (and since when the server last answered), actions waiting to be sent,
- * refused ones; it opens the sync panel.
+ * In the app shell: online or offline (and since when the server last answered), when this device last sent a
+ * field action, actions waiting to be sent, refused ones; it opens the sync panel.
  */
 export function SyncIndicator({ userId }: { userId: string }) {
   const { t } = useLingui()
@@ -19,6 +19,11 @@ export function SyncIndicator({ userId }: { userId: string }) {
   const waiting = items.filter((item) => item.status === 'pending').length
   const failed = items.filter((item) => item.status === 'failed').length
   const last = lastReachedAt ? formatDateTime(lastReachedAt, locale) : null
+  const lastSentAt = items.reduce<string | null>(
+    (latest, item) => (item.sentAt && (!latest || item.sentAt > latest) ? item.sentAt : latest),
+    null,
+  )
+  const lastSent = lastSentAt ? formatDateTime(lastSentAt, locale) : null
   return (
     <AppLink
       href={href('/app/sync')}
@@ -34,6 +39,11 @@ export function SyncIndicator({ userId }: { userId: string }) {
       {!online && last ? (
         <span className="text-xs">
           <Trans>Last updated {last}</Trans>
+        </span>
+      ) : null}
+      {lastSent ? (
+        <span className="text-xs" data-testid="last-sync">
+          <Trans>Last sync {lastSent}</Trans>
         </span>
       ) : null}
       {waiting > 0 ? (

@@ -3,16 +3,16 @@ import type { Transfer } from '../../contract/transfers.ts'
 import { ApiError } from '../lib/api.ts'
 import type { OutboxItem } from './db.ts'
 import { withDb } from './db.ts'
-import { mirrorTransfers, resolveScanOffline } from './mirror.ts'
+import { mirrorTransfers } from './mirror.ts'
 import { enqueue, inFlight, type SendOutcome, settle } from './outbox.ts'
+import { resolveScanOffline } from './scan-offline.ts'
 import { sendItem } from './transport.ts'
 
 /** Past this, the first try gives up and the action waits in the outbox (a weak signal is no signal). */
 const IMMEDIATE_TIMEOUT_MS = 8000
 
-/** The first, immediate try of a new action; the worker leaves it alone meanwhile. */
+/** The first, immediate try of a new action (claimed by `enqueue`: the worker leaves it alone meanwhile). */
 async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
-  inFlight.add(item.id)
   try {
     const outcome = await sendItem(item, false, AbortSignal.timeout(IMMEDIATE_TIMEOUT_MS))
     await settle(item, outcome)
@@ -33,7 +33,7 @@ export async function submitScan(
   context: FieldContext,
   value: string,
 ): Promise<{ result: ScanResult; queued: boolean }> {
-  const item = await enqueue({ kind: 'scan', ...context, value, label: value })
+  const item = await enqueue({ kind: 'scan', ...context, value, label: value, claim: true })
   const outcome = await sendOnce(item)
   if (outcome.kind === 'sent') {
     const result = outcome.result as ScanResult
@@ -77,6 +77,7 @@ export async function submitPickup(
     organizationId: transfer.organizationId,
     value: transfer.id,
     label: transfer.keychain.name,
+    claim: true,
   })
   const outcome = await sendOnce(item)
   if (outcome.kind === 'sent') {

@@ -1,9 +1,9 @@
 import type { Profile } from '../../contract/auth.ts'
 import type { Keychain, KeychainSummary } from '../../contract/keychains.ts'
+import type { Organization } from '../../contract/organizations.ts'
 import { parseScanValue } from '../../contract/scan-value.ts'
-import { SCAN_ACTIONS, type ScanResult } from '../../contract/scans.ts'
-import type { Tag } from '../../contract/tags.ts'
-import type { Transfer } from '../../contract/transfers.ts'
+import type { Tag, TagLanding } from '../../contract/tags.ts'
+import type { Dashboard, Transfer } from '../../contract/transfers.ts'
 import { type MirroredTag, type MirroredTransfer, withDb } from './db.ts'
 
 const OWNER_KEY = 'owner'
@@ -55,13 +55,17 @@ export async function mirrorKeychain(keychain: Keychain): Promise<void> {
   })
 }
 
-export async function mirrorTags(organizationId: string, tags: Tag[]): Promise<void> {
-  await withDb((db) =>
-    db.tags.bulkPut(tags.map((tag) => ({ ...tag, organizationId, codeKey: tag.code.toUpperCase() }))),
-  )
-}
+export const asMirroredTag = (organizationId: string, tag: Tag): MirroredTag => ({
+  ...tag,
+  organizationId,
+  codeKey: tag.code.toUpperCase(),
+})
 
-const asMirrored = (transfer: Transfer, mine: boolean): MirroredTransfer => ({
+/** The tags on the keys of the transfers' keychains: how a recipient who cannot list tags knows them. */
+export const tagsOfTransfers = (transfers: Transfer[]): MirroredTag[] =>
+  transfers.flatMap((each) => each.keychain.tags.map((tag) => asMirroredTag(each.organizationId, tag)))
+
+export const asMirroredTransfer = (transfer: Transfer, mine: boolean): MirroredTransfer => ({
   ...transfer,
   recipientId: transfer.recipient.id,
   keychainId: transfer.keychain.id,
@@ -73,14 +77,17 @@ const asMirrored = (transfer: Transfer, mine: boolean): MirroredTransfer => ({
  * the caller does not know it (a list screen): a transfer keeps the mark it had.
  */
 export async function mirrorTransfers(transfers: Transfer[], userId: string | null): Promise<void> {
-  await withDb(async (db) => {
-    const known = userId === null ? await db.transfers.bulkGet(transfers.map((each) => each.id)) : []
-    await db.transfers.bulkPut(
-      transfers.map((each, index) =>
-        asMirrored(each, userId === null ? known[index]?.mine === 1 : each.recipient.id === userId),
-      ),
-    )
-  })
+  await withDb((db) =>
+    db.transaction('rw', db.transfers, db.tags, async () => {
+      const known = userId === null ? await db.transfers.bulkGet(transfers.map((each) => each.id)) : []
+      await db.transfers.bulkPut(
+        transfers.map((each, index) =>
+          asMirroredTransfer(each, userId === null ? known[index]?.mine === 1 : each.recipient.id === userId),
+        ),
+      )
+      await db.tags.bulkPut(tagsOfTransfers(transfers))
+    }),
+  )
 }
 
 export async function mirroredKeychain(id: string): Promise<Keychain | undefined> {
@@ -120,64 +127,62 @@ export async function mirroredTag(organizationId: string, value: string): Promis
   )
 }
 
-/**
- * The transfer of a keychain that concerns `userId`, as the server picks it: the one out, else theirs
- * whose window is open, else the next scheduled one. `next` is checked against `now` (the device's clock): a
- * pickup offline is offered only inside the window the mirror knows.
- */
-function concerning(transfers: Transfer[], userId: string, now: Date): Transfer | null {
-  const out = transfers.find((each) => each.status === 'TRANSFERRED' || each.status === 'RETURNING')
-  const open = (each: Transfer) => new Date(each.startsAt) <= now && now < new Date(each.endsAt)
-  const mine = transfers.find(
-    (each) => each.status === 'SCHEDULED' && each.recipient.id === userId && open(each),
-  )
-  const upcoming = transfers
-    .filter((each) => each.status === 'SCHEDULED' && now < new Date(each.endsAt))
-    .sort((a, b) => a.startsAt.localeCompare(b.startsAt))[0]
-  const found = out ?? mine ?? upcoming ?? null
-  // Mirrored before its window opened, the recipient's own transfer is offered once the window is open.
-  if (found?.status === 'SCHEDULED' && found.recipient.id === userId && open(found))
-    return { ...found, next: 'PICKUP', refusal: null }
-  if (found?.next !== 'PICKUP' || open(found)) return found
-  return { ...found, next: null, refusal: now < new Date(found.startsAt) ? 'before_window' : 'window_closed' }
+/** Answers kept whole (no row of their own): the dashboard's figures and the list of my organizations. */
+const snapshotKey = {
+  dashboard: (organizationId: string | null) => `dashboard:${organizationId ?? ''}`,
+  organizations: 'organizations',
 }
 
+async function keepSnapshot(key: string, value: unknown): Promise<void> {
+  await withDb((db) => db.meta.put({ key, value: JSON.stringify(value) }))
+}
+
+async function snapshot<T>(key: string): Promise<T | undefined> {
+  const entry = await withDb((db) => db.meta.get(key))
+  return entry ? (JSON.parse(entry.value) as T) : undefined
+}
+
+export const mirrorDashboard = (organizationId: string | null, dashboard: Dashboard) =>
+  keepSnapshot(snapshotKey.dashboard(organizationId), dashboard)
+
+export const mirroredDashboard = (organizationId: string | null) =>
+  snapshot<Dashboard>(snapshotKey.dashboard(organizationId))
+
+export const mirrorOrganizations = (organizations: Organization[]) =>
+  keepSnapshot(snapshotKey.organizations, organizations)
+
+export const mirroredOrganizations = () => snapshot<Organization[]>(snapshotKey.organizations)
+
 /**
- * What a scan resolves to from the mirror, as the server would answer it (same screen online and offline):
- * `unknown` when the mirror does not know the tag.
+ * The tag page as the server shows it to a member, from the mirror: the tag, its keychain and who holds it.
+ * Undefined when the device does not know the tag or its organization.
  */
-export async function resolveScanOffline(input: {
-  organizationId: string
-  userId: string
-  value: string
-  scanId: string
-  permissions: readonly string[]
-  now?: Date
-}): Promise<ScanResult> {
-  const tag = await mirroredTag(input.organizationId, input.value)
-  if (!tag || tag.organizationId !== input.organizationId)
-    return { status: 'unknown', scanId: input.scanId, value: input.value }
+export async function mirroredTagLanding(publicId: string): Promise<TagLanding | undefined> {
+  const tag = await withDb((db) => db.tags.where('publicId').equals(publicId).first())
+  if (!tag) return undefined
+  const { organizationId, codeKey: _codeKey, ...plainTag } = tag
+  const [organizations, transfer, profile] = await Promise.all([
+    mirroredOrganizations(),
+    withDb((db) => db.transfers.where('organizationId').equals(organizationId).first()),
+    withDb((db) => db.profile.toCollection().first()),
+  ])
+  const name =
+    organizations?.find((each) => each.id === organizationId)?.name ?? transfer?.organizationName ?? null
+  if (name === null) return undefined
   const keychainId = tag.key?.keychainId ?? null
   const row = keychainId ? await withDb((db) => db.keychains.get(keychainId)) : undefined
-  const transfers = keychainId
-    ? await withDb((db) => db.transfers.where('keychainId').equals(keychainId).toArray())
-    : []
-  const detail = row?.detail
-  const { organizationId: _organizationId, codeKey: _codeKey, ...plainTag } = tag
   return {
-    status: 'resolved',
-    scanId: input.scanId,
+    view: 'member',
     tag: plainTag,
-    key: detail?.keys.find((key) => key.tag?.id === tag.id) ?? null,
     keychain:
       keychainId && tag.key
         ? {
             id: keychainId,
             name: tag.key.keychainName,
-            custodian: detail?.custodian ?? row?.summary?.custodian ?? null,
+            custodian: row?.detail?.custodian ?? row?.summary?.custodian ?? null,
           }
         : null,
-    actions: SCAN_ACTIONS.filter((action) => input.permissions.includes(action)),
-    transfer: concerning(transfers, input.userId, input.now ?? new Date()),
+    organization: { id: organizationId, name },
+    permissions: profile?.selectedOrganizationId === organizationId ? profile.permissions : [],
   }
 }

@@ -1,4 +1,6 @@
 import 'fake-indexeddb/auto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { OutboxItem } from './db.ts'
 import { offlineDb, resetOfflineDbForTests, withDb } from './db.ts'
@@ -8,6 +10,7 @@ import {
   discardItem,
   drain,
   enqueue,
+  inFlight,
   outboxItems,
   retryItem,
   type SendOutcome,
@@ -30,7 +33,10 @@ beforeEach(async () => {
 })
 
 afterEach(() => {
+  vi.useRealTimers()
+  vi.restoreAllMocks()
   vi.unstubAllGlobals()
+  localStorage.clear()
 })
 
 describe('outbox', () => {
@@ -161,6 +167,49 @@ describe('outbox', () => {
     await scan('E-2')
     expect((await outboxItems()).map((item) => item.value)).toEqual(['E-1', 'E-2'])
   })
+
+  it('never queues an action twice when the connection is lost after its write committed', async () => {
+    const table = offlineDb().outbox
+    // The write reaches the database, then the connection drops before the answer: withDb retries.
+    const lostOnce = <M extends 'add' | 'put'>(method: M) => {
+      const original = table[method].bind(table) as (...args: unknown[]) => Promise<unknown>
+      let lost = false
+      vi.spyOn(table, method).mockImplementation((async (...args: unknown[]) => {
+        const key = await original(...args)
+        if (lost) return key
+        lost = true
+        throw Object.assign(new Error('Database has been closed'), { name: 'DatabaseClosedError' })
+      }) as never)
+    }
+    lostOnce('add')
+    lostOnce('put')
+    const item = await scan('G-1')
+    const stored = await outboxItems()
+    expect(stored).toHaveLength(1)
+    expect(stored[0]).toEqual(item)
+  })
+})
+
+describe('an action sent at once', () => {
+  it('is left alone by a drain from its write until its first try ends', async () => {
+    const item = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'A-1',
+      label: 'A-1',
+      claim: true,
+    })
+    const seen: string[] = []
+    const transport: Transport = async (each) => {
+      seen.push(each.id)
+      return sent(each)
+    }
+    expect((await drain(transport, { userId: USER })).sent).toBe(0)
+    inFlight.delete(item.id)
+    expect((await drain(transport, { userId: USER })).sent).toBe(1)
+    expect(seen).toEqual([item.id])
+  })
 })
 
 describe('single drainer', () => {
@@ -206,6 +255,76 @@ describe('single drainer', () => {
     release()
     expect(await first).toBe('first')
     expect(await asSingleDrainer(async () => 'now free', 'b')).toBe('now free')
+  })
+
+  it('renews the localStorage lease while a long drain runs, and stops renewing when it ends', async () => {
+    vi.stubGlobal('navigator', { ...navigator, locks: undefined })
+    vi.useFakeTimers()
+    let release!: () => void
+    const first = asSingleDrainer(
+      () => new Promise<string>((resolve) => (release = () => resolve('first'))),
+      'a',
+    )
+    // 1 000 scans on a slow line: well past the 30 s lease, another tab still may not drain.
+    await vi.advanceTimersByTimeAsync(31_000)
+    expect(await asSingleDrainer(async () => 'other tab', 'b')).toBeNull()
+    await vi.advanceTimersByTimeAsync(60_000)
+    expect(await asSingleDrainer(async () => 'other tab', 'b')).toBeNull()
+    release()
+    expect(await first).toBe('first')
+    expect(vi.getTimerCount()).toBe(0)
+    expect(await asSingleDrainer(async () => 'now free', 'b')).toBe('now free')
+  })
+
+  it('does not take the lease back from a tab that got it after this one’s lapsed', async () => {
+    vi.stubGlobal('navigator', { ...navigator, locks: undefined })
+    vi.useFakeTimers()
+    let release!: () => void
+    const first = asSingleDrainer(() => new Promise<void>((resolve) => (release = resolve)), 'a')
+    localStorage.setItem('trousseau-outbox-lease', JSON.stringify({ tab: 'b', until: Date.now() + 30_000 }))
+    await vi.advanceTimersByTimeAsync(20_000)
+    expect(JSON.parse(localStorage.getItem('trousseau-outbox-lease')!)).toMatchObject({ tab: 'b' })
+    release()
+    await first
+    expect(JSON.parse(localStorage.getItem('trousseau-outbox-lease')!)).toMatchObject({ tab: 'b' })
+  })
+})
+
+describe('background sync (public/sw-outbox-sync.js)', () => {
+  const source = readFileSync(join(import.meta.dirname, '../../public/sw-outbox-sync.js'), 'utf8')
+
+  /** Runs the service worker script against a fake `self` and fires one `sync` event at it. */
+  const fireSync = (windows: { postMessage: (message: unknown) => void }[], tag = 'trousseau-outbox') => {
+    let handler: ((event: unknown) => void) | undefined
+    const self = {
+      addEventListener: (type: string, listener: (event: unknown) => void) => {
+        if (type === 'sync') handler = listener
+      },
+      clients: { matchAll: vi.fn(async () => windows) },
+    }
+    new Function('self', source)(self)
+    let waited: Promise<unknown> | undefined
+    handler!({ tag, waitUntil: (promise: Promise<unknown>) => (waited = promise) })
+    return { waited, matchAll: self.clients.matchAll }
+  }
+
+  it('fails the sync when no window of the app is open, so the browser tries it again later', async () => {
+    const { waited } = fireSync([])
+    await expect(waited).rejects.toThrow()
+  })
+
+  it('asks every open window to drain its outbox', async () => {
+    const client = { postMessage: vi.fn() }
+    const { waited, matchAll } = fireSync([client])
+    await expect(waited).resolves.toBeUndefined()
+    expect(matchAll).toHaveBeenCalledWith({ type: 'window', includeUncontrolled: true })
+    expect(client.postMessage).toHaveBeenCalledWith({ type: 'drain-outbox' })
+  })
+
+  it('leaves other sync tags alone', () => {
+    const { waited, matchAll } = fireSync([], 'something-else')
+    expect(waited).toBeUndefined()
+    expect(matchAll).not.toHaveBeenCalled()
   })
 })
 

@@ -26,7 +26,11 @@ let lastSeq = 0
 /** Items this tab is sending right now (the immediate try of a new action): a drain leaves them alone. */
 export const inFlight = new Set<string>()
 
-/** Keeps a field action on the device before anything is sent. */
+/**
+ * Keeps a field action on the device before anything is sent. The item (its UUID above all) is made once,
+ * before the write: when the connection is lost and `withDb` tries again, a write that did commit is found
+ * by that id instead of being added a second time under a new key.
+ */
 export async function enqueue(input: {
   kind: OutboxKind
   userId: string
@@ -34,31 +38,40 @@ export async function enqueue(input: {
   value: string
   label: string
   now?: Date
+  /** The caller sends it at once: claimed before the write, so no drain picks it up meanwhile. */
+  claim?: boolean
 }): Promise<OutboxItem> {
   const now = input.now ?? new Date()
+  const made: Omit<OutboxItem, 'seq'> = {
+    id: crypto.randomUUID(),
+    kind: input.kind,
+    userId: input.userId,
+    organizationId: input.organizationId,
+    value: input.value,
+    label: input.label,
+    clientTime: now.toISOString(),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: 0,
+    error: null,
+    result: null,
+    sentAt: null,
+  }
+  if (input.claim) inFlight.add(made.id)
   return withDb(async (db) => {
+    // A first try that committed before the connection dropped.
+    const kept = await db.outbox.get(made.id)
+    if (kept) return kept
     const last = await db.outbox.orderBy('seq').last()
     // Strictly increasing even for two actions in the same millisecond, and across reloads.
     const seq = Math.max(now.getTime(), (last?.seq ?? 0) + 1, lastSeq + 1)
     lastSeq = seq
-    const item: OutboxItem = {
-      id: crypto.randomUUID(),
-      seq,
-      kind: input.kind,
-      userId: input.userId,
-      organizationId: input.organizationId,
-      value: input.value,
-      label: input.label,
-      clientTime: now.toISOString(),
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: 0,
-      error: null,
-      result: null,
-      sentAt: null,
-    }
+    const item: OutboxItem = { ...made, seq }
     await db.outbox.add(item)
     return item
+  }).catch((error: unknown) => {
+    inFlight.delete(made.id)
+    throw error
   })
 }
 

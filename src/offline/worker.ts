@@ -13,16 +13,28 @@ export async function asSingleDrainer<T>(work: () => Promise<T>, tabId: string):
   if (typeof navigator !== 'undefined' && navigator.locks) {
     return navigator.locks.request(LOCK_NAME, { ifAvailable: true }, async (lock) => (lock ? work() : null))
   }
-  const now = Date.now()
-  const lease = JSON.parse(localStorage.getItem(LEASE_KEY) ?? 'null') as { tab: string; until: number } | null
-  if (lease && lease.tab !== tabId && lease.until > now) return null
-  localStorage.setItem(LEASE_KEY, JSON.stringify({ tab: tabId, until: now + LEASE_MS }))
+  const lease = readLease()
+  if (lease && lease.tab !== tabId && lease.until > Date.now()) return null
+  writeLease(tabId)
+  // A drain may outlast the lease (1 000 scans on a slow line): renew it while this tab still holds it.
+  const renewal = setInterval(() => {
+    if (readLease()?.tab === tabId) writeLease(tabId)
+    else clearInterval(renewal)
+  }, LEASE_MS / 3)
   try {
     return await work()
   } finally {
-    const held = JSON.parse(localStorage.getItem(LEASE_KEY) ?? 'null') as { tab: string } | null
-    if (held?.tab === tabId) localStorage.removeItem(LEASE_KEY)
+    clearInterval(renewal)
+    if (readLease()?.tab === tabId) localStorage.removeItem(LEASE_KEY)
   }
+}
+
+function readLease(): { tab: string; until: number } | null {
+  return JSON.parse(localStorage.getItem(LEASE_KEY) ?? 'null') as { tab: string; until: number } | null
+}
+
+function writeLease(tabId: string): void {
+  localStorage.setItem(LEASE_KEY, JSON.stringify({ tab: tabId, until: Date.now() + LEASE_MS }))
 }
 
 export type OutboxWorker = {

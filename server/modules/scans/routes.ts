@@ -1,8 +1,14 @@
-import { ScanHeadersSchema, ScanRequestSchema, ScanResultSchema } from '../../../contract/scans.ts'
+import {
+  ScanHeadersSchema,
+  ScanRequestSchema,
+  type ScanResult,
+  ScanResultSchema,
+} from '../../../contract/scans.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { withKeychainTags } from '../transfers/view.ts'
 import { recordScan } from './service.ts'
 
 export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
@@ -47,7 +53,13 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
           }),
         }),
       )
-      return idempotentResponse(c, answer)
+      return idempotentResponse(c, answer, (body) => storedScan(body as ScanResult))
     },
   )
+}
+
+/** A scan answer stored before transfers carried `keychain.tags` gets them empty (`withKeychainTags`). */
+function storedScan(result: ScanResult): ScanResult {
+  if (result.status !== 'resolved' || !result.transfer) return result
+  return { ...result, transfer: withKeychainTags(result.transfer) }
 }

@@ -94,6 +94,7 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
       userId: input.userId,
       role,
       now: input.now,
+      publicUrl: input.publicUrl,
     })
   }
   return {

@@ -37,7 +37,7 @@ function afterWindow(startsAt: Date, id: string): SQL {
 
 async function windowPage(
   db: Db,
-  input: { where: SQL | undefined; query: PageQuery; callerId: string; now: Date },
+  input: { where: SQL | undefined; query: PageQuery; callerId: string; now: Date; publicUrl: string },
 ): Promise<TransferPage> {
   const limit = pageLimit(input.query.limit)
   const after = input.query.cursor ? windowCursor(input.query.cursor, 2) : null
@@ -51,7 +51,8 @@ async function windowPage(
     (row) => [row.transfer.startsAt.toISOString(), row.transfer.id],
     (row) => row,
   )
-  return { data: await toTransfers(db, page.data, input.callerId, input.now), nextCursor: page.nextCursor }
+  const data = await toTransfers(db, page.data, input.callerId, input.now, input.publicUrl)
+  return { data, nextCursor: page.nextCursor }
 }
 
 /**
@@ -65,6 +66,7 @@ export function listOrganizationTransfers(
     caller: { userId: string; role: Role }
     query: PageQuery & { status?: TransferStatus; expired?: 'true' | 'false' }
     now: Date
+    publicUrl: string
   },
 ): Promise<TransferPage> {
   const { query, now } = input
@@ -78,13 +80,21 @@ export function listOrganizationTransfers(
     query,
     callerId: input.caller.userId,
     now,
+    publicUrl: input.publicUrl,
   })
 }
 
 /** `GET /keychains/{id}/transfers`: the keychain's transfers, newest window first. */
 export function listKeychainTransfers(
   db: Db,
-  input: { organizationId: string; keychainId: string; callerId: string; query: PageQuery; now: Date },
+  input: {
+    organizationId: string
+    keychainId: string
+    callerId: string
+    query: PageQuery
+    now: Date
+    publicUrl: string
+  },
 ): Promise<TransferPage> {
   return windowPage(db, {
     where: and(
@@ -94,6 +104,7 @@ export function listKeychainTransfers(
     query: input.query,
     callerId: input.callerId,
     now: input.now,
+    publicUrl: input.publicUrl,
   })
 }
 
@@ -104,7 +115,7 @@ export function listKeychainTransfers(
  */
 export async function listRequests(
   db: Db,
-  input: { userId: string; query: PageQuery & { open?: 'true' | 'false' }; now: Date },
+  input: { userId: string; query: PageQuery & { open?: 'true' | 'false' }; now: Date; publicUrl: string },
 ): Promise<TransferPage> {
   const { query, now } = input
   const limit = pageLimit(query.limit)
@@ -135,5 +146,8 @@ export async function listRequests(
     (row) => [isOpen(row.transfer, now) ? '0' : '1', row.transfer.startsAt.toISOString(), row.transfer.id],
     (row) => row,
   )
-  return { data: await toTransfers(db, page.data, input.userId, now), nextCursor: page.nextCursor }
+  return {
+    data: await toTransfers(db, page.data, input.userId, now, input.publicUrl),
+    nextCursor: page.nextCursor,
+  }
 }

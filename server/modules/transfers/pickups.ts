@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
-import { judgedTime, type Transfer } from '../../../contract/transfers.ts'
+import { judgedTime } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
@@ -10,7 +10,7 @@ import { memberRole } from '../organizations/roles.ts'
 import { pickupRefused } from './errors.ts'
 import { canSeeTransfer } from './service.ts'
 import { pickupDecision } from './status.ts'
-import { findTransferRow, keychainOutFor, outTransfersOf, toTransfer } from './view.ts'
+import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
 
 export type PickupInput = {
   caller: UserRow
@@ -28,12 +28,13 @@ export type PickupInput = {
  * the transfer (else 404); `pickupDecision` says what happens:
  * - PICKUP: TRANSFERRED, the recipient becomes the custodian, the previous custodian is kept on the transfer;
  * - RETURN: RETURNED, custody goes back to that previous custodian (nobody if they are no longer a member);
- * each move is logged in the custody log and recorded as a pickup row. Answers the transfer after the move.
+ * each move is logged in the custody log and recorded as a pickup row. Gives the transfer's row after the move
+ * (the route answers it with `toTransfer`).
  * The rules judge at `judgedTime(now, clientTime, fromQueue)` (the device's time of a queued pickup within the
  * tolerance, else the server's); that instant is also the custody entry's `at` and the transfer's
  * `pickedUpAt`/`returnedAt`. The pickup row keeps both times; the answer's status is computed at `now`.
  */
-export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer> {
+export async function recordPickup(tx: Db, input: PickupInput): Promise<TransferViewRow> {
   const { caller, now } = input
   const [locked] = await tx.select().from(transfers).where(eq(transfers.id, input.transferId)).for('update')
   const view = locked ? await findTransferRow(tx, locked.id) : null
@@ -84,7 +85,7 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
   })
   const moved = await findTransferRow(tx, locked.id)
   if (!moved) throw notFound('No such transfer.')
-  return toTransfer(tx, moved, caller.id, now)
+  return moved
 }
 
 /** Custody from → to, dated `at`, and the transfer's change. */

@@ -2,6 +2,7 @@ import { IdParamsSchema } from '../../../contract/common.ts'
 import { ScanHeadersSchema } from '../../../contract/scans.ts'
 import {
   KeychainTransfersQuerySchema,
+  type Transfer,
   TransferCreateSchema,
   TransferListQuerySchema,
   TransferPageSchema,
@@ -16,10 +17,12 @@ import { findKeychain } from '../keychains/service.ts'
 import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
 import { recordPickup } from './pickups.ts'
 import { cancelTransfer, createTransfer, getTransfer } from './service.ts'
+import { toTransfer, withKeychainTags } from './view.ts'
 
 /** Transfers: authorize, list, cancel, and the pickups (first the recipient's, then the return). */
 export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
   const { db } = deps.database
+  const { publicUrl } = deps.config
 
   api.route(
     {
@@ -41,6 +44,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
           callerId: session.user.id,
           query,
           now: deps.clock.now(),
+          publicUrl,
         }),
         200,
       )
@@ -91,6 +95,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
           caller: { userId: session.user.id, role: organization.role },
           query,
           now: deps.clock.now(),
+          publicUrl,
         }),
         200,
       ),
@@ -107,7 +112,10 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       responses: { 200: { description: 'A page of transfers', schema: TransferPageSchema } },
     },
     async (c, { session, query }) =>
-      c.json(await listRequests(db, { userId: session.user.id, query, now: deps.clock.now() }), 200),
+      c.json(
+        await listRequests(db, { userId: session.user.id, query, now: deps.clock.now(), publicUrl }),
+        200,
+      ),
   )
 
   api.route(
@@ -121,7 +129,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       responses: { 200: { description: 'The transfer', schema: TransferSchema } },
     },
     async (c, { session, params }) =>
-      c.json(await getTransfer(db, params.id, session.user.id, deps.clock.now()), 200),
+      c.json(await getTransfer(db, params.id, session.user.id, deps.clock.now(), publicUrl), 200),
   )
 
   api.route(
@@ -179,18 +187,18 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
           payload: null,
           now,
         },
-        async (tx) => ({
-          status: 201,
-          body: await recordPickup(tx, {
+        async (tx) => {
+          const moved = await recordPickup(tx, {
             caller: session.user,
             transferId: params.id,
             clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
             fromQueue: headers['x-from-queue'] === '1',
             now,
-          }),
-        }),
+          })
+          return { status: 201, body: await toTransfer(tx, moved, session.user.id, now, publicUrl) }
+        },
       )
-      return idempotentResponse(c, answer)
+      return idempotentResponse(c, answer, (body) => withKeychainTags(body as Transfer))
     },
   )
 }

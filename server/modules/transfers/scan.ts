@@ -32,7 +32,7 @@ export async function hasOpenTransferTo(db: Db, keychainId: string, userId: stri
  */
 export async function scanTransfer(
   db: Db,
-  input: { keychainId: string; userId: string; role: Role | null; now: Date },
+  input: { keychainId: string; userId: string; role: Role | null; now: Date; publicUrl: string },
 ): Promise<Transfer | null> {
   const { userId, now } = input
   const rows = await selectTransfers(db).where(
@@ -55,5 +55,5 @@ export async function scanTransfer(
         at < row.transfer.endsAt.getTime(),
     ) ??
     scheduled[0]
-  return chosen ? toTransfer(db, chosen, userId, now) : null
+  return chosen ? toTransfer(db, chosen, userId, now, input.publicUrl) : null
 }

@@ -177,7 +177,7 @@ export async function createTransfer(
     invited: created.invited,
   })
   await sendQuietly(deps, mail, created.row.id, 'transfer mail failed')
-  return viewOf(deps.database.db, created.row.id, input.actor.id, now)
+  return viewOf(deps.database.db, created.row.id, input.actor.id, now, deps.config.publicUrl)
 }
 
 export function addressOf(organization: OrganizationRow) {
@@ -202,10 +202,10 @@ async function sendQuietly(
   })
 }
 
-async function viewOf(db: Db, id: string, callerId: string, now: Date): Promise<Transfer> {
+async function viewOf(db: Db, id: string, callerId: string, now: Date, publicUrl: string): Promise<Transfer> {
   const row = await findTransferRow(db, id)
   if (!row) throw notFound('No such transfer.')
-  return toTransfer(db, row, callerId, now)
+  return toTransfer(db, row, callerId, now, publicUrl)
 }
 
 /**
@@ -236,7 +236,7 @@ export async function cancelTransfer(
   const view = await findTransferRow(db, cancelled.id)
   if (!view) throw notFound('No such transfer.')
   await sendQuietly(deps, cancellationMail(view), cancelled.id, 'transfer cancellation mail failed')
-  return toTransfer(db, view, input.actorId, now)
+  return toTransfer(db, view, input.actorId, now, deps.config.publicUrl)
 }
 
 function cancellationMail(view: TransferViewRow) {
@@ -264,8 +264,14 @@ export async function canSeeTransfer(db: Db, row: TransferViewRow, userId: strin
 }
 
 /** `GET /transfers/{id}`: a transfer the caller may see (`canSeeTransfer`), else 404. */
-export async function getTransfer(db: Db, id: string, userId: string, now: Date): Promise<Transfer> {
+export async function getTransfer(
+  db: Db,
+  id: string,
+  userId: string,
+  now: Date,
+  publicUrl: string,
+): Promise<Transfer> {
   const row = await findTransferRow(db, id)
   if (!row || !(await canSeeTransfer(db, row, userId))) throw notFound('No such transfer.')
-  return toTransfer(db, row, userId, now)
+  return toTransfer(db, row, userId, now, publicUrl)
 }

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Role } from '../../../contract/permissions.ts'
+import type { Tag } from '../../../contract/tags.ts'
 import type { Pickup, Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import {
   keychains,
+  keys,
   memberships,
   type OrganizationRow,
   organizations,
@@ -15,6 +17,8 @@ import {
   users,
 } from '../../db/schema.ts'
 import { toPerson } from '../members/service.ts'
+import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
+import { toTag } from '../tags/service.ts'
 import { expiresAt, isExpired, pickupDecision, transferStatus } from './status.ts'
 
 const recipient = alias(users, 'recipient')
@@ -113,6 +117,28 @@ async function pickupsOf(db: Db, transferIds: string[]): Promise<Map<string, Pic
   return byTransfer
 }
 
+/** The tags on these keychains' keys now, by code: keychain id → tags (a deleted keychain has none). */
+async function tagsOf(db: Db, keychainIds: string[], publicUrl: string): Promise<Map<string, Tag[]>> {
+  const byKeychain = new Map<string, Tag[]>()
+  if (keychainIds.length === 0) return byKeychain
+  for (const row of await selectLinkedTags(db, inArray(keys.keychainId, keychainIds))) {
+    if (!row.keychainId) continue
+    const list = byKeychain.get(row.keychainId) ?? []
+    list.push(toTag(row.tag, keyLinkOf(row), publicUrl))
+    byKeychain.set(row.keychainId, list)
+  }
+  return byKeychain
+}
+
+/**
+ * A transfer answer stored for an Idempotency-Key before transfers carried `keychain.tags`: replayed with none
+ * (the next read of the transfer gives them).
+ */
+export function withKeychainTags(transfer: Transfer): Transfer {
+  if (Array.isArray(transfer.keychain.tags)) return transfer
+  return { ...transfer, keychain: { ...transfer.keychain, tags: [] } }
+}
+
 /** The transfers that are out (TRANSFERRED, so RETURNING too) among these keychains': keychain id → ids. */
 export async function outTransfersOf(db: Db, keychainIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>()
@@ -143,12 +169,16 @@ function recipientPerson(row: TransferViewRow, callerId: string) {
   return named ? person : { ...person, firstName: '', lastName: '' }
 }
 
-/** The contract's view of each row for the caller at `now` (`next`/`refusal` are the caller's). */
+/**
+ * The contract's view of each row for the caller at `now` (`next`/`refusal` are the caller's); `publicUrl`
+ * makes the tags' URLs.
+ */
 export async function toTransfers(
   db: Db,
   rows: TransferViewRow[],
   callerId: string,
   now: Date,
+  publicUrl: string,
 ): Promise<Transfer[]> {
   if (rows.length === 0) return []
   // One query each, in turn (inside a transaction a connection runs one query at a time anyway).
@@ -159,6 +189,7 @@ export async function toTransfers(
   const scheduled = rows.filter((row) => row.transfer.status === 'SCHEDULED')
   const out = await outTransfersOf(db, [...new Set(scheduled.map((row) => row.transfer.keychainId))])
   const roles = await rolesOf(db, callerId, [...new Set(rows.map((row) => row.transfer.organizationId))])
+  const tags = await tagsOf(db, [...new Set(rows.map((row) => row.transfer.keychainId))], publicUrl)
   return rows.map((row) => {
     const { transfer, organization } = row
     const caller = { userId: callerId, role: roles.get(transfer.organizationId) ?? null }
@@ -167,7 +198,11 @@ export async function toTransfers(
       id: transfer.id,
       organizationId: transfer.organizationId,
       organizationName: organization.name,
-      keychain: { id: transfer.keychainId, name: row.keychainName ?? transfer.keychainName },
+      keychain: {
+        id: transfer.keychainId,
+        name: row.keychainName ?? transfer.keychainName,
+        tags: tags.get(transfer.keychainId) ?? [],
+      },
       recipient: recipientPerson(row, callerId),
       authorizedBy: row.authorizer ? toPerson(row.authorizer) : null,
       fromDate: transfer.fromDate,
@@ -198,7 +233,8 @@ export async function toTransfer(
   row: TransferViewRow,
   callerId: string,
   now: Date,
+  publicUrl: string,
 ): Promise<Transfer> {
-  const [transfer] = await toTransfers(db, [row], callerId, now)
+  const [transfer] = await toTransfers(db, [row], callerId, now, publicUrl)
   return transfer!
 }

@@ -1,10 +1,16 @@
 import { queryOptions } from '@tanstack/react-query'
 import { DashboardSchema } from '../../../contract/transfers.ts'
 import { api } from '../../lib/api.ts'
+import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
 
 /** Counts of the selected organization and my open requests; keyed by the organization it was asked for. */
 export const dashboardQuery = (organizationId: string | null) =>
   queryOptions({
     queryKey: ['transfers', 'dashboard', organizationId ?? ''] as const,
-    queryFn: () => api('/stats/dashboard', { schema: DashboardSchema }),
+    queryFn: () =>
+      mirrored(
+        () => api('/stats/dashboard', { schema: DashboardSchema }),
+        async (dashboard) => (await mirrorStore()).mirrorDashboard(organizationId, dashboard),
+        async () => (await mirrorStore()).mirroredDashboard(organizationId),
+      ),
   })

@@ -11,6 +11,7 @@ import {
 } from '../../../contract/organizations.ts'
 import { TagPageSchema } from '../../../contract/tags.ts'
 import { api } from '../../lib/api.ts'
+import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -22,7 +23,12 @@ export const organizationKeys = {
 
 export const organizationsQuery = queryOptions({
   queryKey: organizationKeys.all,
-  queryFn: async () => (await api('/organizations', { schema: OrganizationListSchema })).data,
+  queryFn: () =>
+    mirrored(
+      async () => (await api('/organizations', { schema: OrganizationListSchema })).data,
+      async (organizations) => (await mirrorStore()).mirrorOrganizations(organizations),
+      async () => (await mirrorStore()).mirroredOrganizations(),
+    ),
 })
 
 export const organizationQuery = (id: string) =>

@@ -13,8 +13,11 @@ export function ScanResultCard({
   result,
   transfer,
   canOpenKeychain,
+  offline = false,
 }: {
   result: ScanResult
+  /** Resolved from this device's copy (no network): an unknown tag may just be missing from it. */
+  offline?: boolean
   /** Whether its keychain's page opens in the selected organization (default: the role may read keychains). */
   canOpenKeychain?: boolean
   /** The keychain's transfer and its pickup or return, composed in by the route. */
@@ -30,9 +33,17 @@ export function ScanResultCard({
             <Trans>Unknown tag</Trans>
           </h2>
           <p className="text-slate-700">
-            <Trans>
-              “{result.value}” is not a tag of your organization. Check the code, or scan the QR code itself.
-            </Trans>
+            {offline ? (
+              <Trans>
+                “{result.value}” is not in this device's copy of your organization's tags. The scan is kept
+                and will be checked when the network returns.
+              </Trans>
+            ) : (
+              <Trans>
+                “{result.value}” is not a tag of your organization. Check the code, or scan the QR code
+                itself.
+              </Trans>
+            )}
           </p>
         </div>
       </Card>

@@ -32,7 +32,7 @@ describe('scan screen', () => {
     expect(JSON.parse(init.body as string)).toEqual({ value: 'zz-00001' })
     const headers = init.headers as Record<string, string>
     expect(headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/)
-    expect(renderResult).toHaveBeenCalledWith(unknown)
+    expect(renderResult).toHaveBeenCalledWith(unknown, false)
     expect((input as HTMLInputElement).value).toBe('')
   })
 

@@ -29,7 +29,8 @@ export function ScanScreen({
   onResult,
   send = sendDirectly,
 }: {
-  renderResult: (result: ScanResult) => ReactNode
+  /** `queued`: answered from this device's copy, the scan waits to be sent. */
+  renderResult: (result: ScanResult, queued: boolean) => ReactNode
   /** Called with each answer, e.g. to go straight to the keychain a tag belongs to. */
   onResult?: (result: ScanResult, queued: boolean) => void
   send?: SendScan
@@ -177,7 +178,7 @@ export function ScanScreen({
               </Trans>
             </p>
           ) : null}
-          {outcome?.kind === 'result' ? renderResult(outcome.result) : null}
+          {outcome?.kind === 'result' ? renderResult(outcome.result, outcome.queued) : null}
           {outcome?.kind === 'error' ? (
             <p
               role="alert"

@@ -14,7 +14,7 @@ const scheduled: Transfer = {
   id: '00000000-0000-4000-8000-0000000000c1',
   organizationId: '00000000-0000-4000-8000-0000000000d1',
   organizationName: 'Syndic des Archives',
-  keychain: { id: '00000000-0000-4000-8000-0000000000e1', name: 'Cave du 14' },
+  keychain: { id: '00000000-0000-4000-8000-0000000000e1', name: 'Cave du 14', tags: [] },
   recipient: person,
   authorizedBy: null,
   fromDate: '2026-11-22',

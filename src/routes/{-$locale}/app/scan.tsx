@@ -34,9 +34,10 @@ function Scan() {
       {(organizationId) => (
         <ScanScreen
           send={async (value) => (await fieldActions()).submitScan(field(organizationId), value)}
-          renderResult={(result) => (
+          renderResult={(result, queued) => (
             <ScanResultCard
               result={result}
+              offline={queued}
               canOpenKeychain={opensHere(result)}
               transfer={
                 result.status === 'resolved' && result.transfer ? (

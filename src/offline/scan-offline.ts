@@ -1,0 +1,66 @@
+import { SCAN_ACTIONS, type ScanResult } from '../../contract/scans.ts'
+import type { Transfer } from '../../contract/transfers.ts'
+import { withDb } from './db.ts'
+import { mirroredTag } from './mirror.ts'
+
+/**
+ * The transfer of a keychain that concerns `userId`, as the server picks it: the one out, else theirs
+ * whose window is open, else the next scheduled one. `next` is checked against `now` (the device's clock): a
+ * pickup offline is offered only inside the window the mirror knows.
+ */
+function concerning(transfers: Transfer[], userId: string, now: Date): Transfer | null {
+  const out = transfers.find((each) => each.status === 'TRANSFERRED' || each.status === 'RETURNING')
+  const open = (each: Transfer) => new Date(each.startsAt) <= now && now < new Date(each.endsAt)
+  const mine = transfers.find(
+    (each) => each.status === 'SCHEDULED' && each.recipient.id === userId && open(each),
+  )
+  const upcoming = transfers
+    .filter((each) => each.status === 'SCHEDULED' && now < new Date(each.endsAt))
+    .sort((a, b) => a.startsAt.localeCompare(b.startsAt))[0]
+  const found = out ?? mine ?? upcoming ?? null
+  // Mirrored before its window opened, the recipient's own transfer is offered once the window is open.
+  if (found?.status === 'SCHEDULED' && found.recipient.id === userId && open(found))
+    return { ...found, next: 'PICKUP', refusal: null }
+  if (found?.next !== 'PICKUP' || open(found)) return found
+  return { ...found, next: null, refusal: now < new Date(found.startsAt) ? 'before_window' : 'window_closed' }
+}
+
+/**
+ * What a scan resolves to from the mirror, as the server would answer it (same screen online and offline):
+ * `unknown` when the mirror does not know the tag.
+ */
+export async function resolveScanOffline(input: {
+  organizationId: string
+  userId: string
+  value: string
+  scanId: string
+  permissions: readonly string[]
+  now?: Date
+}): Promise<ScanResult> {
+  const tag = await mirroredTag(input.organizationId, input.value)
+  if (!tag || tag.organizationId !== input.organizationId)
+    return { status: 'unknown', scanId: input.scanId, value: input.value }
+  const keychainId = tag.key?.keychainId ?? null
+  const row = keychainId ? await withDb((db) => db.keychains.get(keychainId)) : undefined
+  const transfers = keychainId
+    ? await withDb((db) => db.transfers.where('keychainId').equals(keychainId).toArray())
+    : []
+  const detail = row?.detail
+  const { organizationId: _organizationId, codeKey: _codeKey, ...plainTag } = tag
+  return {
+    status: 'resolved',
+    scanId: input.scanId,
+    tag: plainTag,
+    key: detail?.keys.find((key) => key.tag?.id === tag.id) ?? null,
+    keychain:
+      keychainId && tag.key
+        ? {
+            id: keychainId,
+            name: tag.key.keychainName,
+            custodian: detail?.custodian ?? row?.summary?.custodian ?? null,
+          }
+        : null,
+    actions: SCAN_ACTIONS.filter((action) => input.permissions.includes(action)),
+    transfer: concerning(transfers, input.userId, input.now ?? new Date()),
+  }
+}
