@@ -7,6 +7,7 @@ import type { Transfer } from '../../contract/transfers.ts'
 import { offlineDb, resetOfflineDbForTests, withDb } from './db.ts'
 import {
   claimMirror,
+  mirroredDashboard,
   mirroredKeychain,
   mirroredKeychainSummaries,
   mirroredTagLanding,
@@ -86,6 +87,7 @@ const snapshot = (overrides: Partial<MirrorSnapshot> = {}): MirrorSnapshot => ({
   keychains: { rows: [], complete: true },
   transfers: { rows: [], complete: true },
   requests: { rows: [], complete: true },
+  startedAt: NOW.toISOString(),
   ...overrides,
 })
 
@@ -128,6 +130,34 @@ describe('a contact offline', () => {
     }
   })
 
+  it('resolves, from another selected organization, the QR of a keychain transferred to them, for the pickup only', async () => {
+    await claimMirror(CONTACT)
+    await mirrorTransfers([transfer('tr-1', { organizationId: OTHER_ORG })], CONTACT)
+    const result = await resolveScanOffline({
+      organizationId: ORG,
+      userId: CONTACT,
+      value: 'https://trousseau.test/tags/abcdefghijklmnopqrst',
+      scanId: 'scan-3',
+      permissions: ['read__tag', 'read__keychain', 'update__keychain', 'pickup__transfer'],
+      now: NOW,
+    })
+    expect(result.status === 'resolved' && result.actions).toEqual(['pickup__transfer'])
+  })
+
+  it('answers "foreign" for a known tag whose transfer to them is over', async () => {
+    await claimMirror(CONTACT)
+    await mirrorTransfers([transfer('tr-1', { status: 'RETURNED', next: null })], CONTACT)
+    const result = await resolveScanOffline({
+      organizationId: ORG,
+      userId: CONTACT,
+      value: 'AGC-00042',
+      scanId: 'scan-4',
+      permissions: ['pickup__transfer'],
+      now: NOW,
+    })
+    expect(result).toEqual({ status: 'foreign', scanId: 'scan-4', publicId: 'abcdefghijklmnopqrst' })
+  })
+
   it('does not know a tag of a keychain that was never transferred to them', async () => {
     await claimMirror(CONTACT)
     await mirrorTransfers([transfer('tr-1')], CONTACT)
@@ -168,8 +198,10 @@ describe('a refresh replaces the mirror', () => {
   })
 
   it('forgets what the role may no longer read, but keeps the tags of transfers addressed to the user', async () => {
+    await claimMirror(CONTACT)
     await replaceMirror(
       snapshot({
+        userId: CONTACT,
         tags: { rows: [tag('AGC-00050', 'bbbbbbbbbbbbbbbbbbbb', null)], complete: true },
         keychains: { rows: [summary('kc-cave')], complete: true },
         transfers: { rows: [transfer('tr-1')], complete: true },
@@ -195,7 +227,50 @@ describe('a refresh replaces the mirror', () => {
     expect((await mirroredKeychainSummaries(ORG)).map((each) => each.id)).toEqual(['kc-a', 'kc-b', 'kc-c'])
   })
 
+  it('writes nothing once the mirror changed hands (a sign-out or another account meanwhile)', async () => {
+    await claimMirror(CONTACT)
+    expect(await replaceMirror(snapshot({ keychains: { rows: [summary('kc-a')], complete: true } }))).toBe(
+      false,
+    )
+    expect(await replaceMirror(snapshot({ userId: CONTACT }), { current: () => false })).toBe(false)
+    expect(await counts()).toEqual({ keychains: 0, tags: 0, transfers: 0 })
+  })
+
+  it('keeps the device’s picture of a transfer whose pickup was sent while the lists were fetched', async () => {
+    await claimMirror(CONTACT)
+    const picked = transfer('tr-1', { status: 'TRANSFERRED', next: null, refusal: 'own_return' })
+    await mirrorTransfers([picked], CONTACT)
+    const item = await enqueue({
+      kind: 'pickup',
+      userId: CONTACT,
+      organizationId: ORG,
+      value: 'tr-1',
+      label: 'Cave',
+    })
+    await withDb((db) =>
+      db.outbox.update(item.id, { status: 'sent', sentAt: new Date(NOW.getTime() + 1000).toISOString() }),
+    )
+    const stale = { rows: [transfer('tr-1')], complete: true }
+    await replaceMirror(
+      snapshot({ userId: CONTACT, tags: null, keychains: null, transfers: null, requests: stale }),
+    )
+    expect((await mirroredTransfer('tr-1'))?.status).toBe('TRANSFERRED')
+    // Sent before the fetching began, the lists are newer: they win.
+    await replaceMirror(
+      snapshot({
+        userId: CONTACT,
+        tags: null,
+        keychains: null,
+        transfers: null,
+        requests: stale,
+        startedAt: new Date(NOW.getTime() + 2000).toISOString(),
+      }),
+    )
+    expect((await mirroredTransfer('tr-1'))?.status).toBe('SCHEDULED')
+  })
+
   it('keeps the device’s picture of a transfer whose pickup waits in the outbox', async () => {
+    await claimMirror(CONTACT)
     const provisional = transfer('tr-1', { status: 'TRANSFERRED', next: null, refusal: 'own_return' })
     await mirrorTransfers([provisional], CONTACT)
     await enqueue({ kind: 'pickup', userId: CONTACT, organizationId: ORG, value: 'tr-1', label: 'Cave' })
@@ -229,6 +304,10 @@ describe('refreshMirror', () => {
   function serve(selectedAtTheEnd: string) {
     const answers: Record<string, unknown> = {
       '/api/organizations': { data: [] },
+      '/api/stats/dashboard': {
+        organization: null,
+        requests: { open: 2 },
+      },
       [`/api/organizations/${ORG}/tags`]: page([CAVE_TAG]),
       '/api/keychains': page([summary('kc-other-org')]),
       '/api/transfers': page([]),
@@ -257,6 +336,7 @@ describe('refreshMirror', () => {
     const context = { userId: ADMIN, organizationId: ORG, permissions: profile(ORG).permissions }
     expect(await refreshMirror(context)).toBe(true)
     expect(await counts()).toEqual({ keychains: 1, tags: 1, transfers: 0 })
+    expect((await mirroredDashboard(ORG))?.requests.open).toBe(2)
   })
 })
 
@@ -271,7 +351,7 @@ describe('the tag page from the mirror', () => {
       locale: 'fr',
       isOperator: false,
       selectedOrganizationId: ORG,
-      permissions: ['read__keychain'],
+      permissions: ['read__tag', 'read__keychain'],
     })
     await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
     await replaceMirror(snapshot({ tags: { rows: [CAVE_TAG], complete: true } }))
@@ -281,9 +361,30 @@ describe('the tag page from the mirror', () => {
       tag: { code: 'AGC-00042' },
       keychain: { id: 'kc-cave', name: 'Keychain kc-cave', custodian: null },
       organization: { id: ORG, name: 'Syndic des Archives' },
-      permissions: ['read__keychain'],
+      permissions: ['read__tag', 'read__keychain'],
     })
     expect(await mirroredTagLanding('zzzzzzzzzzzzzzzzzzzz')).toBeUndefined()
+  })
+
+  it('shows someone who may not read tags (a contact) only the "found" page, as online', async () => {
+    await claimMirror(CONTACT)
+    await mirrorProfile({
+      id: CONTACT,
+      email: 'contact@example.com',
+      firstName: 'Léa',
+      lastName: 'Martin',
+      phoneNumber: '',
+      locale: 'fr',
+      isOperator: false,
+      selectedOrganizationId: ORG,
+      permissions: ['pickup__transfer'],
+    })
+    await mirrorTransfers([transfer('tr-1')], CONTACT)
+    expect(await mirroredTagLanding('abcdefghijklmnopqrst')).toEqual({
+      view: 'found',
+      code: 'AGC-00042',
+      organization: { name: 'Syndic des Archives' },
+    })
   })
 
   it('is forgotten with the account', async () => {

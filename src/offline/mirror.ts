@@ -4,9 +4,14 @@ import type { Organization } from '../../contract/organizations.ts'
 import { parseScanValue } from '../../contract/scan-value.ts'
 import type { Tag, TagLanding } from '../../contract/tags.ts'
 import type { Dashboard, Transfer } from '../../contract/transfers.ts'
-import { type MirroredTag, type MirroredTransfer, withDb } from './db.ts'
+import { type MirroredTag, type MirroredTransfer, type TrousseauDb, withDb } from './db.ts'
 
 const OWNER_KEY = 'owner'
+
+/** The account the mirror belongs to (null: nobody's). */
+export async function mirrorOwner(db: TrousseauDb): Promise<string | null> {
+  return (await db.meta.get(OWNER_KEY))?.value ?? null
+}
 
 /**
  * Makes the mirror `userId`'s: when another account (or nobody) owned it, everything mirrored is forgotten
@@ -154,8 +159,9 @@ export const mirrorOrganizations = (organizations: Organization[]) =>
 export const mirroredOrganizations = () => snapshot<Organization[]>(snapshotKey.organizations)
 
 /**
- * The tag page as the server shows it to a member, from the mirror: the tag, its keychain and who holds it.
- * Undefined when the device does not know the tag or its organization.
+ * The tag page as the server shows it, from the mirror: to a member who reads tags, the tag, its keychain and
+ * who holds it; to anyone else, the "found these keys?" page. Undefined when the device does not know the tag
+ * or its organization.
  */
 export async function mirroredTagLanding(publicId: string): Promise<TagLanding | undefined> {
   const tag = await withDb((db) => db.tags.where('publicId').equals(publicId).first())
@@ -169,6 +175,10 @@ export async function mirroredTagLanding(publicId: string): Promise<TagLanding |
   const name =
     organizations?.find((each) => each.id === organizationId)?.name ?? transfer?.organizationName ?? null
   if (name === null) return undefined
+  // As online: the member view needs the role to read tags there; anyone else sees the "found" page.
+  const readsTags =
+    profile?.selectedOrganizationId === organizationId && profile.permissions.includes('read__tag')
+  if (!readsTags) return { view: 'found', code: tag.code, organization: { name } }
   const keychainId = tag.key?.keychainId ?? null
   const row = keychainId ? await withDb((db) => db.keychains.get(keychainId)) : undefined
   return {
@@ -183,6 +193,6 @@ export async function mirroredTagLanding(publicId: string): Promise<TagLanding |
           }
         : null,
     organization: { id: organizationId, name },
-    permissions: profile?.selectedOrganizationId === organizationId ? profile.permissions : [],
+    permissions: profile.permissions,
   }
 }

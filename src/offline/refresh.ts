@@ -1,17 +1,18 @@
 import type * as v from 'valibot'
 import { ProfileSchema } from '../../contract/auth.ts'
-import type { KeychainSummary } from '../../contract/keychains.ts'
-import { KeychainPageSchema } from '../../contract/keychains.ts'
+import { KeychainPageSchema, type KeychainSummary } from '../../contract/keychains.ts'
 import { OrganizationListSchema } from '../../contract/organizations.ts'
 import { type Tag, TagPageSchema } from '../../contract/tags.ts'
-import { type Transfer, TransferPageSchema } from '../../contract/transfers.ts'
+import { DashboardSchema, type Transfer, TransferPageSchema } from '../../contract/transfers.ts'
 import { api } from '../lib/api.ts'
 import { type MirroredKeychain, type MirroredTransfer, withDb } from './db.ts'
 import type { FieldContext } from './field.ts'
 import {
   asMirroredTag,
   asMirroredTransfer,
+  mirrorDashboard,
   mirrorOrganizations,
+  mirrorOwner,
   mirrorProfile,
   tagsOfTransfers,
 } from './mirror.ts'
@@ -47,6 +48,8 @@ export type MirrorSnapshot = {
   keychains: Fetched<KeychainSummary> | null
   transfers: Fetched<Transfer> | null
   requests: Fetched<Transfer>
+  /** When the fetching began: a pickup sent since may be newer than what the lists say. */
+  startedAt: string
 }
 
 /** Only the newest refresh writes: one started before an organization switch must not file the new one's rows. */
@@ -60,9 +63,11 @@ let generation = 0
  */
 export async function refreshMirror(context: FieldContext): Promise<boolean> {
   const mine = ++generation
+  const startedAt = new Date().toISOString()
   const can = (permission: string) => context.permissions.includes(permission)
   const { organizationId, userId } = context
   const organizations = await api('/organizations', { schema: OrganizationListSchema })
+  const dashboard = await api('/stats/dashboard', { schema: DashboardSchema })
   const snapshot: MirrorSnapshot = {
     userId,
     organizationId,
@@ -71,22 +76,30 @@ export async function refreshMirror(context: FieldContext): Promise<boolean> {
     keychains: can('read__keychain') ? await everyPage('/keychains', KeychainPageSchema) : null,
     transfers: can('read__transfer') ? await everyPage('/transfers', TransferPageSchema) : null,
     requests: await everyPage('/transfers/requests', TransferPageSchema),
+    startedAt,
   }
   const profile = await api('/profile', { schema: ProfileSchema })
-  if (mine !== generation || profile.id !== userId || profile.selectedOrganizationId !== organizationId)
-    return false
-  await replaceMirror(snapshot)
-  await mirrorOrganizations(organizations.data)
-  await mirrorProfile(profile)
-  return true
+  if (profile.id !== userId || profile.selectedOrganizationId !== organizationId) return false
+  return replaceMirror(snapshot, {
+    current: () => mine === generation,
+    alongside: async () => {
+      await mirrorOrganizations(organizations.data)
+      await mirrorDashboard(organizationId, dashboard)
+      await mirrorProfile(profile)
+    },
+  })
 }
 
 /**
  * Writes a refresh in place of the mirror's rows: what the server no longer lists (a deleted keychain, a tag
  * moved away, another organization's rows) goes, except what a list cut at `MAX_PAGES` may still hold. A
- * transfer with a pickup waiting in the outbox keeps the device's picture until the server has it.
+ * transfer with a pickup waiting in the outbox (or sent since the fetching began) keeps the device's picture.
+ * Writes nothing, and answers false, when the mirror changed hands or `current` says a newer refresh runs.
  */
-export async function replaceMirror(snapshot: MirrorSnapshot): Promise<void> {
+export async function replaceMirror(
+  snapshot: MirrorSnapshot,
+  options: { current?: () => boolean; alongside?: () => Promise<void> } = {},
+): Promise<boolean> {
   const transfers = new Map<string, MirroredTransfer>()
   for (const each of snapshot.transfers?.rows ?? [])
     transfers.set(each.id, asMirroredTransfer(each, each.recipient.id === snapshot.userId))
@@ -97,12 +110,16 @@ export async function replaceMirror(snapshot: MirrorSnapshot): Promise<void> {
   ]
   const complete = (list: Fetched<unknown> | null) => list === null || list.complete
 
-  await withDb((db) =>
-    db.transaction('rw', [db.keychains, db.tags, db.transfers, db.outbox], async () => {
+  return withDb((db) =>
+    db.transaction('rw', [db.keychains, db.tags, db.transfers, db.outbox, db.meta, db.profile], async () => {
+      // Checked in the same transaction as the writes: a sign-out or another account's sign-in in between wins.
+      if ((await mirrorOwner(db)) !== snapshot.userId || !(options.current?.() ?? true)) return false
       const waiting = await db.outbox
-        .where('status')
-        .equals('pending')
-        .filter((item) => item.kind === 'pickup')
+        .filter(
+          (item) =>
+            item.kind === 'pickup' &&
+            (item.status === 'pending' || (item.sentAt !== null && item.sentAt >= snapshot.startedAt)),
+        )
         .toArray()
       for (const item of waiting) {
         const kept = await db.transfers.get(item.value)
@@ -127,6 +144,8 @@ export async function replaceMirror(snapshot: MirrorSnapshot): Promise<void> {
           }),
         ),
       )
+      await options.alongside?.()
+      return true
     }),
   )
 }

@@ -3,6 +3,12 @@ import type { Transfer } from '../../contract/transfers.ts'
 import { withDb } from './db.ts'
 import { mirroredTag } from './mirror.ts'
 
+/** SCHEDULED and not past its window, or out (TRANSFERRED, RETURNING): it still concerns its recipient. */
+const isOpenAt = (transfer: Transfer, now: Date) =>
+  transfer.status === 'TRANSFERRED' ||
+  transfer.status === 'RETURNING' ||
+  (transfer.status === 'SCHEDULED' && now < new Date(transfer.endsAt))
+
 /**
  * The transfer of a keychain that concerns `userId`, as the server picks it: the one out, else theirs
  * whose window is open, else the next scheduled one. `next` is checked against `now` (the device's clock): a
@@ -37,14 +43,21 @@ export async function resolveScanOffline(input: {
   permissions: readonly string[]
   now?: Date
 }): Promise<ScanResult> {
+  const now = input.now ?? new Date()
   const tag = await mirroredTag(input.organizationId, input.value)
-  if (!tag || tag.organizationId !== input.organizationId)
-    return { status: 'unknown', scanId: input.scanId, value: input.value }
+  if (!tag) return { status: 'unknown', scanId: input.scanId, value: input.value }
   const keychainId = tag.key?.keychainId ?? null
   const row = keychainId ? await withDb((db) => db.keychains.get(keychainId)) : undefined
   const transfers = keychainId
     ? await withDb((db) => db.transfers.where('keychainId').equals(keychainId).toArray())
     : []
+  // As the server decides: a tag of the selected organization for a role that reads tags, or of a keychain
+  // with an open transfer to the caller (in any of their organizations); any other known tag is `foreign`.
+  const readsHere = tag.organizationId === input.organizationId && input.permissions.includes('read__tag')
+  const mine = transfers.some((each) => each.recipient.id === input.userId && isOpenAt(each, now))
+  if (!readsHere && !mine) return { status: 'foreign', scanId: input.scanId, publicId: tag.publicId }
+  // Elsewhere than the selected organization the device does not know the caller's role: only the pickup.
+  const permissions = tag.organizationId === input.organizationId ? input.permissions : ['pickup__transfer']
   const detail = row?.detail
   const { organizationId: _organizationId, codeKey: _codeKey, ...plainTag } = tag
   return {
@@ -60,7 +73,7 @@ export async function resolveScanOffline(input: {
             custodian: detail?.custodian ?? row?.summary?.custodian ?? null,
           }
         : null,
-    actions: SCAN_ACTIONS.filter((action) => input.permissions.includes(action)),
-    transfer: concerning(transfers, input.userId, input.now ?? new Date()),
+    actions: SCAN_ACTIONS.filter((action) => permissions.includes(action)),
+    transfer: concerning(transfers, input.userId, now),
   }
 }

@@ -118,19 +118,22 @@ describe('field mode offline, per account', () => {
       // The tag page and the dashboard answer from the device too.
       await page.goto(`/tags/${northTag!.publicId}`)
       await page.getByTestId('offline-banner').waitFor()
+      // A contact may not read tags: as online, the page is the "found these keys?" one, nothing of the keys.
+      await page.getByRole('heading', { name: 'Vous avez trouvé ces clés ?' }).waitFor()
       await page.getByText('Caves de Lyon').waitFor()
-      expect(await page.getByText(northTag!.code, { exact: true }).count()).toBeGreaterThan(0)
+      expect(await page.getByText('Cave Nord').count()).toBe(0)
       await page.goto('/app')
       await page.getByTestId('offline-banner').waitFor()
       expect(await page.getByRole('link', { name: /Demandes en cours/ }).textContent()).toContain('1')
 
       // Back online: the pickup reaches the server once, as from the queue.
       await context.setOffline(false)
+      const pickupsOf = () =>
+        db.select().from(transferPickups).where(eq(transferPickups.transferId, transfer.id))
+      await expect.poll(async () => (await pickupsOf()).length, { timeout: 30_000 }).toBe(1)
       await expect.poll(() => page.getByTestId('waiting').count(), { timeout: 30_000 }).toBe(0)
-      const pickups = await db
-        .select()
-        .from(transferPickups)
-        .where(eq(transferPickups.transferId, transfer.id))
+      expect(await page.getByTestId('failed').count()).toBe(0)
+      const pickups = await pickupsOf()
       expect(pickups).toHaveLength(1)
       expect(pickups[0]).toMatchObject({ kind: 'PICKUP', fromQueue: true })
       const [picked] = await db.select().from(transfers).where(eq(transfers.id, transfer.id))
@@ -147,6 +150,11 @@ describe('field mode offline, per account', () => {
       await stack.signInByCode(page, OTHER)
       await page.waitForURL((url) => url.pathname === '/app')
       await expect.poll(async () => (await storedRows(page, 'keychains')).length, { timeout: 15_000 }).toBe(1)
+      // Reopened online once (see the issue note: the session cache is not re-persisted after an account switch).
+      await page.reload()
+      await expect
+        .poll(() => page.evaluate(() => localStorage.getItem('trousseau-query-cache') ?? ''))
+        .toContain(OTHER)
       await context.setOffline(true)
       await page.goto('/app/keychains')
       await page.getByTestId('offline-banner').waitFor()

@@ -93,6 +93,26 @@ describe('keychain.tags in transfer answers', () => {
     expect(byId(theirs, otherTransfer.id)!.keychain.tags).toEqual(tagsOf(other.id, [otherTag]))
   })
 
+  it('stops giving a CONTACT the tags once their transfer is over, while the office still sees them', async () => {
+    const { admin, contact, keychain, tag, transfer } = await twoKeychains()
+    const cancelled = await t.delete(`/api/transfers/${transfer.id}`, { cookie: admin.cookie })
+    expect(cancelled.status).toBe(200)
+    const theirs = await t.get(`/api/transfers/${transfer.id}`, { cookie: contact.cookie })
+    expect((await theirs.json()).keychain.tags).toEqual([])
+    const requests = await page('/api/transfers/requests', contact.cookie)
+    expect(byId(requests, transfer.id)!.keychain.tags).toEqual([])
+    const office = await t.get(`/api/transfers/${transfer.id}`, { cookie: admin.cookie })
+    expect((await office.json()).keychain.tags).toEqual(tagsOf(keychain.id, [tag]))
+  })
+
+  it('gives the tags of an open transfer only while its window has not passed', async () => {
+    const { contact, transfer } = await twoKeychains()
+    expect((await page('/api/transfers/requests', contact.cookie)).length).toBe(2)
+    t.clock.set(new Date(transfer.endsAt.getTime() + 1))
+    const expired = await t.get(`/api/transfers/${transfer.id}`, { cookie: contact.cookie })
+    expect((await expired.json()).keychain.tags).toEqual([])
+  })
+
   it('lists them in the organization’s transfers and the keychain’s', async () => {
     const { admin, keychain, tag, other, otherTag, transfer, otherTransfer } = await twoKeychains()
     const all = await page('/api/transfers', admin.cookie)

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Role } from '../../../contract/permissions.ts'
+import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { Tag } from '../../../contract/tags.ts'
 import type { Pickup, Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
@@ -19,7 +19,7 @@ import {
 import { toPerson } from '../members/service.ts'
 import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
 import { toTag } from '../tags/service.ts'
-import { expiresAt, isExpired, pickupDecision, transferStatus } from './status.ts'
+import { expiresAt, isExpired, isOpen, pickupDecision, transferStatus } from './status.ts'
 
 const recipient = alias(users, 'recipient')
 const authorizer = alias(users, 'authorizer')
@@ -170,6 +170,16 @@ function recipientPerson(row: TransferViewRow, callerId: string) {
 }
 
 /**
+ * Whether the caller sees the keychain's tags: their role reads tags there, or the transfer is theirs and still
+ * open (as a scan resolves them). A transfer over, or someone else's, does not reveal tags added since.
+ */
+function showsTags(row: TransferViewRow, caller: { userId: string; role: Role | null }, now: Date): boolean {
+  if (caller.role && permissionsFor(caller.role).includes('read__tag')) return true
+  const member = row.recipientStatus !== null && row.recipientStatus !== 'DISABLED'
+  return row.transfer.recipientId === caller.userId && member && isOpen(row.transfer, now)
+}
+
+/**
  * The contract's view of each row for the caller at `now` (`next`/`refusal` are the caller's); `publicUrl`
  * makes the tags' URLs.
  */
@@ -201,7 +211,7 @@ export async function toTransfers(
       keychain: {
         id: transfer.keychainId,
         name: row.keychainName ?? transfer.keychainName,
-        tags: tags.get(transfer.keychainId) ?? [],
+        tags: showsTags(row, caller, now) ? (tags.get(transfer.keychainId) ?? []) : [],
       },
       recipient: recipientPerson(row, callerId),
       authorizedBy: row.authorizer ? toPerson(row.authorizer) : null,
