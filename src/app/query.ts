@@ -1,6 +1,6 @@
-import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister'
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { persistQueryClient } from '@tanstack/react-query-persist-client'
+import { createFlushablePersister, type FlushablePersister } from './cache-persister.ts'
 
 const CACHE_KEY = 'trousseau-query-cache'
 /** Bump when the shape of cached data changes; a new build alone keeps the cache (offline use). */
@@ -25,12 +25,22 @@ export function createQueryClient(onError: (error: Error) => void = () => undefi
   })
 }
 
-/** Restores the persisted cache (so a reopened app paints at once) and keeps it persisted. */
+let persister: FlushablePersister | undefined
+
+/**
+ * Restores the persisted cache (so a reopened app paints at once) and keeps it persisted, written at the latest
+ * when the page is hidden or left: a reload right after signing in still finds the session offline.
+ */
 export async function persistCache(queryClient: QueryClient): Promise<void> {
-  const persister = createSyncStoragePersister({ storage: window.localStorage, key: CACHE_KEY })
+  const active = createFlushablePersister({ storage: window.localStorage, key: CACHE_KEY })
+  persister = active
+  window.addEventListener('pagehide', active.flush)
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') active.flush()
+  })
   const [, restored] = persistQueryClient({
     queryClient,
-    persister,
+    persister: active,
     maxAge: 7 * 24 * 60 * 60 * 1000,
     buster: CACHE_BUSTER,
     // Keep the last good answer even when a later refetch failed (offline): that is what the field needs.
@@ -42,5 +52,7 @@ export async function persistCache(queryClient: QueryClient): Promise<void> {
 /** Sign-out: forget every cached answer, in memory and on disk. */
 export function clearClientData(queryClient: QueryClient): void {
   queryClient.clear()
-  window.localStorage.removeItem(CACHE_KEY)
+  // A pending write is dropped too: nothing is written for the account that left.
+  if (persister) persister.removeClient()
+  else window.localStorage.removeItem(CACHE_KEY)
 }

@@ -150,11 +150,6 @@ describe('field mode offline, per account', () => {
       await stack.signInByCode(page, OTHER)
       await page.waitForURL((url) => url.pathname === '/app')
       await expect.poll(async () => (await storedRows(page, 'keychains')).length, { timeout: 15_000 }).toBe(1)
-      // Reopened online once (see the issue note: the session cache is not re-persisted after an account switch).
-      await page.reload()
-      await expect
-        .poll(() => page.evaluate(() => localStorage.getItem('trousseau-query-cache') ?? ''))
-        .toContain(OTHER)
       await context.setOffline(true)
       await page.goto('/app/keychains')
       await page.getByTestId('offline-banner').waitFor()

@@ -43,8 +43,8 @@ async function figure(page: Page, section: string, tile: string): Promise<number
   return Number(text.replace(/\D/g, ''))
 }
 
-async function dashboard(page: Page) {
-  await page.goto('/app')
+/** The dashboard's figures as painted now. */
+async function figures(page: Page) {
   await page.getByRole('region', { name: 'Transferts en cours' }).waitFor()
   return {
     transfers: await figure(page, "Vue d'ensemble", 'Transferts'),
@@ -54,6 +54,15 @@ async function dashboard(page: Page) {
     expiredScheduled: await figure(page, 'Transferts expirés', 'Planifié'),
     expiredReturning: await figure(page, 'Transferts expirés', 'Retour attendu'),
   }
+}
+
+/**
+ * Opens the dashboard and waits for the expected figures: the app paints the answer this device last saw at
+ * once, then the server's.
+ */
+async function expectDashboard(page: Page, expected: Partial<Awaited<ReturnType<typeof figures>>>) {
+  await page.goto('/app')
+  await expect.poll(() => figures(page), { timeout: 10_000 }).toMatchObject(expected)
 }
 
 /** Types a tag code on the scan screen and waits for its transfer card. */
@@ -98,7 +107,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
       await row.getByText('Planifié').waitFor()
       expect(await row.textContent()).toContain(CONTACT)
 
-      expect(await dashboard(page)).toEqual({
+      await expectDashboard(page, {
         transfers: 1,
         scheduled: 1,
         transferred: 0,
@@ -133,7 +142,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
-      expect(await dashboard(page)).toMatchObject({ scheduled: 0, transferred: 1, returning: 0 })
+      await expectDashboard(page, { scheduled: 0, transferred: 1, returning: 0 })
       await page.goto(`/app/keychains/${keychainId}`)
       const row = page.getByRole('list', { name: 'Transferts' }).getByRole('listitem').first()
       await row.getByText('Transféré').waitFor()
@@ -143,7 +152,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
 
       // The server's clock passes the start of the to-date: the keychain is now due back.
       stack.clock.jumpTo(new Date(returnDay.toDate(PARIS).getTime() + 60 * 60 * 1000))
-      expect(await dashboard(page)).toMatchObject({ transferred: 0, returning: 1, expiredReturning: 0 })
+      await expectDashboard(page, { transferred: 0, returning: 1, expiredReturning: 0 })
       await page
         .getByRole('region', { name: 'Transferts en cours' })
         .getByRole('link', { name: 'Retour attendu' })
@@ -159,7 +168,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
       await scanTag(page, tagCode)
       await page.getByRole('button', { name: 'Confirmer le retour' }).click()
       await page.getByText('Retour confirmé.').waitFor()
-      expect(await dashboard(page)).toEqual({
+      await expectDashboard(page, {
         transfers: 1,
         scheduled: 0,
         transferred: 0,
