@@ -140,9 +140,12 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('delete__transfer'),
       params: IdParamsSchema,
       responses: {
-        200: { description: 'The cancelled transfer', schema: TransferSchema },
+        200: {
+          description: 'The cancelled transfer (also when it already was: a retry mails no one)',
+          schema: TransferSchema,
+        },
         409: {
-          description: '`invalid_transition` (`allowed: []`): only a SCHEDULED transfer can be cancelled',
+          description: '`invalid_transition` (`allowed: []`): a picked-up or returned transfer cannot be cancelled',
         },
       },
     },

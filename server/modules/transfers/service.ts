@@ -210,7 +210,8 @@ async function viewOf(db: Db, id: string, callerId: string, now: Date, publicUrl
 
 /**
  * `DELETE /transfers/{id}`: a SCHEDULED transfer (expired or not) of the organization becomes CANCELLED, which
- * gives its month's allowance back, and the recipient is told by mail. Anything else: 409
+ * gives its month's allowance back, and the recipient is told by mail. Cancelling it again answers the
+ * cancelled transfer and mails no one (a DELETE whose answer was lost is retried); any other status: 409
  * `invalid_transition` with `allowed: []`. Another organization's transfer is a 404.
  */
 export async function cancelTransfer(
@@ -226,16 +227,18 @@ export async function cancelTransfer(
       .where(and(eq(transfers.id, input.id), eq(transfers.organizationId, input.organizationId)))
       .for('update')
     if (!current) throw notFound('No such transfer.')
+    if (current.status === 'CANCELLED') return { id: current.id, alreadyCancelled: true }
     if (current.status !== 'SCHEDULED') throw notCancellable(transferStatus(current, now))
     await tx
       .update(transfers)
       .set({ status: 'CANCELLED', cancelledAt: now })
       .where(eq(transfers.id, current.id))
-    return current
+    return { id: current.id, alreadyCancelled: false }
   })
   const view = await findTransferRow(db, cancelled.id)
   if (!view) throw notFound('No such transfer.')
-  await sendQuietly(deps, cancellationMail(view), cancelled.id, 'transfer cancellation mail failed')
+  if (!cancelled.alreadyCancelled)
+    await sendQuietly(deps, cancellationMail(view), cancelled.id, 'transfer cancellation mail failed')
   return toTransfer(db, view, input.actorId, now, deps.config.publicUrl)
 }
 
