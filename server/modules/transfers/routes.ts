@@ -145,7 +145,8 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
           schema: TransferSchema,
         },
         409: {
-          description: '`invalid_transition` (`allowed: []`): a picked-up or returned transfer cannot be cancelled',
+          description:
+            '`invalid_transition` (`allowed: []`): a picked-up or returned transfer cannot be cancelled',
         },
       },
     },
