@@ -27,20 +27,26 @@ export function createQueryClient(onError: (error: Error) => void = () => undefi
 
 let persister: FlushablePersister | undefined
 
+/** The page's one cache persister, written at the latest when the page is hidden or left. */
+function cachePersister(): FlushablePersister {
+  if (persister) return persister
+  const created = createFlushablePersister({ storage: window.localStorage, key: CACHE_KEY })
+  window.addEventListener('pagehide', created.flush)
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') created.flush()
+  })
+  persister = created
+  return created
+}
+
 /**
- * Restores the persisted cache (so a reopened app paints at once) and keeps it persisted, written at the latest
- * when the page is hidden or left: a reload right after signing in still finds the session offline.
+ * Restores the persisted cache (so a reopened app paints at once) and keeps it persisted; a reload right after
+ * signing in still finds the session offline.
  */
 export async function persistCache(queryClient: QueryClient): Promise<void> {
-  const active = createFlushablePersister({ storage: window.localStorage, key: CACHE_KEY })
-  persister = active
-  window.addEventListener('pagehide', active.flush)
-  document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') active.flush()
-  })
   const [, restored] = persistQueryClient({
     queryClient,
-    persister: active,
+    persister: cachePersister(),
     maxAge: 7 * 24 * 60 * 60 * 1000,
     buster: CACHE_BUSTER,
     // Keep the last good answer even when a later refetch failed (offline): that is what the field needs.
@@ -53,6 +59,5 @@ export async function persistCache(queryClient: QueryClient): Promise<void> {
 export function clearClientData(queryClient: QueryClient): void {
   queryClient.clear()
   // A pending write is dropped too: nothing is written for the account that left.
-  if (persister) persister.removeClient()
-  else window.localStorage.removeItem(CACHE_KEY)
+  cachePersister().removeClient()
 }
