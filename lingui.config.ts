@@ -1,11 +1,29 @@
 import { defineConfig } from '@lingui/conf'
 import { formatter } from '@lingui/format-po'
 
+const PUBLIC_SOURCES = [
+  'src/prerendered',
+  'src/features/landing',
+  'src/features/auth',
+  'src/ui/LanguageLink.tsx',
+  'src/ui/toast',
+]
+
 export default defineConfig({
   sourceLocale: 'en',
   locales: ['fr', 'en'],
   catalogs: [
-    { path: '<rootDir>/locales/{locale}/messages', include: ['src'], exclude: ['**/*.test.*'] },
+    // The prerendered public pages load only this small catalog; the SPA loads it and `messages`.
+    {
+      path: '<rootDir>/locales/{locale}/public',
+      include: PUBLIC_SOURCES,
+      exclude: ['**/*.test.*'],
+    },
+    {
+      path: '<rootDir>/locales/{locale}/messages',
+      include: ['src'],
+      exclude: ['**/*.test.*', ...PUBLIC_SOURCES],
+    },
     {
       path: '<rootDir>/locales/{locale}/server',
       include: ['server'],

@@ -1,8 +1,7 @@
 import { defineConfig } from 'vite'
-import { VitePWA } from 'vite-plugin-pwa'
 import pkg from './package.json' with { type: 'json' }
-import { pwaManifest } from './src/pwa/manifest.ts'
 import { webPlugins } from './vite.plugins.ts'
+import { pwaPlugin } from './vite.pwa.ts'
 
 const version = process.env.APP_VERSION ?? `${pkg.version}+${new Date().toISOString()}`
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001'
@@ -17,24 +16,40 @@ export default defineConfig({
         this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version }) })
       },
     },
-    VitePWA({
-      registerType: 'prompt',
-      injectRegister: false,
-      manifest: pwaManifest,
-      includeAssets: ['favicon.svg', 'robots.txt', 'icons/*.png'],
-      workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//],
-        cleanupOutdatedCaches: true,
-        clientsClaim: true,
-        runtimeCaching: [],
-        // Background Sync, where the browser has it, wakes the outbox even when the app was in the background.
-        importScripts: ['sw-outbox-sync.js'],
-      },
-    }),
+    pwaPlugin(),
   ],
-  build: { manifest: true, sourcemap: false, target: 'es2022' },
+  build: {
+    manifest: true,
+    sourcemap: false,
+    target: 'es2022',
+    // The SPA's shell, and the template of the prerendered public pages (scripts/prerender.ts fills it).
+    rolldownOptions: {
+      input: { index: 'index.html', public: 'public.html' },
+      preserveEntrySignatures: false,
+      output: {
+        // A few larger chunks for the libraries every page loads compress better and cost fewer requests than
+        // dozens of small ones. React (with Lingui) serves the prerendered pages too; the router and the query
+        // cache only the SPA.
+        codeSplitting: {
+          // Over HTTP/1.1 (six connections) each request costs a round trip: small shared chunks (an icon, a
+          // helper) are inlined into the chunks that use them rather than fetched on their own.
+          experimentalInlineCommonChunks: { maxSize: 6000 },
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|@lingui[\\/](core|react|message-utils)|@tanstack[\\/](store|react-store))[\\/]/,
+              priority: 2,
+            },
+            {
+              name: 'spa',
+              test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|query-core|react-query|react-query-persist-client|query-persist-client-core)[\\/]/,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { port: 3000, proxy: { '/api': { target: apiTarget, changeOrigin: false } } },
   preview: { port: 3000 },
 })

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { LocaleSchema } from './locale.ts'
+import { LocaleSchema } from './locale-schema.ts'
 
 export const SIGN_IN_CODE_LENGTH = 6
 

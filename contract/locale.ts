@@ -1,8 +1,5 @@
-import * as v from 'valibot'
-
 export const LOCALES = ['fr', 'en'] as const
 export const DEFAULT_LOCALE = 'fr'
-export const LocaleSchema = v.picklist(LOCALES)
 export type Locale = (typeof LOCALES)[number]
 export const LOCALE_COOKIE = 'locale'
 export const LOCALE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60

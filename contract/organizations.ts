@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { EmailSchema } from './auth.ts'
 import { IdSchema, listOf, optionalText, PersonSchema, requiredText } from './common.ts'
-import { LocaleSchema } from './locale.ts'
+import { LocaleSchema } from './locale-schema.ts'
 import { RoleSchema } from './permissions.ts'
 
 export const AddressSchema = v.object({

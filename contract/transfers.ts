@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { EmailSchema } from './auth.ts'
 import { IdSchema, listOf, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
-import { LocaleSchema } from './locale.ts'
+import { LocaleSchema } from './locale-schema.ts'
 import { AddressSchema } from './organizations.ts'
 import { TagSchema } from './tags.ts'
 

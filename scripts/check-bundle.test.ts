@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { DEFERRED, deferredFiles, filesForPage, gzippedKiB } from './check-bundle.ts'
+import budget from '../bundle-budget.json' with { type: 'json' }
+import {
+  DEFERRED,
+  deferredFiles,
+  gzippedKiB,
+  type Manifest,
+  pathOfRouteFile,
+  publicFilesForPage,
+  routeFigures,
+  spaFilesForPage,
+  spaRoutes,
+  targetOf,
+  wireKiB,
+} from './check-bundle.ts'
 
-const manifest = {
+const route = (file: string) => `src/routes/{-$locale}/${file}?tsr-split=component`
+
+const manifest: Manifest = {
   'index.html': {
     file: 'assets/index.js',
     isEntry: true,
@@ -9,32 +24,92 @@ const manifest = {
     dynamicImports: [
       'node_modules/sw-helper.js',
       'locales/en/messages.po',
-      'src/routes/other.tsx?tsr-split=component',
+      route('route.tsx'),
+      route('app/route.tsx'),
+      route('app/scan.tsx'),
+      route('app/keychains/$id/index.tsx'),
+      route('app/organizations/$id/[_]new-order.tsx'),
+      DEFERRED,
     ],
   },
+  'public.html': { file: 'assets/public.js', isEntry: true, imports: ['_shared.js'] },
+  'src/prerendered/landing.tsx': { file: 'assets/landing.js' },
+  'src/prerendered/sign-in.tsx': { file: 'assets/sign-in.js', imports: ['_form.js'] },
+  '_form.js': { file: 'assets/form.js' },
   'node_modules/sw-helper.js': { file: 'assets/sw-helper.js' },
   'locales/en/messages.po': { file: 'assets/en.js' },
+  'locales/fr/messages.po': { file: 'assets/fr.js' },
+  'locales/fr/public.po': { file: 'assets/fr-public.js' },
   '_shared.js': { file: 'assets/shared.js' },
   '_heavy.js': { file: 'assets/heavy.js', imports: ['_shared.js'] },
-  'locales/fr/messages.po': { file: 'assets/fr.js' },
-  'page.tsx?tsr-split=component': { file: 'assets/page.js', imports: ['_heavy.js', 'index.html'] },
-  'src/routes/other.tsx?tsr-split=component': { file: 'assets/other.js' },
+  [route('route.tsx')]: { file: 'assets/locale-layout.js' },
+  [route('app/route.tsx')]: { file: 'assets/app-layout.js' },
+  [route('app/scan.tsx')]: { file: 'assets/scan.js', imports: ['_heavy.js', 'index.html'] },
+  [route('app/keychains/$id/index.tsx')]: { file: 'assets/keychain.js' },
+  [route('app/organizations/$id/[_]new-order.tsx')]: { file: 'assets/new-order.js' },
+  [DEFERRED]: { file: 'assets/field-mode.js', imports: ['_dexie.js', '_shared.js'] },
+  '_dexie.js': { file: 'assets/dexie.js' },
 }
 
 describe('bundle budget', () => {
-  it('counts the entry, the French catalog, the page chunks and everything they import, once', () => {
-    expect([...filesForPage(manifest, ['page.tsx?tsr-split=component'])].sort()).toEqual([
+  it('names every page of the SPA from its route file, layouts excluded', () => {
+    expect(pathOfRouteFile('app/keychains/$id/index.tsx')).toBe('/app/keychains/$id')
+    expect(pathOfRouteFile('index.tsx')).toBe('/')
+    expect(pathOfRouteFile('app/organizations/$id/[_]new-order.tsx')).toBe(
+      '/app/organizations/$id/_new-order',
+    )
+    expect([...spaRoutes(manifest).keys()].sort()).toEqual([
+      '/app/keychains/$id',
+      '/app/organizations/$id/_new-order',
+      '/app/scan',
+    ])
+    expect(spaRoutes(manifest).get('/app/scan')).toEqual([
+      route('app/route.tsx'),
+      route('route.tsx'),
+      route('app/scan.tsx'),
+    ])
+  })
+
+  it('counts the entry, both catalogs, the layouts and the page, with what they import, once', () => {
+    const files = spaFilesForPage(manifest, spaRoutes(manifest).get('/app/scan') ?? [])
+    expect([...files].sort()).toEqual([
+      'assets/app-layout.js',
+      'assets/fr-public.js',
       'assets/fr.js',
       'assets/heavy.js',
       'assets/index.js',
-      'assets/page.js',
+      'assets/locale-layout.js',
+      'assets/scan.js',
       'assets/shared.js',
       'assets/sw-helper.js',
     ])
   })
 
-  it('refuses a page whose chunk is not in the manifest', () => {
-    expect(() => filesForPage(manifest, ['gone.tsx'])).toThrow(/no chunk gone.tsx/)
+  it('counts a prerendered page from its light entry, its own chunk and the public catalog only', () => {
+    expect([...publicFilesForPage(manifest, 'landing')].sort()).toEqual([
+      'assets/fr-public.js',
+      'assets/landing.js',
+      'assets/public.js',
+      'assets/shared.js',
+    ])
+    expect(publicFilesForPage(manifest, 'sign-in').has('assets/form.js')).toBe(true)
+  })
+
+  it('gives every route a budget: its own, or the default', () => {
+    const figures = routeFigures(manifest, { ...budget, routes: { '/': 100, '/app/scan': 130 } })
+    expect(targetOf(budget, '/app/scan')).toBe(130)
+    expect(targetOf(budget, '/app/keychains/$id')).toBe(budget.targets.defaultKiB)
+    expect(figures.map(({ route, budgetKiB }) => [route, budgetKiB])).toEqual([
+      ['/', 100],
+      ['/sign-in', budget.defaultKiB],
+      ['/app/scan', 130],
+      ['/app/keychains/$id', budget.defaultKiB],
+      ['/app/organizations/$id/_new-order', budget.defaultKiB],
+    ])
+  })
+
+  it('refuses a chunk that is not in the manifest', () => {
+    expect(() => spaFilesForPage(manifest, ['gone.tsx'])).toThrow(/no chunk gone.tsx/)
   })
 
   it('measures gzipped JavaScript only', () => {
@@ -45,21 +120,15 @@ describe('bundle budget', () => {
     expect(gzippedKiB(['b.css'], () => big)).toBe(0)
   })
 
+  it('counts on the wire the smallest variant the server has of each file, and the raw file when none', () => {
+    const sizes: Record<string, number> = { 'a.js': 1000, 'a.js.br': 200, 'a.js.gz': 300, 'b.js': 2048 }
+    expect(wireKiB(['a.js', 'b.js', 'c.css'], (file) => sizes[file] ?? null)).toBe((200 + 2048) / 1024)
+    expect(() => wireKiB(['gone.js'], () => null)).toThrow(/missing/)
+  })
+
   it('reports the deferred field mode apart: what it loads beyond the page, not counted in the page', () => {
-    const withFieldMode = {
-      ...manifest,
-      'index.html': {
-        ...manifest['index.html'],
-        dynamicImports: [...manifest['index.html'].dynamicImports, DEFERRED],
-      },
-      [DEFERRED]: { file: 'assets/field-mode.js', imports: ['_dexie.js', '_shared.js'] },
-      '_dexie.js': { file: 'assets/dexie.js' },
-    }
-    const page = filesForPage(withFieldMode, ['page.tsx?tsr-split=component'])
+    const page = spaFilesForPage(manifest, spaRoutes(manifest).get('/app/scan') ?? [])
     expect(page.has('assets/field-mode.js')).toBe(false)
-    expect([...deferredFiles(withFieldMode, page)].sort()).toEqual([
-      'assets/dexie.js',
-      'assets/field-mode.js',
-    ])
+    expect([...deferredFiles(manifest, page)].sort()).toEqual(['assets/dexie.js', 'assets/field-mode.js'])
   })
 })

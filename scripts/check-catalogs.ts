@@ -7,8 +7,8 @@ export function missingTexts(locale: string, entries: CatalogEntry[]): string[] 
   return entries.filter((entry) => entry.text.trim() === '').map((entry) => `${locale}: ${entry.id}`)
 }
 
-/** The browser's catalog and the server's (mail). */
-export const CATALOGS = ['messages', 'server'] as const
+/** The browser's catalogs (public pages, then the rest of the app) and the server's (mail). */
+export const CATALOGS = ['public', 'messages', 'server'] as const
 
 if (import.meta.main) {
   const problems = LOCALES.flatMap((locale) =>

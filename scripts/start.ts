@@ -10,11 +10,17 @@ const SOURCES = [
   'public',
   'contract',
   'index.html',
+  'public.html',
   'vite.config.ts',
   'vite.plugins.ts',
+  'vite.pwa.ts',
+  'vite.ssr.config.ts',
+  'scripts/prerender.ts',
+  'scripts/precompress.ts',
   'package.json',
 ]
-const BUILD_MARK = 'dist/version.json'
+// Written by the build's last steps (prerendering, then compression), so a half-finished build is redone.
+const BUILD_MARK = 'dist/pages/fr/index.html.gz'
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0
@@ -26,13 +32,7 @@ function newestMtime(path: string): number {
 const stale = !existsSync(BUILD_MARK) || Math.max(...SOURCES.map(newestMtime)) > statSync(BUILD_MARK).mtimeMs
 if (stale) {
   console.log('Building the web app…')
-  const build = spawnSync(
-    process.execPath,
-    ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'],
-    {
-      stdio: 'inherit',
-    },
-  )
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { Hono } from 'hono'
 import type { AppDeps } from './deps.ts'
 import { ApiRouter } from './http/api-router.ts'
+import { compressResponses } from './http/compression.ts'
 import type { AppEnv } from './http/env.ts'
 import { errorResponse, handleError, notFound } from './http/errors.ts'
 import { openApiDocument, RouteRegistry } from './http/openapi.ts'
@@ -66,6 +67,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   app.use(requestContext(deps.logger))
   app.use(securityHeaders(config))
+  // Inside the security headers (set on the final answer), outside every /api middleware and handler, whose
+  // final body (errors included: onError answers where the handler threw) it compresses.
+  app.use('/api/*', compressResponses())
   app.onError(handleError)
 
   const api = new Hono<AppEnv>()

@@ -18,6 +18,9 @@ export function renderWithProviders(ui: ReactElement) {
 }
 
 export async function useLocale(locale: 'fr' | 'en'): Promise<void> {
-  const { messages } = (await import(`../locales/${locale}/messages.po`)) as { messages: Messages }
-  i18n.loadAndActivate({ locale, messages })
+  const catalogs = (await Promise.all([
+    import(`../locales/${locale}/public.po`),
+    import(`../locales/${locale}/messages.po`),
+  ])) as Array<{ messages: Messages }>
+  i18n.loadAndActivate({ locale, messages: Object.assign({}, ...catalogs.map((part) => part.messages)) })
 }

@@ -11,9 +11,12 @@ import { Card, PageHeader } from '../ui/Card.tsx'
 import { EmptyState } from '../ui/States.tsx'
 import { useConnectivity } from './connectivity.ts'
 import type { OutboxItem } from './db.ts'
-import { discardItem, retryItem } from './outbox.ts'
 import { useStorageState } from './storage.ts'
 import { useOutbox } from './useOutbox.ts'
+
+// The outbox (Dexie) loads with the list it shows, after the first paint: only its actions are needed here.
+const retryItem = async (id: string) => (await import('./outbox.ts')).retryItem(id)
+const discardItem = async (id: string) => (await import('./outbox.ts')).discardItem(id)
 
 const KIND_LABELS: Record<OutboxItem['kind'], MessageDescriptor> = {
   scan: msg`Scan`,

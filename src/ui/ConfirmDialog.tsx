@@ -1,52 +1,21 @@
-import { Trans } from '@lingui/react/macro'
-import type { ReactNode } from 'react'
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components'
-import { Button } from './Button.tsx'
+import { lazy, Suspense, useState } from 'react'
+import type { ConfirmDialogProps } from './ConfirmDialogModal.tsx'
 
-/** Asks before a destructive action; Escape or the cancel button closes it. */
-export function ConfirmDialog({
-  isOpen,
-  onOpenChange,
-  title,
-  children,
-  confirmLabel,
-  onConfirm,
-  isPending = false,
-  dismissLabel,
-}: {
-  isOpen: boolean
-  onOpenChange: (open: boolean) => void
-  title: ReactNode
-  children: ReactNode
-  confirmLabel: ReactNode
-  onConfirm: () => void
-  isPending?: boolean
-  /** The button that closes without acting; "Cancel" unless that would read like the action itself. */
-  dismissLabel?: ReactNode
-}) {
+const ConfirmDialogModal = lazy(() =>
+  import('./ConfirmDialogModal.tsx').then((module) => ({ default: module.ConfirmDialogModal })),
+)
+
+/**
+ * Asks before a destructive action; Escape or the cancel button closes it. The dialog's code loads the first
+ * time it opens, not with the screen (behind a click, off the first load).
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const [opened, setOpened] = useState(props.isOpen)
+  if (props.isOpen && !opened) setOpened(true)
+  if (!opened) return null
   return (
-    <ModalOverlay
-      isOpen={isOpen}
-      onOpenChange={onOpenChange}
-      isDismissable
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
-    >
-      <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl">
-        <Dialog role="alertdialog" className="outline-none">
-          <Heading slot="title" className="mb-2 text-lg font-semibold text-slate-900">
-            {title}
-          </Heading>
-          <div className="mb-6 text-slate-700">{children}</div>
-          <div className="flex flex-wrap justify-end gap-3">
-            <Button variant="secondary" onPress={() => onOpenChange(false)}>
-              {dismissLabel ?? <Trans>Cancel</Trans>}
-            </Button>
-            <Button variant="danger" onPress={onConfirm} isDisabled={isPending}>
-              {confirmLabel}
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <Suspense fallback={null}>
+      <ConfirmDialogModal {...props} />
+    </Suspense>
   )
 }

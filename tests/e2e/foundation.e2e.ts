@@ -111,7 +111,7 @@ describe('foundation, in a real browser against the real server', () => {
       expect(await page.getByLabel('Prénom').inputValue()).toBe('Alex')
       expect(await page.getByLabel('Téléphone').inputValue()).toBe('+33 6 12 34 56 78')
 
-      await page.getByRole('button', { name: 'Passer en English' }).first().click()
+      await page.getByRole('link', { name: 'Passer en English' }).first().click()
       await page.waitForURL((url) => url.pathname === '/en/app/profile')
       await page.getByRole('heading', { name: 'My profile' }).waitFor()
       expect(await page.getByLabel('First name').inputValue()).toBe('Alex')

@@ -10,7 +10,7 @@ import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { createSession, requestSignInMail } from './session.ts'
+import { createSession, requestSignInMail } from './api.ts'
 
 type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 

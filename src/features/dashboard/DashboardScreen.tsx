@@ -45,6 +45,39 @@ function Stat({ href, count, children }: { href: string; count: number; children
   )
 }
 
+/** A figure's place while it loads: the size of a Stat, so nothing moves when the figures arrive. */
+function StatPlaceholder() {
+  return (
+    <div
+      aria-hidden
+      className="flex flex-col gap-1 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+    >
+      <span className="h-9 w-12 animate-pulse rounded bg-slate-200" />
+      <span className="h-5 w-24 animate-pulse rounded bg-slate-100" />
+    </div>
+  )
+}
+
+/** The groups of figures a role sees, as placeholders, with the loading status for screen readers. */
+function CountsPlaceholder({ groups }: { groups: Array<{ title: ReactNode; stats: number }> }) {
+  return (
+    <div className="mb-8 flex flex-col gap-6">
+      <p role="status" className="sr-only">
+        <Trans>Loading the figures…</Trans>
+      </p>
+      {groups.map((group, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of placeholders
+        <StatGroup key={index} title={group.title}>
+          {Array.from({ length: group.stats }, (_, stat) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of placeholders
+            <StatPlaceholder key={stat} />
+          ))}
+        </StatGroup>
+      ))}
+    </div>
+  )
+}
+
 function StatGroup({ title, children }: { title: ReactNode; children: ReactNode }) {
   const id = useId()
   return (
@@ -62,7 +95,23 @@ function Counts({ organizationId }: { organizationId: string | null }) {
   const href = useHref()
   const ability = useAbility()
   const { data, isPending, refetch } = useQuery(dashboardQuery(organizationId))
-  if (isPending) return <LoadingState label={<Trans>Loading the figures…</Trans>} />
+  if (isPending) {
+    if (organizationId === null) return <LoadingState label={<Trans>Loading the figures…</Trans>} />
+    // The organization's figures come to every role but CONTACT, who sees their requests only.
+    return (
+      <CountsPlaceholder
+        groups={
+          ability.can('read', 'keychain')
+            ? [
+                { title: <Trans>Overview</Trans>, stats: 3 },
+                { title: <Trans>Active transfers</Trans>, stats: 3 },
+                { title: <Trans>Expired transfers</Trans>, stats: 2 },
+              ]
+            : [{ title: <Trans>Transferred to me</Trans>, stats: 1 }]
+        }
+      />
+    )
+  }
   if (data === undefined)
     return (
       <ErrorState message={<Trans>The figures could not be loaded.</Trans>} onRetry={() => void refetch()} />

@@ -1,0 +1,131 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { Hono } from 'hono'
+import { describe, expect, it } from 'vitest'
+import { placeOrder, settleLocally, tagItem } from '../test/commerce.ts'
+import { organizationWithAdmin } from '../test/fixtures.ts'
+import { setupTestApp } from '../test/harness.ts'
+import { COMPRESSION_THRESHOLD, compressResponses } from './compression.ts'
+
+const t = setupTestApp()
+
+/** The body as the client reads it once decoded, after checking Content-Length against the bytes sent. */
+async function decoded(response: Response): Promise<string> {
+  const body = Buffer.from(await response.arrayBuffer())
+  const length = response.headers.get('content-length')
+  if (length !== null) expect(Number(length)).toBe(body.length)
+  const coding = response.headers.get('content-encoding')
+  if (coding === 'br') return String(brotliDecompressSync(body))
+  if (coding === 'gzip') return String(gunzipSync(body))
+  expect(coding).toBeNull()
+  return String(body)
+}
+
+describe('API answer compression', () => {
+  it('sends a large JSON answer gzip-encoded when asked, with Vary, and as it is when not', async () => {
+    const plain = await t.get('/api/openapi.json')
+    expect(plain.status).toBe(200)
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(plain.headers.get('vary')).toMatch(/accept-encoding/i)
+    const document = await decoded(plain)
+    expect(document.length).toBeGreaterThan(10 * COMPRESSION_THRESHOLD)
+
+    const gzip = await t.get('/api/openapi.json', { headers: { 'accept-encoding': 'gzip' } })
+    expect(gzip.status).toBe(200)
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gzip.headers.get('vary')).toMatch(/accept-encoding/i)
+    expect(gzip.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(gzip.headers.get('cache-control')).toBe('no-store')
+    expect(gzip.headers.get('content-security-policy')).toContain("default-src 'self'")
+    expect(gzip.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(gzip.headers.get('x-request-id')).toBeTruthy()
+    expect(Number(gzip.headers.get('content-length'))).toBeLessThan(document.length / 5)
+    expect(await decoded(gzip)).toBe(document)
+
+    const br = await t.get('/api/openapi.json', { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(await decoded(br)).toBe(document)
+    const refused = await t.get('/api/openapi.json', { headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } })
+    expect(refused.headers.get('content-encoding')).toBeNull()
+    expect(await decoded(refused)).toBe(document)
+  })
+
+  it('answers HEAD with the headers of the compressed GET', async () => {
+    const headers = { 'accept-encoding': 'gzip' }
+    const get = await t.get('/api/openapi.json', { headers })
+    const head = await t.request('/api/openapi.json', { method: 'HEAD', headers })
+    expect(head.headers.get('content-encoding')).toBe('gzip')
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'))
+    expect(await head.text()).toBe('')
+  })
+
+  it('leaves a small answer uncompressed', async () => {
+    const response = await t.get('/api/health', { headers: { 'accept-encoding': 'gzip, deflate, br' } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-encoding')).toBeNull()
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(JSON.parse(await decoded(response)).status).toBeDefined()
+  })
+
+  it('compresses a large CSV export and keeps it an attachment', async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const order = await placeOrder(t, admin.cookie, [tagItem(60, { alphaCode: 'GZP', name: 'Clés, bureau' })])
+    await settleLocally(t, admin.cookie, order.id)
+    const plain = await t.post(`/api/orders/${order.id}/tags-exports`, { cookie: admin.cookie, json: {} })
+    const csv = await decoded(plain)
+    expect(csv.length).toBeGreaterThan(COMPRESSION_THRESHOLD)
+    const response = await t.post(`/api/orders/${order.id}/tags-exports`, {
+      cookie: admin.cookie,
+      json: {},
+      headers: { 'accept-encoding': 'gzip, br' },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-encoding')).toBe('br')
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="${order.reference}-tags.csv"`,
+    )
+    expect(await decoded(response)).toBe(csv)
+  })
+})
+
+describe('compressResponses', () => {
+  const big = 'x'.repeat(4 * COMPRESSION_THRESHOLD)
+  const app = new Hono()
+  app.use(compressResponses())
+  app.get('/json', (c) => c.json({ big }, 200, { Vary: 'Origin', ETag: '"v1"' }))
+  app.get('/small', (c) => c.json({ small: true }))
+  app.get('/events', (c) => c.body(`data: ${big}\n\n`, 200, { 'Content-Type': 'text/event-stream' }))
+  app.get('/encoded', (c) => c.body(big, 200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' }))
+  app.get('/no-transform', (c) => c.json({ big }, 200, { 'Cache-Control': 'no-store, no-transform' }))
+  app.get('/png', (c) => c.body(big, 200, { 'Content-Type': 'image/png' }))
+  app.get('/cookie', (c) => {
+    c.header('Set-Cookie', 'a=1', { append: true })
+    c.header('Set-Cookie', 'b=2', { append: true })
+    return c.json({ big })
+  })
+  const gzip = { headers: { 'accept-encoding': 'gzip' } }
+
+  it('appends to Vary, weakens a strong ETag and sets the Content-Length of the bytes sent', async () => {
+    const response = await app.request('/json', gzip)
+    expect(response.headers.get('content-encoding')).toBe('gzip')
+    expect(response.headers.get('vary')).toBe('Origin, Accept-Encoding')
+    expect(response.headers.get('etag')).toBe('W/"v1"')
+    expect(JSON.parse(await decoded(response))).toEqual({ big })
+  })
+
+  it('keeps every Set-Cookie', async () => {
+    const response = await app.request('/cookie', gzip)
+    expect(response.headers.get('content-encoding')).toBe('gzip')
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+  })
+
+  it.each(['/small', '/events', '/encoded', '/no-transform', '/png'])('leaves %s as it is', async (path) => {
+    const response = await app.request(path, gzip)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('vary')).toBeNull()
+    if (path === '/encoded') expect(response.headers.get('content-encoding')).toBe('gzip')
+    else expect(response.headers.get('content-encoding')).toBeNull()
+    const body = await response.text()
+    expect(body.length).toBeGreaterThan(path === '/small' ? 0 : big.length - 1)
+  })
+})

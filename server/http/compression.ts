@@ -1,0 +1,76 @@
+import { promisify } from 'node:util'
+import { brotliCompress, constants, gzip } from 'node:zlib'
+import type { MiddlewareHandler } from 'hono'
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
+import { negotiateEncoding } from './static-file.ts'
+
+const brotli = promisify(brotliCompress)
+const gzipped = promisify(gzip)
+
+/** Below about 1 KiB, compression saves less than it costs (headers, CPU, and a first packet anyway). */
+export const COMPRESSION_THRESHOLD = 1024
+
+/**
+ * Brotli quality 4 and gzip level 6, as measured on this API's answers (OpenAPI document 160 KiB, lists of
+ * 4-220 KiB): brotli 4 is as fast as gzip 6 or faster and 4-6 % smaller (quality 5 saves up to 10 % more on
+ * repetitive JSON but costs up to twice as much on lists); quality 11 is for precompressed files only.
+ */
+const COMPRESSORS = {
+  br: (body: Uint8Array) =>
+    brotli(body, {
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: 4,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  gzip: (body: Uint8Array) => gzipped(body, { level: 6 }),
+} as const
+
+const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i
+const VARIES_ON_ENCODING = /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i
+
+/**
+ * Compresses answers of a compressible type (JSON, CSV, text; never `text/event-stream`) of at least `threshold`
+ * bytes with brotli or gzip when the client's Accept-Encoding allows it, adding `Vary: Accept-Encoding` and
+ * setting Content-Length to the bytes sent. Answers already encoded, partial, bodiless, marked `no-transform`
+ * or smaller than the threshold go out as they are. The body is read whole, which suits an API that builds its
+ * answers in memory; mount it outside the middleware and handlers whose answers it compresses.
+ */
+export function compressResponses({ threshold = COMPRESSION_THRESHOLD } = {}): MiddlewareHandler {
+  return async (c, next) => {
+    await next()
+    const res = c.res
+    const type = res.headers.get('Content-Type')
+    const length = res.headers.get('Content-Length')
+    if (
+      !res.body ||
+      res.status === 204 ||
+      res.status === 206 ||
+      res.status === 304 ||
+      res.headers.has('Content-Encoding') ||
+      !type ||
+      !COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type) ||
+      NO_TRANSFORM.test(res.headers.get('Cache-Control') ?? '') ||
+      (length !== null && Number(length) < threshold)
+    )
+      return
+    const body = new Uint8Array(await res.arrayBuffer())
+    if (body.length < threshold) {
+      c.res = new Response(body, res)
+      return
+    }
+    const coding = negotiateEncoding(c.req.header('Accept-Encoding'), ['br', 'gzip'])
+    const encoded = coding === 'identity' ? body : await COMPRESSORS[coding](body)
+    // Assigning c.res copies the old answer's headers onto the new one: adjust them afterwards.
+    c.res = new Response(encoded, res)
+    const vary = c.res.headers.get('Vary')
+    if (!vary) c.res.headers.set('Vary', 'Accept-Encoding')
+    else if (!VARIES_ON_ENCODING.test(vary)) c.res.headers.set('Vary', `${vary}, Accept-Encoding`)
+    if (coding === 'identity') return
+    c.res.headers.set('Content-Encoding', coding)
+    c.res.headers.set('Content-Length', String(encoded.length))
+    const etag = c.res.headers.get('ETag')
+    if (etag && !etag.startsWith('W/')) c.res.headers.set('ETag', `W/${etag}`)
+  }
+}

@@ -1,0 +1,29 @@
+import { type Profile, ProfileSchema, type SessionRequest } from '../../../contract/auth.ts'
+import type { Locale } from '../../../contract/locale.ts'
+import { ApiError, api } from '../../lib/api.ts'
+
+// The sign-in calls alone, without the query cache: the prerendered sign-in page loads only these.
+
+export async function fetchProfile(): Promise<Profile | null> {
+  try {
+    return await api('/profile', { schema: ProfileSchema })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null
+    throw error
+  }
+}
+
+export async function requestSignInMail(email: string, locale: Locale): Promise<void> {
+  await api('/email-tokens', { method: 'POST', body: { email, locale } })
+}
+
+export function createSession(request: SessionRequest): Promise<Profile> {
+  return api('/sessions', { method: 'POST', body: request, schema: ProfileSchema })
+}
+
+/** Ends the session on the server; a network failure still signs this device out. */
+export async function deleteSession(): Promise<void> {
+  await api('/session', { method: 'DELETE' }).catch((error: unknown) => {
+    if (!(error instanceof ApiError && (error.isNetworkError || error.status === 401))) throw error
+  })
+}

@@ -1,0 +1,51 @@
+import '../styles.css'
+import type { ReactNode } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import { isLocale, type Locale } from '../../contract/locale.ts'
+import type { PublicPageName } from '../../contract/public-pages.ts'
+import { activateLocale, i18n } from '../lib/i18n.ts'
+import { localeOfPath } from '../lib/locale.ts'
+import { localizedHref, safeRedirect } from '../lib/paths.ts'
+import { registerServiceWorkerWhenIdle } from '../pwa/register-when-idle.ts'
+import { publicPagePath } from './PublicFrame.tsx'
+
+/** Where a signed-in visitor of the sign-in page goes: the page they were sent from, or the app. */
+function afterSignIn(locale: Locale): string {
+  return safeRedirect(new URLSearchParams(location.search).get('redirect')) ?? localizedHref(locale, '/app')
+}
+
+/** Each page is its own chunk (the prerendered HTML preloads it): the landing page never loads the sign-in form. */
+async function pageElement(page: PublicPageName, locale: Locale): Promise<ReactNode> {
+  if (page === 'landing') {
+    const { PublicLanding } = await import('./landing.tsx')
+    return <PublicLanding i18n={i18n} locale={locale} />
+  }
+  const [{ PublicSignIn }, { fetchProfile }] = await Promise.all([
+    import('./sign-in.tsx'),
+    import('../features/auth/api.ts'),
+  ])
+  // A signed-in visitor has nothing to do here (the SPA's route redirects the same way).
+  void fetchProfile()
+    .then((profile) => profile && location.replace(afterSignIn(locale)))
+    .catch(() => {})
+  return <PublicSignIn i18n={i18n} locale={locale} onSignedIn={() => location.assign(afterSignIn(locale))} />
+}
+
+async function hydrate() {
+  const root = document.getElementById('root')
+  const page = root?.dataset.page as PublicPageName | undefined
+  const locale = root?.dataset.locale
+  if (!root || !page || !isLocale(locale)) throw new Error('This page was not prerendered')
+  // The server answers the English page on a French address when the locale cookie says so: show its address.
+  if (localeOfPath(location.pathname) !== locale)
+    history.replaceState(
+      history.state,
+      '',
+      `${publicPagePath(page, locale)}${location.search}${location.hash}`,
+    )
+  const [element] = await Promise.all([pageElement(page, locale), activateLocale(locale, { app: false })])
+  hydrateRoot(root, element)
+}
+
+void hydrate()
+registerServiceWorkerWhenIdle()
