@@ -44,7 +44,8 @@ describe('prerendered public pages', () => {
       const errors: string[] = []
       page.on('console', (message) => {
         // The page asks whether the visitor is signed in: a signed-out visitor's 401 is expected.
-        if (message.type() === 'error' && !message.text().includes('status of 401')) errors.push(message.text())
+        if (message.type() === 'error' && !message.text().includes('status of 401'))
+          errors.push(message.text())
       })
       page.on('pageerror', (error) => errors.push(error.message))
       await page.goto('/sign-in?redirect=%2Fapp%2Fscan')
