@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import type { Profile } from '../../contract/auth.ts'
+import { afterLoadWhenIdle } from '../lib/idle.ts'
 
 /** How often the mirror is refreshed in the background while the app is open and online. */
 const REFRESH_EVERY_MS = 5 * 60 * 1000
 
-// Dexie and the worker load after the first paint, off the scan path's budget.
+// Dexie and the worker load once the page is idle after its first load, off the scan path's budget and off
+// the network and main thread while the page itself loads.
 const fieldMode = () => import('../offline/field-mode.ts')
 
 let wakeWorker: ((force?: boolean) => unknown) | null = null
@@ -30,21 +32,24 @@ export function useFieldSync(profile: Profile): void {
   useEffect(() => {
     let stopped = false
     let stop: (() => void) | null = null
-    void fieldMode()
-      .then((mode) =>
-        mode.startFieldMode({
-          profile: latest.current,
-          onChanged: () => void queryClient.invalidateQueries(),
-        }),
-      )
-      .then((worker) => {
-        if (stopped) return worker.stop()
-        stop = worker.stop
-        wakeWorker = worker.wake
-      })
-      .catch((error: unknown) => console.warn('Field mode could not start', error))
+    const cancelStart = afterLoadWhenIdle(() => {
+      void fieldMode()
+        .then((mode) =>
+          mode.startFieldMode({
+            profile: latest.current,
+            onChanged: () => void queryClient.invalidateQueries(),
+          }),
+        )
+        .then((worker) => {
+          if (stopped) return worker.stop()
+          stop = worker.stop
+          wakeWorker = worker.wake
+        })
+        .catch((error: unknown) => console.warn('Field mode could not start', error))
+    })
     return () => {
       stopped = true
+      cancelStart()
       stop?.()
       wakeWorker = null
     }
@@ -54,10 +59,11 @@ export function useFieldSync(profile: Profile): void {
   useEffect(() => {
     const refresh = () =>
       void fieldMode().then((mode) => mode.refreshFieldMirror(mode.fieldContext(latest.current)))
-    refresh()
+    const cancelFirst = afterLoadWhenIdle(refresh)
     const timer = setInterval(refresh, REFRESH_EVERY_MS)
     window.addEventListener('online', refresh)
     return () => {
+      cancelFirst()
       clearInterval(timer)
       window.removeEventListener('online', refresh)
     }

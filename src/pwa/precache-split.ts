@@ -1,0 +1,152 @@
+// Build time (vite.pwa.ts): which files of the build the service worker precaches when it installs, and which
+// it caches only after the page is idle. Pure functions of Vite's build manifest (`dist/.vite/manifest.json`).
+
+export type ViteManifestChunk = {
+  file: string
+  src?: string
+  name?: string
+  isEntry?: boolean
+  imports?: string[]
+  dynamicImports?: string[]
+  css?: string[]
+  assets?: string[]
+}
+export type ViteManifest = Record<string, ViteManifestChunk>
+
+/** An entry of Workbox's precache manifest, as `manifestTransforms` receive it. */
+export type PrecacheEntry = { url: string; revision: string | null; size: number }
+
+const ROUTES = 'src/routes/{-$locale}/'
+const SPLIT = '?tsr-split=component'
+export const SPA_ENTRY = 'index.html'
+export const PUBLIC_ENTRY = 'public.html'
+
+/** The field routes (and their layouts), under `src/routes/{-$locale}/`: what a custodian uses in a basement. */
+export const FIELD_ROUTE_FILES = [
+  'route.tsx',
+  'app/route.tsx',
+  'app/index.tsx',
+  'app/scan.tsx',
+  'app/keychains/index.tsx',
+  'app/keychains/$id/index.tsx',
+  'app/transfers/index.tsx',
+  'app/transfers/requests/index.tsx',
+  'app/transfers/requests/$requestId.tsx',
+  'tags/index.tsx',
+  'tags/$publicId.tsx',
+  'app/sync.tsx',
+  'app/profile.tsx',
+]
+
+/** Lazy modules precached with the shell: the field mode's store (Dexie, outbox, mirror). */
+export const FIELD_MODULES = ['src/offline/field-mode.ts']
+
+/** Lazy modules that field routes load but that only work online (the cart, authorizing a transfer). */
+export const OFFICE_LAZY_MODULES = [
+  'src/features/cart/CartDialog.tsx',
+  'src/features/transfers/AuthorizeTransferPanel.tsx',
+]
+
+export const routeKey = (file: string) => `${ROUTES}${file}${SPLIT}`
+const isRoute = (key: string) => key.startsWith('src/routes/')
+const baseName = (path: string) => path.replace(/^.*\//, '').replace(/\.[^.]*$/, '')
+
+function isOfficeLazy(key: string, chunk: ViteManifestChunk): boolean {
+  return OFFICE_LAZY_MODULES.some(
+    (module) =>
+      key === module || chunk.src === module || (key.startsWith('_') && chunk.name === baseName(module)),
+  )
+}
+
+/**
+ * The files (JS, CSS, assets) the given chunks load: their static imports, and their lazy imports except
+ * route chunks (a route comes in only as a root; the entry lazily imports every route) and those `skip` says.
+ */
+export function filesOf(
+  manifest: ViteManifest,
+  roots: string[],
+  skip: (key: string, chunk: ViteManifestChunk) => boolean = () => false,
+): Set<string> {
+  const files = new Set<string>()
+  const seen = new Set<string>()
+  const visit = (key: string) => {
+    if (seen.has(key)) return
+    seen.add(key)
+    const chunk = manifest[key]
+    if (!chunk) throw new Error(`The build manifest has no chunk ${key}`)
+    for (const file of [chunk.file, ...(chunk.css ?? []), ...(chunk.assets ?? [])]) files.add(file)
+    for (const imported of chunk.imports ?? []) visit(imported)
+    for (const lazy of chunk.dynamicImports ?? []) {
+      const lazyChunk = manifest[lazy]
+      if (!isRoute(lazy) && !(lazyChunk && skip(lazy, lazyChunk))) visit(lazy)
+    }
+  }
+  for (const root of roots) visit(root)
+  return files
+}
+
+/** What the worker precaches at install: the shell, the catalogs, the field routes and the field mode's store. */
+export function firstFiles(manifest: ViteManifest): Set<string> {
+  const missing = FIELD_ROUTE_FILES.map(routeKey)
+    .concat(FIELD_MODULES, SPA_ENTRY)
+    .filter((key) => !manifest[key])
+  if (missing.length > 0)
+    throw new Error(
+      `precache split: the build has no ${missing.join(', ')}; update FIELD_ROUTE_FILES in src/pwa/precache-split.ts`,
+    )
+  const catalogs = Object.keys(manifest).filter((key) => key.startsWith('locales/'))
+  return filesOf(
+    manifest,
+    [SPA_ENTRY, ...catalogs, ...FIELD_MODULES, ...FIELD_ROUTE_FILES.map(routeKey)],
+    isOfficeLazy,
+  )
+}
+
+/** Every file the SPA can load (all routes); what only the prerendered pages' light entry loads is not in it. */
+export function spaFiles(manifest: ViteManifest): Set<string> {
+  const routes = Object.keys(manifest).filter(isRoute)
+  const catalogs = Object.keys(manifest).filter((key) => key.startsWith('locales/'))
+  return filesOf(manifest, [SPA_ENTRY, ...catalogs, ...routes])
+}
+
+/** Scripts the generated worker imports (sw-*.js) and Workbox's runtime: the browser keeps them with the worker. */
+const WORKER_SCRIPT = /^(sw[-.][^/]*|workbox-[^/]*)\.js$/
+
+/**
+ * Splits the precache manifest Workbox globbed from the build: `first` is precached at install; `deferred` is
+ * cached after the page is idle; `dropped` is never cached by the worker (its own imported scripts, the
+ * prerendered pages' own chunks: with the worker in control every navigation renders the SPA shell).
+ * Files outside the build manifest (index.html, icons, web manifest) are first.
+ */
+export function splitPrecache(
+  entries: PrecacheEntry[],
+  manifest: ViteManifest,
+): { first: PrecacheEntry[]; deferred: PrecacheEntry[]; dropped: PrecacheEntry[] } {
+  const first = firstFiles(manifest)
+  const spa = spaFiles(manifest)
+  const built = new Set(
+    Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? []), ...(chunk.assets ?? [])]),
+  )
+  const split = {
+    first: [] as PrecacheEntry[],
+    deferred: [] as PrecacheEntry[],
+    dropped: [] as PrecacheEntry[],
+  }
+  const seen = new Set<string>()
+  for (const entry of entries) {
+    const path = entry.url.replace(/^\.?\//, '')
+    if (seen.has(path)) continue
+    seen.add(path)
+    if (WORKER_SCRIPT.test(path)) split.dropped.push(entry)
+    else if (first.has(path) || !built.has(path)) split.first.push(entry)
+    else if (spa.has(path)) split.deferred.push(entry)
+    else split.dropped.push(entry)
+  }
+  return split
+}
+
+/** The script the build writes beside sw.js, which the worker imports: the deferred files, as root paths. */
+export function deferredListScript(deferred: PrecacheEntry[], base = '/'): string {
+  const paths = deferred.map((entry) => `${base}${entry.url.replace(/^\.?\//, '')}`)
+  return `// Generated by vite.pwa.ts: the files the service worker caches once a page is idle.\nself.__TROUSSEAU_DEFERRED__ = ${JSON.stringify(paths)}\n`
+}
