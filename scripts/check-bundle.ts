@@ -6,8 +6,17 @@ import { existsSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import budget from '../bundle-budget.json' with { type: 'json' }
 
-type ManifestChunk = { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }
-export type Manifest = Record<string, ManifestChunk>
+import {
+  staticFiles as collect,
+  type ViteManifest as Manifest,
+  PUBLIC_ENTRY,
+  ROUTES_PREFIX,
+  routeKey,
+  SPA_ENTRY,
+  SPLIT,
+} from './vite-manifest.ts'
+
+export type { Manifest }
 export type Budget = {
   /** The goal: reported, not enforced, until a route meets it and its ceiling is lowered to it. */
   targets: { defaultKiB: number; routes: Record<string, number> }
@@ -17,11 +26,6 @@ export type Budget = {
   wireRatio: number
 }
 
-const ROUTES_PREFIX = 'src/routes/{-$locale}/'
-const SPLIT = '?tsr-split=component'
-/** The SPA's entry (its shell) and the light entry of the prerendered public pages. */
-export const SPA_ENTRY = 'index.html'
-export const PUBLIC_ENTRY = 'public.html'
 export const CATALOGS = { public: 'locales/fr/public.po', app: 'locales/fr/messages.po' }
 
 /**
@@ -31,20 +35,6 @@ export const CATALOGS = { public: 'locales/fr/public.po', app: 'locales/fr/messa
  */
 export const DEFERRED = 'src/offline/field-mode.ts'
 export const DEFERRED_KEYS = [DEFERRED, 'node_modules/workbox-window/build/workbox-window.prod.es5.mjs']
-
-/** Every file a set of chunks loads through static imports. */
-function collect(manifest: Manifest, keys: string[], skip: Set<string> = new Set()): Set<string> {
-  const files = new Set<string>()
-  const visit = (key: string) => {
-    const chunk = manifest[key]
-    if (!chunk) throw new Error(`The manifest has no chunk ${key}`)
-    if (files.has(chunk.file) || skip.has(chunk.file)) return
-    files.add(chunk.file)
-    for (const imported of chunk.imports ?? []) visit(imported)
-  }
-  for (const key of keys) visit(key)
-  return files
-}
 
 /** A route file's page path: `app/keychains/$id/index.tsx` → `/app/keychains/$id`. */
 export function pathOfRouteFile(file: string): string {
@@ -67,11 +57,8 @@ export function spaRoutes(manifest: Manifest): Map<string, string[]> {
     const layouts = folders
       .map((_, index) => `${folders.slice(0, index + 1).join('/')}/route.tsx`)
       .concat('route.tsx')
-      .filter((layout) => manifest[`${ROUTES_PREFIX}${layout}${SPLIT}`])
-    routes.set(
-      pathOfRouteFile(file),
-      [...layouts, file].map((part) => `${ROUTES_PREFIX}${part}${SPLIT}`),
-    )
+      .filter((layout) => manifest[routeKey(layout)])
+    routes.set(pathOfRouteFile(file), [...layouts, file].map(routeKey))
   }
   return routes
 }

@@ -7,8 +7,7 @@ import { pathToFileURL } from 'node:url'
 import { PUBLIC_PAGES } from '../contract/public-pages.ts'
 import type { RenderedPage } from '../src/prerendered/render.tsx'
 import { PRERENDER_OUT_DIR } from '../vite.ssr.config.ts'
-
-type Manifest = Record<string, { file: string; imports?: string[] }>
+import { PUBLIC_ENTRY, staticFiles, type ViteManifest } from './vite-manifest.ts'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
@@ -21,19 +20,8 @@ function replaceOnce(html: string, search: string, replacement: string): string 
  * The chunks a page needs beyond what the template's entry already preloads: its own module (a lazy chunk,
  * so that the landing page never loads the sign-in form) with its imports, and its language's catalog.
  */
-export function preloadsFor(manifest: Manifest, keys: string[], entryKey: string): string[] {
-  const loaded = new Set<string>()
-  const walk = (key: string, into: Set<string>) => {
-    const chunk = manifest[key]
-    if (!chunk) throw new Error(`The build manifest has no ${key}`)
-    if (into.has(chunk.file)) return
-    into.add(chunk.file)
-    for (const imported of chunk.imports ?? []) walk(imported, into)
-  }
-  walk(entryKey, loaded)
-  const wanted = new Set<string>()
-  for (const key of keys) walk(key, wanted)
-  return [...wanted].filter((file) => !loaded.has(file))
+export function preloadsFor(manifest: ViteManifest, keys: string[]): string[] {
+  return [...staticFiles(manifest, keys, staticFiles(manifest, [PUBLIC_ENTRY]))]
 }
 
 /**
@@ -75,18 +63,17 @@ if (import.meta.main) {
   const { renderPublicPage } = (await import(
     pathToFileURL(resolve(PRERENDER_OUT_DIR, 'render.js')).href
   )) as typeof import('../src/prerendered/render.tsx')
-  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as Manifest
+  const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8')) as ViteManifest
   const template = inlineStylesheets(readFileSync(join(dist, 'public.html'), 'utf8'), (file) =>
     readFileSync(join(dist, file), 'utf8'),
   )
   if (template.includes('rel="stylesheet"'))
     throw new Error('A stylesheet of the page template was not inlined')
   for (const page of PUBLIC_PAGES) {
-    const preloads = preloadsFor(
-      manifest,
-      [`src/prerendered/${page.page}.tsx`, `locales/${page.locale}/public.po`],
-      'public.html',
-    )
+    const preloads = preloadsFor(manifest, [
+      `src/prerendered/${page.page}.tsx`,
+      `locales/${page.locale}/public.po`,
+    ])
     const html = fillTemplate(template, page, renderPublicPage(page.page, page.locale), preloads)
     const target = join(dist, page.file)
     mkdirSync(dirname(target), { recursive: true })

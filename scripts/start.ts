@@ -17,7 +17,11 @@ const SOURCES = [
   'vite.ssr.config.ts',
   'scripts/prerender.ts',
   'scripts/precompress.ts',
+  'scripts/vite-manifest.ts',
+  'lingui.config.ts',
+  'server/http/static-file.ts',
   'package.json',
+  'package-lock.json',
 ]
 // Written by the build's last steps (prerendering, then compression), so a half-finished build is redone.
 const BUILD_MARK = 'dist/pages/fr/index.html.gz'

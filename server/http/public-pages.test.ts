@@ -25,11 +25,18 @@ describe('prerendered public pages', () => {
   })
 
   it('answers the English page on a French address when the locale cookie says English', () => {
-    expect(prerenderedPageFor('/', none, 'a=1; locale=en')).toBe('pages/en/index.html')
-    expect(prerenderedPageFor('/sign-in', none, 'locale=en')).toBe('pages/en/sign-in.html')
-    expect(prerenderedPageFor('/', none, 'locale=fr')).toBe('pages/fr/index.html')
-    expect(prerenderedPageFor('/', none, 'xlocale=en')).toBe('pages/fr/index.html')
+    expect(prerenderedPageFor('/', none, { cookie: 'a=1; locale=en' })).toBe('pages/en/index.html')
+    expect(prerenderedPageFor('/sign-in', none, { cookie: 'locale=en' })).toBe('pages/en/sign-in.html')
+    expect(prerenderedPageFor('/', none, { cookie: 'locale=fr' })).toBe('pages/fr/index.html')
+    expect(prerenderedPageFor('/', none, { cookie: 'xlocale=en' })).toBe('pages/fr/index.html')
+    // The language switch of the site itself, followed before (or without) the script that writes the cookie.
+    expect(prerenderedPageFor('/', none, { cookie: 'locale=en', fetchSite: 'same-origin' })).toBe(
+      'pages/fr/index.html',
+    )
+    expect(prerenderedPageFor('/', none, { cookie: 'locale=en', fetchSite: 'none' })).toBe(
+      'pages/en/index.html',
+    )
     // An English address stays English whatever the cookie says (the visitor chose it).
-    expect(prerenderedPageFor('/en', none, 'locale=fr')).toBe('pages/en/index.html')
+    expect(prerenderedPageFor('/en', none, { cookie: 'locale=fr' })).toBe('pages/en/index.html')
   })
 })

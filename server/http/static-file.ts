@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { getMimeType } from 'hono/utils/mime'
@@ -135,9 +136,14 @@ export async function sendFile(
       headers.set('Content-Encoding', coding)
     }
   }
-  // Per variant, from the file's own size and time: a rebuild changes it, re-running precompress does not.
+  // Per file and variant, from the file's path, size and time: a rebuild changes it, re-running precompress
+  // does not, and two files answered on one address (a page in either language) never share one.
   const suffix = coding === 'identity' ? '' : `-${coding}`
-  headers.set('ETag', `"${original.size.toString(36)}-${Math.floor(original.mtimeMs).toString(36)}${suffix}"`)
+  const which = createHash('sha256').update(file).digest('base64url').slice(0, 8)
+  headers.set(
+    'ETag',
+    `"${which}-${original.size.toString(36)}-${Math.floor(original.mtimeMs).toString(36)}${suffix}"`,
+  )
 
   const ifNoneMatch = request.headers.get('if-none-match')
   const ifModifiedSince = request.headers.get('if-modified-since')

@@ -66,7 +66,10 @@ export function staticSpa(root: string): MiddlewareHandler {
     const path = c.req.path
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next()
     if (isUnder(path, '/api') || isDotPath(path)) return next()
-    const prerendered = prerenderedPageFor(path, new URL(c.req.url).searchParams, c.req.header('Cookie'))
+    const prerendered = prerenderedPageFor(path, new URL(c.req.url).searchParams, {
+      cookie: c.req.header('Cookie'),
+      fetchSite: c.req.header('Sec-Fetch-Site'),
+    })
     const page = prerendered ? await serveBuildPage(c, root, prerendered) : null
     if (page) {
       // The French address answers the English page to a visitor whose locale cookie says English.

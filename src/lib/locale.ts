@@ -1,9 +1,9 @@
 import {
   DEFAULT_LOCALE,
-  isLocale,
   LOCALE_COOKIE,
   LOCALE_COOKIE_MAX_AGE_S,
   type Locale,
+  localeOfCookies,
 } from '../../contract/locale.ts'
 
 /** The locale of a path: English under `/en`, French (the default) everywhere else. */
@@ -24,9 +24,7 @@ export function swapLocaleInPath(pathname: string, target: Locale): string {
 }
 
 export function readLocaleCookie(cookie = document.cookie): Locale | null {
-  const match = cookie.match(new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([^;]+)`))
-  const value = match?.[1]
-  return isLocale(value) ? value : null
+  return localeOfCookies(cookie)
 }
 
 export function writeLocaleCookie(locale: Locale): void {

@@ -28,7 +28,7 @@ async function pageElement(page: PublicPageName, locale: Locale): Promise<ReactN
   void fetchProfile()
     .then((profile) => profile && location.replace(afterSignIn(locale)))
     .catch(() => {})
-  return <PublicSignIn i18n={i18n} locale={locale} onSignedIn={() => location.assign(afterSignIn(locale))} />
+  return <PublicSignIn i18n={i18n} locale={locale} onSignedIn={() => location.replace(afterSignIn(locale))} />
 }
 
 async function hydrate() {
@@ -48,4 +48,5 @@ async function hydrate() {
 }
 
 void hydrate()
+// The landing page says the app installs on a phone: it is installable from there (after the page is idle).
 registerServiceWorkerWhenIdle()

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { routeKey } from '../../scripts/vite-manifest.ts'
 import {
   deferredListScript,
   FIELD_ROUTE_FILES,
   type PrecacheEntry,
-  routeKey,
   splitPrecache,
   type ViteManifest,
 } from './precache-split.ts'

@@ -1,29 +1,24 @@
 // Build time (vite.pwa.ts): which files of the build the service worker precaches when it installs, and which
 // it caches only after the page is idle. Pure functions of Vite's build manifest (`dist/.vite/manifest.json`).
 
-export type ViteManifestChunk = {
-  file: string
-  src?: string
-  name?: string
-  isEntry?: boolean
-  imports?: string[]
-  dynamicImports?: string[]
-  css?: string[]
-  assets?: string[]
-}
-export type ViteManifest = Record<string, ViteManifestChunk>
+import {
+  routeKey,
+  SPA_ENTRY,
+  type ViteManifest,
+  type ViteManifestChunk,
+} from '../../scripts/vite-manifest.ts'
+
+export type { ViteManifest }
 
 /** An entry of Workbox's precache manifest, as `manifestTransforms` receive it. */
 export type PrecacheEntry = { url: string; revision: string | null; size: number }
 
-const ROUTES = 'src/routes/{-$locale}/'
-const SPLIT = '?tsr-split=component'
-export const SPA_ENTRY = 'index.html'
-export const PUBLIC_ENTRY = 'public.html'
-
 /** The field routes (and their layouts), under `src/routes/{-$locale}/`: what a custodian uses in a basement. */
 export const FIELD_ROUTE_FILES = [
   'route.tsx',
+  // Signing out offline, or opening the installed app signed out, lands on these.
+  'index.tsx',
+  'sign-in.tsx',
   'app/route.tsx',
   'app/index.tsx',
   'app/scan.tsx',
@@ -47,7 +42,6 @@ export const OFFICE_LAZY_MODULES = [
   'src/features/transfers/AuthorizeTransferPanel.tsx',
 ]
 
-export const routeKey = (file: string) => `${ROUTES}${file}${SPLIT}`
 const isRoute = (key: string) => key.startsWith('src/routes/')
 const baseName = (path: string) => path.replace(/^.*\//, '').replace(/\.[^.]*$/, '')
 

@@ -31,9 +31,20 @@ describe('prerendered public pages', () => {
         expect(await page.locator('html').getAttribute('lang')).toBe(lang)
         await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor()
       }
-      // Without JavaScript the sign-in form cannot work: the page says so instead of failing silently.
+      // Without JavaScript the sign-in form cannot work: the page says so, and cannot send it by mistake.
       await page.goto('/sign-in')
       expect(await page.locator('noscript').textContent()).toContain('JavaScript')
+      expect(await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).isDisabled()).toBe(
+        true,
+      )
+      // The language switch is a link: it works without JavaScript, even against a cookie that says English.
+      await context.addCookies([{ name: 'locale', value: 'en', url: stack.baseUrl }])
+      await page.goto('/en/')
+      await page.getByRole('link', { name: 'Switch language to Français' }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      await page
+        .getByRole('heading', { level: 1, name: 'Sachez où est chaque clé, et qui la détient.' })
+        .waitFor()
     } finally {
       await context.close()
     }
@@ -58,6 +69,7 @@ describe('prerendered public pages', () => {
       expect(new URL(page.url()).searchParams.get('redirect')).toBe('/app/scan')
       await page.getByRole('heading', { level: 1, name: 'Sign in', exact: true }).waitFor()
       // The English page was a page load of its own: hydrated too, and the choice is remembered.
+      expect((await page.context().cookies()).find((cookie) => cookie.name === 'locale')?.value).toBe('en')
       await page.getByLabel('E-mail').fill('x')
       await page.getByRole('button', { name: 'Receive a sign-in link' }).click()
       await page.getByText('Enter a valid e-mail address.').waitFor()

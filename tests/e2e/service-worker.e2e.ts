@@ -74,7 +74,7 @@ describe('service worker: the shell and field routes first, the rest once the pa
   it('is registered only after the load event, from the prerendered pages and from the SPA alike', async () => {
     await stack.withPage(async (page) => {
       await recordRegistrations(page)
-      for (const path of ['/', '/app']) {
+      for (const path of ['/', '/sign-in', '/app']) {
         await page.goto(path, { waitUntil: 'load' })
         await expect.poll(async () => (await registrations(page)).length, { timeout: 15_000 }).toBe(1)
         const [registration] = await registrations(page)

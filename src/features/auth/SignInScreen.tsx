@@ -7,6 +7,7 @@ import { EmailSchema, type Profile, SignInCodeSchema } from '../../../contract/a
 import type { Locale } from '../../../contract/locale.ts'
 import { ApiError } from '../../lib/api.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
+import { useHydrated } from '../../lib/use-hydrated.ts'
 import { Button } from '../../ui/Button.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
@@ -16,6 +17,7 @@ type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 
 function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string) => void }) {
   const { t } = useLingui()
+  const hydrated = useHydrated()
   const form = useForm({
     defaultValues: { email: '' },
     onSubmit: async ({ value }) => {
@@ -66,7 +68,7 @@ function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string)
       </form.Field>
       <form.Subscribe selector={(state) => state.isSubmitting}>
         {(isSubmitting) => (
-          <Button type="submit" isDisabled={isSubmitting}>
+          <Button type="submit" isDisabled={isSubmitting || !hydrated}>
             {isSubmitting ? <Trans>Sending…</Trans> : <Trans>Receive a sign-in link</Trans>}
           </Button>
         )}
