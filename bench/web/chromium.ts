@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort } from '../../tests/e2e/harness.ts'
+import { CHROMIUM_ARGS, freePort } from '../../tests/e2e/harness.ts'
 
 export const CHROMIUM_PATH = '/usr/bin/chromium'
 
@@ -38,19 +38,7 @@ export async function launchChromium(): Promise<RunningChromium> {
   const port = await freePort()
   const child = spawn(
     CHROMIUM_PATH,
-    [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      `--remote-debugging-port=${port}`,
-      `--user-data-dir=${profile}`,
-      'about:blank',
-    ],
+    [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   )
 

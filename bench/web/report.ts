@@ -16,7 +16,20 @@ export const A11Y_TARGET = 100
 
 export type Issue = { id: string; title: string; savings: string }
 
-export type RunSummary = {
+/** The figures of a page: one run's, or the medians of its runs. */
+export type Metrics = {
+  performance: number | null
+  accessibility: number | null
+  fcpMs: number | null
+  lcpMs: number | null
+  tbtMs: number | null
+  cls: number | null
+  speedIndexMs: number | null
+  totalKiB: number | null
+  scriptKiB: number | null
+}
+
+export type RunSummary = Metrics & {
   label: string
   url: string
   round: number
@@ -30,15 +43,6 @@ export type RunSummary = {
   finalDisplayedUrl?: string
   runWarnings: string[]
   benchmarkIndex?: number
-  performance: number | null
-  accessibility: number | null
-  fcpMs: number | null
-  lcpMs: number | null
-  tbtMs: number | null
-  cls: number | null
-  speedIndexMs: number | null
-  totalKiB: number | null
-  scriptKiB: number | null
   requests: number | null
   failingAccessibility: Array<{ id: string; title: string }>
   /** Failing performance insights and diagnostics, the largest estimated savings first. */
@@ -171,19 +175,10 @@ export function median(values: Array<number | null | undefined>): number | null 
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-export type PageMedians = {
+export type PageMedians = Metrics & {
   label: string
   runs: number
   failedRuns: number
-  performance: number | null
-  accessibility: number | null
-  fcpMs: number | null
-  lcpMs: number | null
-  tbtMs: number | null
-  cls: number | null
-  speedIndexMs: number | null
-  totalKiB: number | null
-  scriptKiB: number | null
   /** Each metric is the median over the runs; the issues come from the run with the median score. */
   medianRun: RunSummary | undefined
   /** Failing accessibility audits of any run, with how many runs failed them. */

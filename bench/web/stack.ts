@@ -14,7 +14,7 @@ import {
   DEMO_ORGANIZATION_NAME,
   seedDemo,
 } from '../../server/seed/demo.ts'
-import { freePort } from '../../tests/e2e/harness.ts'
+import { freePort, productionEnv } from '../../tests/e2e/harness.ts'
 import { signInCodeOf, startMailbox } from '../../tests/e2e/mailbox.ts'
 
 export type Stack = {
@@ -50,16 +50,9 @@ export async function startStack(root: string): Promise<Stack> {
     const mailbox = await startMailbox()
     cleanups.push(mailbox.close)
     const port = await freePort()
-    const config = loadConfig({
-      PORT: String(port),
-      PUBLIC_URL: `http://localhost:${port}`,
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      SMTP_URL: mailbox.url,
-      STATIC_DIR: join(root, 'dist'),
-      LOG_LEVEL: 'warn',
-    })
+    const config = loadConfig(
+      productionEnv({ port, dataDir, smtpUrl: mailbox.url, staticDir: join(root, 'dist') }),
+    )
     const server = await startServer(config, createLogger('warn'))
     cleanups.push(server.close)
     const baseUrl = server.url.replace('127.0.0.1', 'localhost')

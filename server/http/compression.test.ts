@@ -1,24 +1,12 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { placeOrder, settleLocally, tagItem } from '../test/commerce.ts'
+import { decodedBody } from '../test/decoded-body.ts'
 import { organizationWithAdmin } from '../test/fixtures.ts'
 import { setupTestApp } from '../test/harness.ts'
 import { COMPRESSION_THRESHOLD, compressResponses } from './compression.ts'
 
 const t = setupTestApp()
-
-/** The body as the client reads it once decoded, after checking Content-Length against the bytes sent. */
-async function decoded(response: Response): Promise<string> {
-  const body = Buffer.from(await response.arrayBuffer())
-  const length = response.headers.get('content-length')
-  if (length !== null) expect(Number(length)).toBe(body.length)
-  const coding = response.headers.get('content-encoding')
-  if (coding === 'br') return String(brotliDecompressSync(body))
-  if (coding === 'gzip') return String(gunzipSync(body))
-  expect(coding).toBeNull()
-  return String(body)
-}
 
 describe('API answer compression', () => {
   it('sends a large JSON answer gzip-encoded when asked, with Vary, and as it is when not', async () => {
@@ -26,7 +14,7 @@ describe('API answer compression', () => {
     expect(plain.status).toBe(200)
     expect(plain.headers.get('content-encoding')).toBeNull()
     expect(plain.headers.get('vary')).toMatch(/accept-encoding/i)
-    const document = await decoded(plain)
+    const document = await decodedBody(plain)
     expect(document.length).toBeGreaterThan(10 * COMPRESSION_THRESHOLD)
 
     const gzip = await t.get('/api/openapi.json', { headers: { 'accept-encoding': 'gzip' } })
@@ -39,14 +27,14 @@ describe('API answer compression', () => {
     expect(gzip.headers.get('x-content-type-options')).toBe('nosniff')
     expect(gzip.headers.get('x-request-id')).toBeTruthy()
     expect(Number(gzip.headers.get('content-length'))).toBeLessThan(document.length / 5)
-    expect(await decoded(gzip)).toBe(document)
+    expect(await decodedBody(gzip)).toBe(document)
 
     const br = await t.get('/api/openapi.json', { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } })
     expect(br.headers.get('content-encoding')).toBe('br')
-    expect(await decoded(br)).toBe(document)
+    expect(await decodedBody(br)).toBe(document)
     const refused = await t.get('/api/openapi.json', { headers: { 'accept-encoding': 'br;q=0, gzip;q=0' } })
     expect(refused.headers.get('content-encoding')).toBeNull()
-    expect(await decoded(refused)).toBe(document)
+    expect(await decodedBody(refused)).toBe(document)
   })
 
   it('answers HEAD with the headers of the compressed GET', async () => {
@@ -63,7 +51,7 @@ describe('API answer compression', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-encoding')).toBeNull()
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
-    expect(JSON.parse(await decoded(response)).status).toBeDefined()
+    expect(JSON.parse(await decodedBody(response)).status).toBeDefined()
   })
 
   it('compresses a large CSV export and keeps it an attachment', async () => {
@@ -71,7 +59,7 @@ describe('API answer compression', () => {
     const order = await placeOrder(t, admin.cookie, [tagItem(60, { alphaCode: 'GZP', name: 'Clés, bureau' })])
     await settleLocally(t, admin.cookie, order.id)
     const plain = await t.post(`/api/orders/${order.id}/tags-exports`, { cookie: admin.cookie, json: {} })
-    const csv = await decoded(plain)
+    const csv = await decodedBody(plain)
     expect(csv.length).toBeGreaterThan(COMPRESSION_THRESHOLD)
     const response = await t.post(`/api/orders/${order.id}/tags-exports`, {
       cookie: admin.cookie,
@@ -84,7 +72,7 @@ describe('API answer compression', () => {
     expect(response.headers.get('content-disposition')).toBe(
       `attachment; filename="${order.reference}-tags.csv"`,
     )
-    expect(await decoded(response)).toBe(csv)
+    expect(await decodedBody(response)).toBe(csv)
   })
 })
 
@@ -110,7 +98,7 @@ describe('compressResponses', () => {
     expect(response.headers.get('content-encoding')).toBe('gzip')
     expect(response.headers.get('vary')).toBe('Origin, Accept-Encoding')
     expect(response.headers.get('etag')).toBe('W/"v1"')
-    expect(JSON.parse(await decoded(response))).toEqual({ big })
+    expect(JSON.parse(await decodedBody(response))).toEqual({ big })
   })
 
   it('keeps every Set-Cookie', async () => {

@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { precompressDir } from '../../scripts/precompress.ts'
+import { decodedBody } from '../test/decoded-body.ts'
 import { createTestApp, type TestApp } from '../test/harness.ts'
 import { serveBuildPage } from './static-spa.ts'
 
@@ -139,13 +139,14 @@ describe('static SPA in production', () => {
   })
 })
 
-const decode = async (response: Response) => {
-  const body = Buffer.from(await response.arrayBuffer())
-  const coding = response.headers.get('content-encoding')
-  if (coding === 'br') return String(brotliDecompressSync(body))
-  if (coding === 'gzip') return String(gunzipSync(body))
-  expect(coding).toBeNull()
-  return String(body)
+/** An HTML document of the build, sent brotli-compressed and revalidated on every load. */
+async function expectBrotliPage(response: Response, html: string) {
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-encoding')).toBe('br')
+  expect(response.headers.get('vary')).toBe('Accept-Encoding')
+  expect(response.headers.get('cache-control')).toBe('no-cache')
+  expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
+  expect(await decodedBody(response)).toBe(html)
 }
 
 describe('static SPA content negotiation', () => {
@@ -175,7 +176,7 @@ describe('static SPA content negotiation', () => {
     expect(response.headers.get('content-type')).toMatch(/^(application|text)\/javascript/)
     expect(response.headers.get('content-security-policy')).toContain("script-src 'self'")
     const length = Number(response.headers.get('content-length'))
-    const text = await decode(response.clone())
+    const text = await decodedBody(response.clone())
     expect(text).toBe(SCRIPT)
     expect((await response.arrayBuffer()).byteLength).toBe(length)
     if (coding) expect(length).toBeLessThan(SCRIPT.length)
@@ -185,19 +186,14 @@ describe('static SPA content negotiation', () => {
     const response = await t.get('/app/keychains', {
       headers: { ...html.headers, 'accept-encoding': 'gzip, deflate, br' },
     })
-    expect(response.status).toBe(200)
-    expect(response.headers.get('content-encoding')).toBe('br')
-    expect(response.headers.get('vary')).toBe('Accept-Encoding')
-    expect(response.headers.get('cache-control')).toBe('no-cache')
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(await decode(response)).toBe(INDEX)
+    await expectBrotliPage(response, INDEX)
 
     const gzip = await t.get('/en/app/scan', { headers: { 'accept-encoding': 'gzip' } })
     expect(gzip.headers.get('content-encoding')).toBe('gzip')
-    expect(await decode(gzip)).toBe(INDEX)
+    expect(await decodedBody(gzip)).toBe(INDEX)
     const root = await t.get('/', { headers: { 'accept-encoding': 'br' } })
     expect(root.headers.get('content-encoding')).toBe('br')
-    expect(await decode(root)).toBe(INDEX)
+    expect(await decodedBody(root)).toBe(INDEX)
   })
 
   it('gives each variant its own ETag and answers 304 to a matching If-None-Match', async () => {
@@ -217,7 +213,7 @@ describe('static SPA content negotiation', () => {
     // The gzip copy a cache holds is not the brotli answer.
     const other = await t.get(asset, { headers: { 'accept-encoding': 'br', 'if-none-match': gzip } })
     expect(other.status).toBe(200)
-    expect(await decode(other)).toBe(SCRIPT)
+    expect(await decodedBody(other)).toBe(SCRIPT)
 
     const page = await t.get('/app/keychains', { headers: { 'accept-encoding': 'gzip' } })
     const again = await t.get('/app/keychains', {
@@ -263,12 +259,7 @@ describe('static SPA content negotiation', () => {
       return (await serveBuildPage(c, staticDir, file)) ?? c.text('none', 404)
     })
     const response = await app.request('/en/sign-in', { headers: { 'accept-encoding': 'gzip, br' } })
-    expect(response.status).toBe(200)
-    expect(response.headers.get('content-encoding')).toBe('br')
-    expect(response.headers.get('cache-control')).toBe('no-cache')
-    expect(response.headers.get('vary')).toBe('Accept-Encoding')
-    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
-    expect(await decode(response)).toBe(SIGN_IN)
+    await expectBrotliPage(response, SIGN_IN)
     expect((await app.request('/pages/en/missing.html')).status).toBe(404)
     // Never a file outside the root it is given, whatever the relative path says.
     const pages = new Hono()
@@ -290,17 +281,17 @@ describe('prerendered public pages', () => {
     expect(response.headers.get('content-encoding')).toBe('gzip')
     expect(response.headers.get('cache-control')).toBe('no-cache')
     expect(response.headers.get('vary')).toBe('Accept-Encoding, Cookie')
-    expect(await decode(response)).toBe(SIGN_IN)
+    expect(await decodedBody(response)).toBe(SIGN_IN)
   })
 
   it('answers the English page on the French address when the locale cookie says English', async () => {
     const response = await t.app.request('/sign-in', { headers: { ...html.headers, cookie: 'locale=en' } })
-    expect(await decode(response)).toBe(SIGN_IN)
+    expect(await decodedBody(response)).toBe(SIGN_IN)
   })
 
   it('leaves a sign-in link, and a page the build did not prerender, to the SPA shell', async () => {
-    expect(await decode(await t.app.request('/en/sign-in?token=abc', html))).toBe(INDEX)
+    expect(await decodedBody(await t.app.request('/en/sign-in?token=abc', html))).toBe(INDEX)
     // This build has no French sign-in page: the shell answers rather than a 404.
-    expect(await decode(await t.app.request('/sign-in', html))).toBe(INDEX)
+    expect(await decodedBody(await t.app.request('/sign-in', html))).toBe(INDEX)
   })
 })

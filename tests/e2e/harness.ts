@@ -57,6 +57,25 @@ export class OffsetClock implements Clock {
   }
 }
 
+/** The environment of the real server in production mode on loopback (browser tests, the web benchmark). */
+export function productionEnv(options: {
+  port: number
+  dataDir: string
+  smtpUrl: string
+  staticDir: string
+}) {
+  return {
+    PORT: String(options.port),
+    PUBLIC_URL: `http://localhost:${options.port}`,
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    DATA_DIR: options.dataDir,
+    SMTP_URL: options.smtpUrl,
+    STATIC_DIR: options.staticDir,
+    LOG_LEVEL: 'warn',
+  }
+}
+
 /**
  * The real product for a browser test: the production build served by the real server (PGlite in a temp
  * folder), mail delivered over SMTP to a loopback receiver, and Debian's Chromium.
@@ -66,14 +85,7 @@ export async function startStack() {
   const mailbox = await startMailbox()
   const port = await freePort()
   const config = loadConfig({
-    PORT: String(port),
-    PUBLIC_URL: `http://localhost:${port}`,
-    HOST: '127.0.0.1',
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    SMTP_URL: mailbox.url,
-    STATIC_DIR: 'dist',
-    LOG_LEVEL: 'warn',
+    ...productionEnv({ port, dataDir, smtpUrl: mailbox.url, staticDir: 'dist' }),
     OPERATOR_EMAILS: OPERATOR_EMAIL,
   })
   const clock = new OffsetClock()
