@@ -27,6 +27,7 @@ import { isOperator } from './modules/profile/service.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
 import { statsRoutes } from './modules/stats/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
+import { syncRoutes } from './modules/sync/routes.ts'
 import { tagRoutes } from './modules/tags/routes.ts'
 import { transferRoutes } from './modules/transfers/routes.ts'
 
@@ -46,6 +47,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'tags', mount: tagRoutes },
   { tag: 'scans', mount: scanRoutes },
   { tag: 'transfers', mount: transferRoutes },
+  { tag: 'sync', mount: syncRoutes },
   { tag: 'stats', mount: statsRoutes },
   { tag: 'prices', mount: priceRoutes },
   { tag: 'plans', mount: planRoutes },

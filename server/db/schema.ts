@@ -482,3 +482,41 @@ export type OrderLineRow = typeof orderLines.$inferSelect
 export type SubscriptionRow = typeof subscriptions.$inferSelect
 export type TransferRow = typeof transfers.$inferSelect
 export type TransferPickupRow = typeof transferPickups.$inferSelect
+
+/** The last event number of each organization: taken (row-locked) by the transaction that appends an event. */
+export const organizationEventCounters = pgTable('organization_event_counters', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  lastSeq: bigint('last_seq', { mode: 'number' }).notNull(),
+})
+
+/**
+ * The organization's event log: one row per write that changed what it holds, numbered 1, 2, 3… per
+ * organization in commit order (the counter's row lock makes a later number wait for the earlier one's commit),
+ * so a reader resuming after N never skips a row that commits late. The field mirror's change feed reads the
+ * ids each event touched; the activity log and the jobs that follow read the same rows.
+ */
+export const organizationEvents = pgTable(
+  'organization_events',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    /** `keychain.renamed`, `transfer.cancelled`… (see `EVENT_KINDS`). */
+    kind: text('kind').notNull(),
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /** When the device says it happened (X-Client-Time), for actions replayed from an offline queue. */
+    clientTime: at('client_time'),
+    serverTime: at('server_time').notNull(),
+    fromQueue: boolean('from_queue').notNull().default(false),
+    keychainIds: uuid('keychain_ids').array().notNull().default(sql`'{}'`),
+    tagIds: uuid('tag_ids').array().notNull().default(sql`'{}'`),
+    transferIds: uuid('transfer_ids').array().notNull().default(sql`'{}'`),
+    payload: jsonb('payload').notNull().default({}),
+  },
+  (table) => [primaryKey({ columns: [table.organizationId, table.seq] })],
+)
+
+export type OrganizationEventRow = typeof organizationEvents.$inferSelect

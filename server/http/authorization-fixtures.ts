@@ -338,6 +338,7 @@ export const FIXTURES: Record<string, Fixture> = {
   })),
   'GET /transfers': single(selected('read__transfer'), get('/api/transfers'), LIST_ONLY),
   'GET /transfers/requests': single('signedIn', get('/api/transfers/requests'), LIST_ONLY),
+  'GET /sync/changes': single(selected('read__transfer'), get('/api/sync/changes'), LIST_ONLY),
   'GET /transfers/:id': {
     access: 'signedIn',
     own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),

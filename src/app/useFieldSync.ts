@@ -3,7 +3,9 @@ import { useEffect, useRef } from 'react'
 import type { Profile } from '../../contract/auth.ts'
 import { afterLoadWhenIdle } from '../lib/idle.ts'
 
-/** How often the mirror is refreshed in the background while the app is open and online. */
+/** How often the mirror asks the change feed for news while the app is visible and online. */
+const SYNC_EVERY_MS = 30 * 1000
+/** How often the rest (organizations, dashboard, requests in other organizations) is fetched again. */
 const REFRESH_EVERY_MS = 5 * 60 * 1000
 
 // Dexie and the worker load once the page is idle after its first load, off the scan path's budget and off
@@ -55,17 +57,34 @@ export function useFieldSync(profile: Profile): void {
     }
   }, [userId, queryClient])
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refreshed when the organization or rights change
+  // biome-ignore lint/correctness/useExhaustiveDependencies: synced again when the organization or rights change
   useEffect(() => {
+    const sync = () => {
+      if (document.visibilityState === 'hidden') return
+      void fieldMode().then((mode) => mode.syncFieldMirror(mode.fieldContext(latest.current)))
+    }
     const refresh = () =>
-      void fieldMode().then((mode) => mode.refreshFieldMirror(mode.fieldContext(latest.current)))
-    const cancelFirst = afterLoadWhenIdle(refresh)
-    const timer = setInterval(refresh, REFRESH_EVERY_MS)
-    window.addEventListener('online', refresh)
+      void fieldMode().then((mode) => mode.refreshFieldExtras(mode.fieldContext(latest.current)))
+    const cancelFirst = afterLoadWhenIdle(() => {
+      sync()
+      refresh()
+    })
+    const syncTimer = setInterval(sync, SYNC_EVERY_MS)
+    const refreshTimer = setInterval(refresh, REFRESH_EVERY_MS)
+    const online = () => {
+      sync()
+      refresh()
+    }
+    window.addEventListener('online', online)
+    window.addEventListener('focus', sync)
+    document.addEventListener('visibilitychange', sync)
     return () => {
       cancelFirst()
-      clearInterval(timer)
-      window.removeEventListener('online', refresh)
+      clearInterval(syncTimer)
+      clearInterval(refreshTimer)
+      window.removeEventListener('online', online)
+      window.removeEventListener('focus', sync)
+      document.removeEventListener('visibilitychange', sync)
     }
   }, [userId, selectedOrganizationId, permissions])
 }

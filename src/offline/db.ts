@@ -11,12 +11,25 @@ export type MirroredKeychain = {
   organizationId: string
   summary: KeychainSummary | null
   detail: Keychain | null
+  /** The full sync that last wrote it (see `sync.ts`): what a new full sync did not write again goes. */
+  gen?: string
 }
 
-export type MirroredTag = Tag & { organizationId: string; codeKey: string }
+/** `keychainId`: the keychain its key is on (indexed: a keychain's tags are found without a scan). */
+export type MirroredTag = Tag & {
+  organizationId: string
+  codeKey: string
+  keychainId: string | null
+  gen?: string
+}
 
 /** A transfer of the selected organization's list (`organization`), addressed to me (`mine`), or both. */
-export type MirroredTransfer = Transfer & { recipientId: string; keychainId: string; mine: 0 | 1 }
+export type MirroredTransfer = Transfer & {
+  recipientId: string
+  keychainId: string
+  mine: 0 | 1
+  gen?: string
+}
 
 export type OutboxKind = 'scan' | 'pickup'
 
@@ -73,6 +86,11 @@ export class TrousseauDb extends Dexie {
       profile: 'id',
       meta: 'key',
       outbox: 'id, seq, status, [status+seq]',
+    })
+    // The change feed: tags found by keychain. The mirror refills from a full sync (no cursor yet), so the
+    // rows of version 1 need no rewriting; their `gen` is unset and a full sync's sweep removes what it skips.
+    this.version(2).stores({
+      tags: 'id, organizationId, publicId, [organizationId+codeKey], keychainId',
     })
   }
 }

@@ -4,8 +4,9 @@ import type { Transfer } from '../../contract/transfers.ts'
 import { api } from '../lib/api.ts'
 import type { FieldContext } from './field.ts'
 import { claimMirror, mirrorProfile, mirrorTransfers } from './mirror.ts'
-import { refreshMirror } from './refresh.ts'
+import { refreshAlongside } from './refresh.ts'
 import { requestPersistentStorage } from './storage.ts'
+import { syncMirror } from './sync.ts'
 import { sendItem } from './transport.ts'
 import { type OutboxWorker, startOutboxWorker } from './worker.ts'
 
@@ -40,7 +41,7 @@ export async function startFieldMode(input: {
       if (report.sent + report.refused === 0) return
       input.onChanged()
       // A refusal means the device's picture was wrong (a cancelled transfer): fetch the truth again.
-      if (report.refused > 0) void refreshFieldMirror(fieldContext(input.profile))
+      if (report.refused > 0) void syncFieldMirror(fieldContext(input.profile))
     },
   })
 }
@@ -51,10 +52,18 @@ export function fieldContext(profile: Profile): FieldContext | null {
     : null
 }
 
-export async function refreshFieldMirror(context: FieldContext | null): Promise<void> {
+/** Brings the mirror of the selected organization up to date from the change feed (a full sync the first time). */
+export async function syncFieldMirror(context: FieldContext | null): Promise<void> {
   if (!context || !navigator.onLine) return
   await claimMirror(context.userId)
-  await refreshMirror(context).catch((error: unknown) => console.warn('Mirror refresh failed', error))
+  await syncMirror(context).catch((error: unknown) => console.warn('Mirror sync failed', error))
+}
+
+/** What the feed does not carry (organizations, dashboard, profile, requests elsewhere), less often. */
+export async function refreshFieldExtras(context: FieldContext | null): Promise<void> {
+  if (!context || !navigator.onLine) return
+  await claimMirror(context.userId)
+  await refreshAlongside(context).catch((error: unknown) => console.warn('Mirror refresh failed', error))
 }
 
 /** Signed out (or the session ended): nothing of this account stays readable on the device. */

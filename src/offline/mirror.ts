@@ -40,10 +40,16 @@ export async function mirrorKeychainSummaries(
 ): Promise<void> {
   await withDb((db) =>
     db.transaction('rw', db.keychains, async () => {
-      for (const summary of rows) {
-        const current = await db.keychains.get(summary.id)
-        await db.keychains.put({ id: summary.id, organizationId, summary, detail: current?.detail ?? null })
-      }
+      const current = await db.keychains.bulkGet(rows.map((summary) => summary.id))
+      await db.keychains.bulkPut(
+        rows.map((summary, index) => ({
+          ...current[index],
+          id: summary.id,
+          organizationId,
+          summary,
+          detail: current[index]?.detail ?? null,
+        })),
+      )
     }),
   )
 }
@@ -52,6 +58,7 @@ export async function mirrorKeychain(keychain: Keychain): Promise<void> {
   await withDb(async (db) => {
     const current = await db.keychains.get(keychain.id)
     await db.keychains.put({
+      ...current,
       id: keychain.id,
       organizationId: keychain.organizationId,
       summary: current?.summary ?? null,
@@ -60,37 +67,52 @@ export async function mirrorKeychain(keychain: Keychain): Promise<void> {
   })
 }
 
-export const asMirroredTag = (organizationId: string, tag: Tag): MirroredTag => ({
+export const asMirroredTag = (organizationId: string, tag: Tag, gen?: string): MirroredTag => ({
   ...tag,
   organizationId,
   codeKey: tag.code.toUpperCase(),
+  keychainId: tag.key?.keychainId ?? null,
+  ...(gen ? { gen } : {}),
 })
 
 /** The tags on the keys of the transfers' keychains: how a recipient who cannot list tags knows them. */
 export const tagsOfTransfers = (transfers: Transfer[]): MirroredTag[] =>
   transfers.flatMap((each) => each.keychain.tags.map((tag) => asMirroredTag(each.organizationId, tag)))
 
-export const asMirroredTransfer = (transfer: Transfer, mine: boolean): MirroredTransfer => ({
+export const asMirroredTransfer = (transfer: Transfer, mine: boolean, gen?: string): MirroredTransfer => ({
   ...transfer,
   recipientId: transfer.recipient.id,
   keychainId: transfer.keychain.id,
   mine: mine ? 1 : 0,
+  ...(gen ? { gen } : {}),
 })
 
 /**
  * Transfers as the server sent them. `userId`: the signed-in user, to mark those addressed to them; null when
- * the caller does not know it (a list screen): a transfer keeps the mark it had.
+ * the caller does not know it (a list screen): a transfer keeps the mark it had. Rows keep the full sync that
+ * wrote them (`gen`).
  */
 export async function mirrorTransfers(transfers: Transfer[], userId: string | null): Promise<void> {
   await withDb((db) =>
     db.transaction('rw', db.transfers, db.tags, async () => {
-      const known = userId === null ? await db.transfers.bulkGet(transfers.map((each) => each.id)) : []
+      const known = await db.transfers.bulkGet(transfers.map((each) => each.id))
       await db.transfers.bulkPut(
         transfers.map((each, index) =>
-          asMirroredTransfer(each, userId === null ? known[index]?.mine === 1 : each.recipient.id === userId),
+          asMirroredTransfer(
+            each,
+            userId === null ? known[index]?.mine === 1 : each.recipient.id === userId,
+            known[index]?.gen,
+          ),
         ),
       )
-      await db.tags.bulkPut(tagsOfTransfers(transfers))
+      const tags = tagsOfTransfers(transfers)
+      const knownTags = await db.tags.bulkGet(tags.map((tag) => tag.id))
+      await db.tags.bulkPut(
+        tags.map((tag, index) => ({
+          ...tag,
+          ...(knownTags[index]?.gen ? { gen: knownTags[index].gen } : {}),
+        })),
+      )
     }),
   )
 }

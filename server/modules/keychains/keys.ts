@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../../db/errors.ts'
 import { keychains, keys, tags } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
+import { appendEvent } from '../events/log.ts'
 import { findKeychain, toKey } from './service.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
@@ -33,7 +34,7 @@ async function freeTag(db: Db, organizationId: string, tagId: string) {
 
 export async function addKey(
   deps: Deps,
-  input: { organizationId: string; keychainId: string; key: KeyCreate },
+  input: { organizationId: string; keychainId: string; key: KeyCreate; actorId?: string | null },
 ): Promise<Key> {
   const now = deps.clock.now()
   const { key } = input
@@ -53,6 +54,15 @@ export async function addKey(
         .returning()
       if (!row) throw new Error('key insert returned no row')
       await touch(tx, keychain.id, now)
+      await appendEvent(tx, {
+        organizationId: input.organizationId,
+        kind: 'key.added',
+        actorId: input.actorId ?? null,
+        serverTime: now,
+        keychainIds: [keychain.id],
+        tagIds: tag ? [tag.id] : [],
+        payload: { keyId: row.id, name: row.name, type: row.type },
+      })
       return toKey(row, tag && { id: tag.id, publicId: tag.publicId, code: tag.code, name: tag.name })
     })
   } catch (error) {
@@ -75,7 +85,7 @@ async function findKey(db: Db, organizationId: string, keychainId: string, keyId
 
 export async function renameKey(
   deps: Deps,
-  input: { organizationId: string; keychainId: string; keyId: string; name: string },
+  input: { organizationId: string; keychainId: string; keyId: string; name: string; actorId?: string | null },
 ): Promise<Key> {
   const now = deps.clock.now()
   return deps.database.db.transaction(async (tx) => {
@@ -87,6 +97,15 @@ export async function renameKey(
       .returning()
     if (!row) throw notFound('No such key.')
     await touch(tx, row.keychainId, now)
+    await appendEvent(tx, {
+      organizationId: input.organizationId,
+      kind: 'key.renamed',
+      actorId: input.actorId ?? null,
+      serverTime: now,
+      keychainIds: [row.keychainId],
+      tagIds: current.tag ? [current.tag.id] : [],
+      payload: { keyId: row.id, name: { from: current.key.name, to: row.name } },
+    })
     return toKey(row, current.tag)
   })
 }
@@ -94,12 +113,21 @@ export async function renameKey(
 /** Removes the key; its tag, if any, becomes free for another key. */
 export async function removeKey(
   deps: Deps,
-  input: { organizationId: string; keychainId: string; keyId: string },
+  input: { organizationId: string; keychainId: string; keyId: string; actorId?: string | null },
 ): Promise<void> {
   const now = deps.clock.now()
   await deps.database.db.transaction(async (tx) => {
     const current = await findKey(tx, input.organizationId, input.keychainId, input.keyId)
     await tx.delete(keys).where(eq(keys.id, current.key.id))
     await touch(tx, current.key.keychainId, now)
+    await appendEvent(tx, {
+      organizationId: input.organizationId,
+      kind: 'key.removed',
+      actorId: input.actorId ?? null,
+      serverTime: now,
+      keychainIds: [current.key.keychainId],
+      tagIds: current.tag ? [current.tag.id] : [],
+      payload: { keyId: current.key.id, name: current.key.name },
+    })
   })
 }

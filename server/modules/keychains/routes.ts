@@ -103,8 +103,12 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
         409: { description: 'Cannot be deleted now (e.g. an active transfer)' },
       },
     },
-    async (c, { organization, params }) => {
-      await deleteKeychain(deps, { organizationId: organization.organizationId, id: params.id })
+    async (c, { organization, session, params }) => {
+      await deleteKeychain(deps, {
+        organizationId: organization.organizationId,
+        id: params.id,
+        actorId: session.user.id,
+      })
       return c.body(null, 204)
     },
   )
@@ -137,9 +141,14 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
         409: { description: 'The tag is already on a key' },
       },
     },
-    async (c, { organization, params, body }) =>
+    async (c, { organization, session, params, body }) =>
       c.json(
-        await addKey(deps, { organizationId: organization.organizationId, keychainId: params.id, key: body }),
+        await addKey(deps, {
+          organizationId: organization.organizationId,
+          keychainId: params.id,
+          key: body,
+          actorId: session.user.id,
+        }),
         201,
       ),
   )
@@ -154,13 +163,14 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
       body: KeyUpdateSchema,
       responses: { 200: { description: 'The renamed key', schema: KeySchema } },
     },
-    async (c, { organization, params, body }) =>
+    async (c, { organization, session, params, body }) =>
       c.json(
         await renameKey(deps, {
           organizationId: organization.organizationId,
           keychainId: params.id,
           keyId: params.keyId,
           name: body.name,
+          actorId: session.user.id,
         }),
         200,
       ),
@@ -175,11 +185,12 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
       params: KeyParamsSchema,
       responses: { 204: { description: 'Removed' } },
     },
-    async (c, { organization, params }) => {
+    async (c, { organization, session, params }) => {
       await removeKey(deps, {
         organizationId: organization.organizationId,
         keychainId: params.id,
         keyId: params.keyId,
+        actorId: session.user.id,
       })
       return c.body(null, 204)
     },

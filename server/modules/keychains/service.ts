@@ -13,6 +13,7 @@ import {
 } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
+import { appendEvent } from '../events/log.ts'
 import { isCustodianCandidate, toPerson } from '../members/service.ts'
 import { hasTransferOut } from '../transfers/conditions.ts'
 import { appendCustody } from './custody.ts'
@@ -112,7 +113,16 @@ export async function createKeychain(
         at: now,
       })
     }
-    return toKeychain(tx, row)
+    const keychain = await toKeychain(tx, row)
+    await appendEvent(tx, {
+      organizationId: input.organizationId,
+      kind: 'keychain.created',
+      actorId: input.actorId,
+      serverTime: now,
+      keychainIds: [row.id],
+      payload: { name: row.name, custodianId },
+    })
+    return keychain
   })
 }
 
@@ -156,14 +166,30 @@ export async function updateKeychain(
         at: now,
       })
     }
-    return toKeychain(tx, row)
+    const keychain = await toKeychain(tx, row)
+    await appendEvent(tx, {
+      organizationId: input.organizationId,
+      kind: 'keychain.updated',
+      actorId: input.actorId,
+      serverTime: now,
+      keychainIds: [row.id],
+      payload: {
+        ...(update.name !== undefined && update.name !== current.name
+          ? { name: { from: current.name, to: row.name } }
+          : {}),
+        ...(custodianChanges
+          ? { custodian: { from: current.custodianId, to: row.custodianId }, reason: update.reason ?? '' }
+          : {}),
+      },
+    })
+    return keychain
   })
 }
 
 /** Hard-deletes the keychain and its keys (their tags become free again) unless a deletion guard objects. */
 export async function deleteKeychain(
   deps: Deps,
-  input: { organizationId: string; id: string },
+  input: { organizationId: string; id: string; actorId?: string | null },
 ): Promise<void> {
   await deps.database.db.transaction(async (tx: Tx) => {
     const current = await findKeychain(tx, input.organizationId, input.id, { lock: true })
@@ -171,7 +197,20 @@ export async function deleteKeychain(
       const refusal = await guard(tx, current.id, deps.clock.now())
       if (refusal) throw new ApiError(409, ErrorCode.conflict, refusal)
     }
-    await tx.delete(keys).where(eq(keys.keychainId, current.id))
+    // Its tags become free: the mirror must hear about them too.
+    const freed = await tx
+      .delete(keys)
+      .where(eq(keys.keychainId, current.id))
+      .returning({ tagId: keys.tagId })
     await tx.delete(keychains).where(eq(keychains.id, current.id))
+    await appendEvent(tx, {
+      organizationId: input.organizationId,
+      kind: 'keychain.deleted',
+      actorId: input.actorId ?? null,
+      serverTime: deps.clock.now(),
+      keychainIds: [current.id],
+      tagIds: freed.flatMap((key) => (key.tagId ? [key.tagId] : [])),
+      payload: { name: current.name },
+    })
   })
 }

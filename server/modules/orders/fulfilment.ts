@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { type OrderRow, orderLines, organizations } from '../../db/schema.ts'
 import { planConfigurationOf, tagConfiguration } from '../cart/pricing.ts'
+import { appendEvent } from '../events/log.ts'
 import { startSubscription } from '../subscriptions/service.ts'
 import { createOrderTags } from '../tags/service.ts'
 
@@ -21,10 +22,11 @@ export async function fulfilPaidOrder(tx: Db, order: OrderRow, now: Date): Promi
     .from(orderLines)
     .where(eq(orderLines.orderId, order.id))
     .orderBy(orderLines.position)
+  const tagIds: string[] = []
   for (const line of lines) {
     if (line.productType === 'TAG') {
       const config = tagConfiguration(line)
-      await createOrderTags(
+      const created = await createOrderTags(
         tx,
         order.organizationId,
         {
@@ -38,6 +40,7 @@ export async function fulfilPaidOrder(tx: Db, order: OrderRow, now: Date): Promi
         },
         now,
       )
+      tagIds.push(...created.map((tag) => tag.id))
     } else if (line.productType === 'PLAN') {
       await startSubscription(tx, {
         organizationId: order.organizationId,
@@ -47,5 +50,15 @@ export async function fulfilPaidOrder(tx: Db, order: OrderRow, now: Date): Promi
         now,
       })
     }
+  }
+  if (tagIds.length > 0) {
+    await appendEvent(tx, {
+      organizationId: order.organizationId,
+      kind: 'tags.created',
+      actorId: null,
+      serverTime: now,
+      tagIds,
+      payload: { orderId: order.id, count: tagIds.length },
+    })
   }
 }

@@ -4,6 +4,7 @@ import type { Tag } from '../../../contract/tags.ts'
 import type { Db } from '../../db/client.ts'
 import { type TagRow, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
+import { appendEvent } from '../events/log.ts'
 import { newPublicId, tagCode } from './public-id.ts'
 
 export const MAX_TAG_NUMBER = 99_999
@@ -73,6 +74,14 @@ export async function createTags(
         `Some codes from ${tagCode(alphaCode, batch.startNumber)} to ${tagCode(alphaCode, last)} already exist.`,
       )
     }
+    await appendEvent(tx, {
+      organizationId,
+      kind: 'tags.created',
+      actorId: null,
+      serverTime: now,
+      tagIds: created.map((tag) => tag.id),
+      payload: { count: created.length },
+    })
     return created
   })
 }

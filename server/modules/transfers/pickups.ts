@@ -4,6 +4,7 @@ import { judgedTime } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
+import { appendEvent } from '../events/log.ts'
 import { appendCustody } from '../keychains/custody.ts'
 import { isCustodianCandidate } from '../members/service.ts'
 import { memberRole } from '../organizations/roles.ts'
@@ -82,6 +83,17 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
     clientTime: input.clientTime,
     serverTime: now,
     fromQueue: input.fromQueue,
+  })
+  await appendEvent(tx, {
+    organizationId: locked.organizationId,
+    kind: decision.next === 'PICKUP' ? 'transfer.picked_up' : 'transfer.returned',
+    actorId: caller.id,
+    serverTime: now,
+    clientTime: input.clientTime,
+    fromQueue: input.fromQueue,
+    keychainIds: [locked.keychainId],
+    transferIds: [locked.id],
+    payload: { custodian: { from, to } },
   })
   const moved = await findTransferRow(tx, locked.id)
   if (!moved) throw notFound('No such transfer.')

@@ -9,6 +9,7 @@ import { memberships, type OrganizationRow, transfers, type UserRow, users } fro
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { transferAuthorizedMail, transferCancelledMail } from '../../mail/transfer-mail.ts'
+import { appendEvent } from '../events/log.ts'
 import { findKeychain } from '../keychains/service.ts'
 import { displayName } from '../members/invitations.ts'
 import { addMembership } from '../members/service.ts'
@@ -161,6 +162,15 @@ export async function createTransfer(
       })
       .returning()
     if (!row) throw new Error('transfer insert returned no row')
+    await appendEvent(tx, {
+      organizationId: input.organizationId,
+      kind: 'transfer.authorized',
+      actorId: input.actor.id,
+      serverTime: now,
+      keychainIds: [keychain.id],
+      transferIds: [row.id],
+      payload: { recipientId: user.id, fromDate: row.fromDate, toDate: row.toDate },
+    })
     return { row, organization, recipient: user, invited: recipient.invite }
   })
   const mail = transferAuthorizedMail({
@@ -233,6 +243,14 @@ export async function cancelTransfer(
       .update(transfers)
       .set({ status: 'CANCELLED', cancelledAt: now })
       .where(eq(transfers.id, current.id))
+    await appendEvent(tx, {
+      organizationId: current.organizationId,
+      kind: 'transfer.cancelled',
+      actorId: input.actorId,
+      serverTime: now,
+      keychainIds: [current.keychainId],
+      transferIds: [current.id],
+    })
     return { id: current.id, alreadyCancelled: false }
   })
   const view = await findTransferRow(db, cancelled.id)

@@ -1,0 +1,18 @@
+/**
+ * What an organization's event log records: one kind per write that changes what the organization holds.
+ * The field mirror's change feed reads which ids each event touched; the activity log reads the kinds.
+ */
+export const EVENT_KINDS = [
+  'keychain.created',
+  'keychain.updated',
+  'keychain.deleted',
+  'key.added',
+  'key.renamed',
+  'key.removed',
+  'tags.created',
+  'transfer.authorized',
+  'transfer.cancelled',
+  'transfer.picked_up',
+  'transfer.returned',
+] as const
+export type EventKind = (typeof EVENT_KINDS)[number]

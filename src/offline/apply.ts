@@ -1,0 +1,160 @@
+import type { Keychain, KeychainSummary } from '../../contract/keychains.ts'
+import type { SyncPage } from '../../contract/sync.ts'
+import type { MirroredTag, TrousseauDb } from './db.ts'
+import { asMirroredTag, asMirroredTransfer, mirrorOwner } from './mirror.ts'
+
+/** Where this device's mirror stands in the change feed (kept in `meta`, so a reload goes on from there). */
+export type SyncState = {
+  userId: string
+  organizationId: string
+  cursor: string
+  /** The full sync that wrote the mirror's rows; a new one sweeps the rows it did not write. */
+  gen: string
+  /** A full sync is under way: once its snapshot ends, the rows of older ones go. */
+  sweepPending: boolean
+  /** When the device last heard from the feed (ms since epoch). */
+  syncedAt: number
+}
+
+export const SYNC_STATE_KEY = 'sync'
+
+export async function readSyncState(db: TrousseauDb): Promise<SyncState | null> {
+  const entry = await db.meta.get(SYNC_STATE_KEY)
+  return entry ? (JSON.parse(entry.value) as SyncState) : null
+}
+
+export const summaryOf = (keychain: Keychain): KeychainSummary => ({
+  id: keychain.id,
+  name: keychain.name,
+  custodian: keychain.custodian,
+  keyCount: keychain.keys.length,
+  tagCodes: keychain.keys.flatMap((key) => (key.tag ? [key.tag.code] : [])).sort(),
+  updatedAt: keychain.updatedAt,
+})
+
+const newGen = () => crypto.randomUUID()
+
+/**
+ * Writes one page of the feed into the mirror, in one transaction with the cursor it leads to, and answers the
+ * new state; null when nothing was written: the mirror changed hands meanwhile (signed out, another account) or
+ * `expected` is no longer the stored state (another tab synced meanwhile). A transfer with a pickup waiting in
+ * the outbox, or sent since `requestedAt`, keeps the device's picture until the server's next word on it.
+ */
+export async function applySyncPage(
+  db: TrousseauDb,
+  input: {
+    page: SyncPage
+    userId: string
+    expected: SyncState | null
+    requestedAt: string
+    readsTags: boolean
+    now?: number
+  },
+): Promise<SyncState | null> {
+  const { page, userId } = input
+  return db.transaction('rw', [db.keychains, db.tags, db.transfers, db.outbox, db.meta], async () => {
+    if ((await mirrorOwner(db)) !== userId) return null
+    const stored = await readSyncState(db)
+    if (stored?.cursor !== input.expected?.cursor) return null
+    const continuing = stored !== null && stored.organizationId === page.organizationId && !page.reset
+    const state: SyncState = {
+      userId,
+      organizationId: page.organizationId,
+      cursor: page.cursor,
+      gen: continuing ? stored.gen : newGen(),
+      sweepPending: continuing ? stored.sweepPending : true,
+      syncedAt: input.now ?? Date.now(),
+    }
+    const held = await heldTransfers(db, input.requestedAt)
+    if (state.sweepPending && page.phase === 'changes') {
+      await sweep(db, state, held)
+      state.sweepPending = false
+    }
+    const { gen } = state
+
+    const current = await db.keychains.bulkGet(page.keychains.map((keychain) => keychain.id))
+    await db.keychains.bulkPut(
+      page.keychains.map((detail, index) => ({
+        id: detail.id,
+        organizationId: detail.organizationId,
+        summary: summaryOf(detail),
+        // Never older than what a detail screen just wrote (same row, same `updatedAt` or later).
+        detail:
+          (current[index]?.detail?.updatedAt ?? '') > detail.updatedAt ? current[index]!.detail : detail,
+        gen,
+      })),
+    )
+    await db.keychains.bulkDelete(page.deleted.keychains)
+
+    const transfers = page.transfers.filter((transfer) => !held.has(transfer.id))
+    await db.transfers.bulkPut(
+      transfers.map((each) => asMirroredTransfer(each, each.recipient.id === userId, gen)),
+    )
+
+    const tags: MirroredTag[] = page.tags.map((tag) => asMirroredTag(page.organizationId, tag, gen))
+    if (!input.readsTags) tags.push(...(await tagsOfLentKeychains(db, transfers, gen)))
+    await db.tags.bulkPut(tags)
+
+    await db.meta.put({ key: SYNC_STATE_KEY, value: JSON.stringify(state) })
+    return state
+  })
+}
+
+/** Transfers whose pickup or return waits in the outbox, or was sent since the page was asked for. */
+async function heldTransfers(db: TrousseauDb, since: string): Promise<Set<string>> {
+  const items = await db.outbox
+    .filter(
+      (item) =>
+        item.kind === 'pickup' &&
+        (item.status === 'pending' || (item.sentAt !== null && item.sentAt >= since)),
+    )
+    .toArray()
+  return new Set(items.map((item) => item.value))
+}
+
+/**
+ * A role that cannot list tags knows those of the keychains lent to it from its transfers: each transfer says
+ * which tags its keychain has now, so a tag taken off it is forgotten.
+ */
+async function tagsOfLentKeychains(db: TrousseauDb, transfers: SyncPage['transfers'], gen: string) {
+  const tags: MirroredTag[] = []
+  for (const transfer of transfers) {
+    const now = new Set(transfer.keychain.tags.map((tag) => tag.id))
+    const gone = await db.tags
+      .where('keychainId')
+      .equals(transfer.keychain.id)
+      .filter((tag) => !now.has(tag.id))
+      .primaryKeys()
+    await db.tags.bulkDelete(gone)
+    tags.push(...transfer.keychain.tags.map((tag) => asMirroredTag(transfer.organizationId, tag, gen)))
+  }
+  return tags
+}
+
+/**
+ * The end of a full sync: what it did not write goes (a keychain deleted while the device was away, rows a
+ * former role could read), except the transfers addressed to the user in other organizations (and their
+ * keychains' tags), which `refreshRequests` keeps.
+ */
+async function sweep(db: TrousseauDb, state: SyncState, held: Set<string>): Promise<void> {
+  const stale = <T extends { id: string; gen?: string }>(row: T) => row.gen !== state.gen && !held.has(row.id)
+  await db.keychains.filter(stale).delete()
+  const keptElsewhere = await db.transfers
+    .filter((row) => row.organizationId !== state.organizationId && row.mine === 1)
+    .toArray()
+  const keptKeychains = new Set(keptElsewhere.map((row) => row.keychainId))
+  await db.transfers
+    .filter((row) => stale(row) && !(row.organizationId !== state.organizationId && row.mine === 1))
+    .delete()
+  await db.tags
+    .filter(
+      (row) =>
+        stale(row) &&
+        !(
+          row.organizationId !== state.organizationId &&
+          row.keychainId !== null &&
+          keptKeychains.has(row.keychainId)
+        ),
+    )
+    .delete()
+}
