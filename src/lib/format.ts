@@ -43,3 +43,8 @@ export function formatCalendarRange(from: string, to: string, locale: Locale): s
 export function intlLocaleOf(locale: Locale): string {
   return intlLocale[locale]
 }
+
+/** `0.42` → `42 %` (fr) / `42%` (en). */
+export function formatPercent(ratio: number, locale: Locale): string {
+  return new Intl.NumberFormat(intlLocale[locale], { style: 'percent', maximumFractionDigits: 0 }).format(ratio)
+}

@@ -1,14 +1,16 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { CloudOff, RefreshCw, TriangleAlert, Wifi } from 'lucide-react'
-import { formatDateTime } from '../lib/format.ts'
+import { formatDateTime, formatPercent } from '../lib/format.ts'
 import { useHref, useLocale } from '../lib/use-locale.ts'
 import { AppLink } from '../ui/AppLink.tsx'
 import { useConnectivity } from './connectivity.ts'
+import { useSyncProgress } from './sync-progress.ts'
 import { useOutbox } from './useOutbox.ts'
 
 /**
- * In the app shell: online or offline (and since when the server last answered), when this device last sent a
- * field action, actions waiting to be sent, refused ones; it opens the sync panel.
+ * In the app shell: online or offline (and since when the server last answered), how far the first full sync
+ * of the organization has come, when this device last sent a field action, actions waiting to be sent, refused
+ * ones; it opens the sync panel.
  */
 export function SyncIndicator({ userId }: { userId: string }) {
   const { t } = useLingui()
@@ -24,6 +26,8 @@ export function SyncIndicator({ userId }: { userId: string }) {
     null,
   )
   const lastSent = lastSentAt ? formatDateTime(lastSentAt, locale) : null
+  const progress = useSyncProgress()
+  const percent = progress && progress.total > 0 ? formatPercent(progress.done / progress.total, locale) : null
   return (
     <AppLink
       href={href('/app/sync')}
@@ -39,6 +43,12 @@ export function SyncIndicator({ userId }: { userId: string }) {
       {!online && last ? (
         <span className="text-xs">
           <Trans>Last updated {last}</Trans>
+        </span>
+      ) : null}
+      {percent ? (
+        <span className="flex items-center gap-2 text-xs" data-testid="sync-progress" role="status">
+          <RefreshCw aria-hidden className="size-4 motion-safe:animate-spin" />
+          <Trans>Preparing offline use: {percent}</Trans>
         </span>
       ) : null}
       {lastSent ? (
