@@ -46,5 +46,7 @@ export function intlLocaleOf(locale: Locale): string {
 
 /** `0.42` → `42 %` (fr) / `42%` (en). */
 export function formatPercent(ratio: number, locale: Locale): string {
-  return new Intl.NumberFormat(intlLocale[locale], { style: 'percent', maximumFractionDigits: 0 }).format(ratio)
+  return new Intl.NumberFormat(intlLocale[locale], { style: 'percent', maximumFractionDigits: 0 }).format(
+    ratio,
+  )
 }

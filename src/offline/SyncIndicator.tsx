@@ -27,7 +27,8 @@ export function SyncIndicator({ userId }: { userId: string }) {
   )
   const lastSent = lastSentAt ? formatDateTime(lastSentAt, locale) : null
   const progress = useSyncProgress()
-  const percent = progress && progress.total > 0 ? formatPercent(progress.done / progress.total, locale) : null
+  const percent =
+    progress && progress.total > 0 ? formatPercent(progress.done / progress.total, locale) : null
   return (
     <AppLink
       href={href('/app/sync')}
