@@ -1,7 +1,8 @@
 // npm run bench:sync — the field mirror at size: one organization with 100,000 tags and 20,000 keychains
 // (BENCH_TAGS, BENCH_KEYCHAINS), synced into Debian's Chromium from the real server on loopback.
 // Measured: the first full sync (time, requests, bytes, IndexedDB size), an incremental sync with no change
-// and with 10 changes (bytes, requests), and offline typed-code scans (p50/p95, 20 each), interleaved with the
+// and with 10 changes (bytes, requests), the IndexedDB size once settled (BENCH_SETTLE_MS), and offline
+// typed-code scans (p50/p95, 20 each), interleaved with the
 // same scans in a small organization (100 tags) as the reference: the ratio says what size costs.
 // PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server (a fresh database is made and
 // dropped), else PGlite in a temp folder. Results: bench/results/sync-<time>.json.
@@ -35,6 +36,8 @@ const root = new URL('..', import.meta.url).pathname
 const TAGS = Number(process.env.BENCH_TAGS ?? 100_000)
 const KEYCHAINS = Number(process.env.BENCH_KEYCHAINS ?? 20_000)
 const SCANS = Number(process.env.BENCH_SCANS ?? 20)
+/** A phone syncs once and scans later: IndexedDB compacts what the sync wrote meanwhile. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 30_000)
 const TARGETS = {
   fullSyncMs: 60_000,
   indexedDbMB: 60,
@@ -157,6 +160,12 @@ async function main() {
     const ten = await sync()
     console.log(`incremental, 10 keychains renamed: ${ten.requests} request(s), ${ten.bytes} bytes`)
 
+    await page.waitForTimeout(SETTLE_MS)
+    const settled = await indexedDbBytes(page)
+    console.log(
+      `IndexedDB ${SETTLE_MS / 1000} s later: ${settled.indexedDB === null ? 'n/a' : `${round(settled.indexedDB / 1e6)} MB`}`,
+    )
+
     // Offline scans, interleaved with the small organization's (reference).
     const smallContext = await browser.newContext({ baseURL: baseUrl, viewport: { width: 412, height: 915 } })
     const smallPage = await fieldPage(smallContext, baseUrl, small)
@@ -204,7 +213,7 @@ async function main() {
     const endUptime = await uptime()
     const verdicts = {
       fullSync: full.ms <= TARGETS.fullSyncMs,
-      indexedDb: storage.indexedDB !== null && storage.indexedDB / 1e6 <= TARGETS.indexedDbMB,
+      indexedDb: settled.indexedDB !== null && settled.indexedDB / 1e6 <= TARGETS.indexedDbMB,
       idle: idle.bytes <= TARGETS.idleBytes && idle.requests <= TARGETS.idleRequests,
       tenChanges: ten.bytes <= TARGETS.tenChangesBytes,
       scan: scans.big.p95 <= TARGETS.scanP95Ms,

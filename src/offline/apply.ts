@@ -1,4 +1,3 @@
-import type { Keychain, KeychainSummary } from '../../contract/keychains.ts'
 import type { SyncPage } from '../../contract/sync.ts'
 import type { MirroredTag, TrousseauDb } from './db.ts'
 import { asMirroredTag, asMirroredTransfer, mirrorOwner } from './mirror.ts'
@@ -23,16 +22,8 @@ export async function readSyncState(db: TrousseauDb): Promise<SyncState | null> 
   return entry ? (JSON.parse(entry.value) as SyncState) : null
 }
 
-export const summaryOf = (keychain: Keychain): KeychainSummary => ({
-  id: keychain.id,
-  name: keychain.name,
-  custodian: keychain.custodian,
-  keyCount: keychain.keys.length,
-  tagCodes: keychain.keys.flatMap((key) => (key.tag ? [key.tag.code] : [])).sort(),
-  updatedAt: keychain.updatedAt,
-})
-
-const newGen = () => crypto.randomUUID()
+/** Short: every mirrored row carries it. */
+const newGen = () => crypto.randomUUID().slice(0, 8)
 
 /**
  * Writes one page of the feed into the mirror, in one transaction with the cursor it leads to, and answers the
@@ -77,7 +68,8 @@ export async function applySyncPage(
       page.keychains.map((detail, index) => ({
         id: detail.id,
         organizationId: detail.organizationId,
-        summary: summaryOf(detail),
+        // The summary is made from the detail when read (`mirroredKeychainSummaries`): stored once.
+        summary: null,
         // Never older than what a detail screen just wrote (same row, same `updatedAt` or later).
         detail:
           (current[index]?.detail?.updatedAt ?? '') > detail.updatedAt ? current[index]!.detail : detail,
@@ -121,7 +113,7 @@ async function tagsOfLentKeychains(db: TrousseauDb, transfers: SyncPage['transfe
   for (const transfer of transfers) {
     const now = new Set(transfer.keychain.tags.map((tag) => tag.id))
     const gone = await db.tags
-      .where('keychainId')
+      .where('key.keychainId')
       .equals(transfer.keychain.id)
       .filter((tag) => !now.has(tag.id))
       .primaryKeys()
@@ -150,11 +142,7 @@ async function sweep(db: TrousseauDb, state: SyncState, held: Set<string>): Prom
     .filter(
       (row) =>
         stale(row) &&
-        !(
-          row.organizationId !== state.organizationId &&
-          row.keychainId !== null &&
-          keptKeychains.has(row.keychainId)
-        ),
+        !(row.organizationId !== state.organizationId && keptKeychains.has(row.key?.keychainId ?? '')),
     )
     .delete()
 }

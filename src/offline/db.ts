@@ -15,13 +15,8 @@ export type MirroredKeychain = {
   gen?: string
 }
 
-/** `keychainId`: the keychain its key is on (indexed: a keychain's tags are found without a scan). */
-export type MirroredTag = Tag & {
-  organizationId: string
-  codeKey: string
-  keychainId: string | null
-  gen?: string
-}
+/** Indexed by `key.keychainId` too: a keychain's tags are found without a scan. Codes are upper case. */
+export type MirroredTag = Tag & { organizationId: string; gen?: string }
 
 /** A transfer of the selected organization's list (`organization`), addressed to me (`mine`), or both. */
 export type MirroredTransfer = Transfer & {
@@ -87,10 +82,11 @@ export class TrousseauDb extends Dexie {
       meta: 'key',
       outbox: 'id, seq, status, [status+seq]',
     })
-    // The change feed: tags found by keychain. The mirror refills from a full sync (no cursor yet), so the
-    // rows of version 1 need no rewriting; their `gen` is unset and a full sync's sweep removes what it skips.
+    // The change feed: tags found by keychain, and fewer bytes per tag (the server's codes are upper case
+    // already). The mirror refills from a full sync (no cursor yet), so the rows of version 1 need no
+    // rewriting; their `gen` is unset and a full sync's sweep removes what it skips.
     this.version(2).stores({
-      tags: 'id, organizationId, publicId, [organizationId+codeKey], keychainId',
+      tags: 'id, publicId, [organizationId+code], key.keychainId',
     })
   }
 }

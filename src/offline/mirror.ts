@@ -70,9 +70,22 @@ export async function mirrorKeychain(keychain: Keychain): Promise<void> {
 export const asMirroredTag = (organizationId: string, tag: Tag, gen?: string): MirroredTag => ({
   ...tag,
   organizationId,
-  codeKey: tag.code.toUpperCase(),
-  keychainId: tag.key?.keychainId ?? null,
   ...(gen ? { gen } : {}),
+})
+
+/** The tag as the server sent it, without what the mirror adds. */
+export function plainTag(tag: MirroredTag): Tag {
+  const { organizationId: _organizationId, gen: _gen, ...plain } = tag
+  return plain
+}
+
+export const summaryOf = (keychain: Keychain): KeychainSummary => ({
+  id: keychain.id,
+  name: keychain.name,
+  custodian: keychain.custodian,
+  keyCount: keychain.keys.length,
+  tagCodes: keychain.keys.flatMap((key) => (key.tag ? [key.tag.code] : [])).sort(),
+  updatedAt: keychain.updatedAt,
 })
 
 /** The tags on the keys of the transfers' keychains: how a recipient who cannot list tags knows them. */
@@ -124,9 +137,12 @@ export async function mirroredKeychain(id: string): Promise<Keychain | undefined
 export async function mirroredKeychainSummaries(organizationId: string): Promise<KeychainSummary[]> {
   return withDb(async (db) => {
     const rows = await db.keychains.where('organizationId').equals(organizationId).toArray()
-    return rows
-      .flatMap((row) => (row.summary ? [row.summary] : []))
-      .sort((a, b) => a.name.localeCompare(b.name))
+    return (
+      rows
+        // The feed stores the detail only: the summary is made from it.
+        .flatMap((row) => (row.summary ? [row.summary] : row.detail ? [summaryOf(row.detail)] : []))
+        .sort((a, b) => a.name.localeCompare(b.name))
+    )
   })
 }
 
@@ -150,7 +166,7 @@ export async function mirroredTag(organizationId: string, value: string): Promis
   return withDb((db) =>
     target.kind === 'publicId'
       ? db.tags.where('publicId').equals(target.publicId).first()
-      : db.tags.where('[organizationId+codeKey]').equals([organizationId, target.code]).first(),
+      : db.tags.where('[organizationId+code]').equals([organizationId, target.code]).first(),
   )
 }
 
@@ -188,7 +204,7 @@ export const mirroredOrganizations = () => snapshot<Organization[]>(snapshotKey.
 export async function mirroredTagLanding(publicId: string): Promise<TagLanding | undefined> {
   const tag = await withDb((db) => db.tags.where('publicId').equals(publicId).first())
   if (!tag) return undefined
-  const { organizationId, codeKey: _codeKey, ...plainTag } = tag
+  const { organizationId } = tag
   const [organizations, transfer, profile] = await Promise.all([
     mirroredOrganizations(),
     withDb((db) => db.transfers.where('organizationId').equals(organizationId).first()),
@@ -205,7 +221,7 @@ export async function mirroredTagLanding(publicId: string): Promise<TagLanding |
   const row = keychainId ? await withDb((db) => db.keychains.get(keychainId)) : undefined
   return {
     view: 'member',
-    tag: plainTag,
+    tag: plainTag(tag),
     keychain:
       keychainId && tag.key
         ? {

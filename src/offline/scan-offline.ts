@@ -1,7 +1,7 @@
 import { SCAN_ACTIONS, type ScanResult } from '../../contract/scans.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { withDb } from './db.ts'
-import { mirroredTag } from './mirror.ts'
+import { mirroredTag, plainTag } from './mirror.ts'
 
 /** SCHEDULED and not past its window, or out (TRANSFERRED, RETURNING): it still concerns its recipient. */
 const isOpenAt = (transfer: Transfer, now: Date) =>
@@ -59,11 +59,10 @@ export async function resolveScanOffline(input: {
   // Elsewhere than the selected organization the device does not know the caller's role: only the pickup.
   const permissions = tag.organizationId === input.organizationId ? input.permissions : ['pickup__transfer']
   const detail = row?.detail
-  const { organizationId: _organizationId, codeKey: _codeKey, ...plainTag } = tag
   return {
     status: 'resolved',
     scanId: input.scanId,
-    tag: plainTag,
+    tag: plainTag(tag),
     key: detail?.keys.find((key) => key.tag?.id === tag.id) ?? null,
     keychain:
       keychainId && tag.key
