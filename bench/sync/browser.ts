@@ -40,6 +40,17 @@ export function storeCounts(page: Page): Promise<Record<string, number>> {
           if (names.length === 0) return resolve(counts)
           const tx = db.transaction(names)
           for (const name of names) {
+            if (name === 'tagBuckets') {
+              // Tags are kept in buckets (src/offline/tag-store.ts): count what they hold.
+              const all = tx.objectStore(name).getAll()
+              all.onsuccess = () => {
+                counts.tags = (all.result as { tags: unknown[] }[]).reduce(
+                  (sum, bucket) => sum + bucket.tags.length,
+                  0,
+                )
+              }
+              continue
+            }
             const count = tx.objectStore(name).count()
             count.onsuccess = () => {
               counts[name] = count.result

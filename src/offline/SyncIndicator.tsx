@@ -1,10 +1,10 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { CloudOff, RefreshCw, TriangleAlert, Wifi } from 'lucide-react'
-import { formatDateTime, formatPercent } from '../lib/format.ts'
+import { formatDateTime } from '../lib/format.ts'
 import { useHref, useLocale } from '../lib/use-locale.ts'
 import { AppLink } from '../ui/AppLink.tsx'
 import { useConnectivity } from './connectivity.ts'
-import { useSyncProgress } from './sync-progress.ts'
+import { SyncProgressLine } from './SyncProgressLine.tsx'
 import { useOutbox } from './useOutbox.ts'
 
 /**
@@ -26,9 +26,6 @@ export function SyncIndicator({ userId }: { userId: string }) {
     null,
   )
   const lastSent = lastSentAt ? formatDateTime(lastSentAt, locale) : null
-  const progress = useSyncProgress()
-  const percent =
-    progress && progress.total > 0 ? formatPercent(progress.done / progress.total, locale) : null
   return (
     <AppLink
       href={href('/app/sync')}
@@ -46,12 +43,7 @@ export function SyncIndicator({ userId }: { userId: string }) {
           <Trans>Last updated {last}</Trans>
         </span>
       ) : null}
-      {percent ? (
-        <span className="flex items-center gap-2 text-xs" data-testid="sync-progress" role="status">
-          <RefreshCw aria-hidden className="size-4 motion-safe:animate-spin" />
-          <Trans>Preparing offline use: {percent}</Trans>
-        </span>
-      ) : null}
+      <SyncProgressLine />
       {lastSent ? (
         <span className="text-xs" data-testid="last-sync">
           <Trans>Last sync {lastSent}</Trans>

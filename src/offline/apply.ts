@@ -1,6 +1,7 @@
 import type { SyncPage } from '../../contract/sync.ts'
 import type { MirroredTag, TrousseauDb } from './db.ts'
 import { asMirroredTag, asMirroredTransfer, mirrorOwner } from './mirror.ts'
+import { putTags, removeTags } from './tag-store.ts'
 
 /** Where this device's mirror stands in the change feed (kept in `meta`, so a reload goes on from there). */
 export type SyncState = {
@@ -43,7 +44,7 @@ export async function applySyncPage(
   },
 ): Promise<SyncState | null> {
   const { page, userId } = input
-  return db.transaction('rw', [db.keychains, db.tags, db.transfers, db.outbox, db.meta], async () => {
+  return db.transaction('rw', [db.keychains, db.tagBuckets, db.transfers, db.outbox, db.meta], async () => {
     if ((await mirrorOwner(db)) !== userId) return null
     const stored = await readSyncState(db)
     if (stored?.cursor !== input.expected?.cursor) return null
@@ -85,7 +86,7 @@ export async function applySyncPage(
 
     const tags: MirroredTag[] = page.tags.map((tag) => asMirroredTag(page.organizationId, tag, gen))
     if (!input.readsTags) tags.push(...(await tagsOfLentKeychains(db, transfers, gen)))
-    await db.tags.bulkPut(tags)
+    await putTags(db, tags)
 
     await db.meta.put({ key: SYNC_STATE_KEY, value: JSON.stringify(state) })
     return state
@@ -109,18 +110,18 @@ async function heldTransfers(db: TrousseauDb, since: string): Promise<Set<string
  * which tags its keychain has now, so a tag taken off it is forgotten.
  */
 async function tagsOfLentKeychains(db: TrousseauDb, transfers: SyncPage['transfers'], gen: string) {
-  const tags: MirroredTag[] = []
-  for (const transfer of transfers) {
-    const now = new Set(transfer.keychain.tags.map((tag) => tag.id))
-    const gone = await db.tags
-      .where('key.keychainId')
-      .equals(transfer.keychain.id)
-      .filter((tag) => !now.has(tag.id))
-      .primaryKeys()
-    await db.tags.bulkDelete(gone)
-    tags.push(...transfer.keychain.tags.map((tag) => asMirroredTag(transfer.organizationId, tag, gen)))
-  }
-  return tags
+  if (transfers.length === 0) return []
+  const lent = new Map(
+    transfers.map((each) => [each.keychain.id, new Set(each.keychain.tags.map((tag) => tag.id))]),
+  )
+  // Such a role's mirror holds only these few tags: reading them all is cheap.
+  await removeTags(db, (tag) => {
+    const now = tag.key ? lent.get(tag.key.keychainId) : undefined
+    return now !== undefined && !now.has(tag.id)
+  })
+  return transfers.flatMap((each) =>
+    each.keychain.tags.map((tag) => asMirroredTag(each.organizationId, tag, gen)),
+  )
 }
 
 /**
@@ -138,11 +139,10 @@ async function sweep(db: TrousseauDb, state: SyncState, held: Set<string>): Prom
   await db.transfers
     .filter((row) => stale(row) && !(row.organizationId !== state.organizationId && row.mine === 1))
     .delete()
-  await db.tags
-    .filter(
-      (row) =>
-        stale(row) &&
-        !(row.organizationId !== state.organizationId && keptKeychains.has(row.key?.keychainId ?? '')),
-    )
-    .delete()
+  await removeTags(
+    db,
+    (tag) =>
+      stale(tag) &&
+      !(tag.organizationId !== state.organizationId && keptKeychains.has(tag.key?.keychainId ?? '')),
+  )
 }

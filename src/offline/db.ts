@@ -15,8 +15,19 @@ export type MirroredKeychain = {
   gen?: string
 }
 
-/** Indexed by `key.keychainId` too: a keychain's tags are found without a scan. Codes are upper case. */
 export type MirroredTag = Tag & { organizationId: string; gen?: string }
+
+/** Tags of consecutive codes of one organization, packed (see `tag-store.ts`). */
+export type TagBucket = {
+  /** `<organizationId>|<alpha code>|<number / 64>` */
+  id: string
+  organizationId: string
+  /** What every tag URL of the bucket starts with (the public id follows). */
+  urlBase: string
+  /** The tags' public ids, in the order of `tags` (a multi-entry index). */
+  publicIds: string[]
+  tags: unknown[][]
+}
 
 /** A transfer of the selected organization's list (`organization`), addressed to me (`mine`), or both. */
 export type MirroredTransfer = Transfer & {
@@ -66,7 +77,7 @@ export type MetaEntry = { key: string; value: string }
  */
 export class TrousseauDb extends Dexie {
   keychains!: EntityTable<MirroredKeychain, 'id'>
-  tags!: EntityTable<MirroredTag, 'id'>
+  tagBuckets!: EntityTable<TagBucket, 'id'>
   transfers!: EntityTable<MirroredTransfer, 'id'>
   profile!: EntityTable<Profile, 'id'>
   meta!: EntityTable<MetaEntry, 'key'>
@@ -82,11 +93,13 @@ export class TrousseauDb extends Dexie {
       meta: 'key',
       outbox: 'id, seq, status, [status+seq]',
     })
-    // The change feed: tags found by keychain, and fewer bytes per tag (the server's codes are upper case
-    // already). The mirror refills from a full sync (no cursor yet), so the rows of version 1 need no
-    // rewriting; their `gen` is unset and a full sync's sweep removes what it skips.
+    // The change feed (no ceiling on the organization's size): tags in buckets (`tag-store.ts`), keychains
+    // without an index on their organization (the list filters them). The mirror refills from a full sync (no
+    // cursor yet), so nothing is carried over from version 1 but the outbox, profile and meta.
     this.version(2).stores({
-      tags: 'id, publicId, [organizationId+code], key.keychainId',
+      tags: null,
+      tagBuckets: 'id, *publicIds',
+      keychains: 'id',
     })
   }
 }

@@ -11,8 +11,16 @@ import { sendItem } from './transport.ts'
 /** Past this, the first try gives up and the action waits in the outbox (a weak signal is no signal). */
 const IMMEDIATE_TIMEOUT_MS = 8000
 
-/** The first, immediate try of a new action (claimed by `enqueue`: the worker leaves it alone meanwhile). */
+/**
+ * The first, immediate try of a new action (claimed by `enqueue`: the worker leaves it alone meanwhile). When
+ * the browser says it has no network at all, no request is made (it could only fail, and the person waits for
+ * it): the action waits for the worker, which sends it once the network is back.
+ */
 async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+    inFlight.delete(item.id)
+    return { kind: 'unreachable' }
+  }
   try {
     const outcome = await sendItem(item, false, AbortSignal.timeout(IMMEDIATE_TIMEOUT_MS))
     await settle(item, outcome)

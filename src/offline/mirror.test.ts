@@ -12,10 +12,16 @@ import {
   mirrorTransfers,
 } from './mirror.ts'
 import { resolveScanOffline } from './scan-offline.ts'
+import { putTags } from './tag-store.ts'
 
 /** The tags as a full sync of the organization writes them. */
 const mirrorTags = (tags: Tag[]) =>
-  withDb((db) => db.tags.bulkPut(tags.map((each) => asMirroredTag(ORG, each, 'gen-1'))))
+  withDb((db) =>
+    putTags(
+      db,
+      tags.map((each) => asMirroredTag(ORG, each, 'gen-1')),
+    ),
+  )
 
 beforeEach(async () => {
   await resetOfflineDbForTests()

@@ -5,6 +5,7 @@ import { parseScanValue } from '../../contract/scan-value.ts'
 import type { Tag, TagLanding } from '../../contract/tags.ts'
 import type { Dashboard, Transfer } from '../../contract/transfers.ts'
 import { type MirroredTag, type MirroredTransfer, type TrousseauDb, withDb } from './db.ts'
+import { putTags, tagByCode, tagByPublicId } from './tag-store.ts'
 
 const OWNER_KEY = 'owner'
 
@@ -22,8 +23,13 @@ export async function claimMirror(userId: string | null): Promise<void> {
   await withDb(async (db) => {
     const owner = (await db.meta.get(OWNER_KEY))?.value ?? null
     if (owner === userId) return
-    await db.transaction('rw', [db.keychains, db.tags, db.transfers, db.profile, db.meta], async () => {
-      await Promise.all([db.keychains.clear(), db.tags.clear(), db.transfers.clear(), db.profile.clear()])
+    await db.transaction('rw', [db.keychains, db.tagBuckets, db.transfers, db.profile, db.meta], async () => {
+      await Promise.all([
+        db.keychains.clear(),
+        db.tagBuckets.clear(),
+        db.transfers.clear(),
+        db.profile.clear(),
+      ])
       await db.meta.clear()
       if (userId) await db.meta.put({ key: OWNER_KEY, value: userId })
     })
@@ -107,7 +113,7 @@ export const asMirroredTransfer = (transfer: Transfer, mine: boolean, gen?: stri
  */
 export async function mirrorTransfers(transfers: Transfer[], userId: string | null): Promise<void> {
   await withDb((db) =>
-    db.transaction('rw', db.transfers, db.tags, async () => {
+    db.transaction('rw', db.transfers, db.tagBuckets, async () => {
       const known = await db.transfers.bulkGet(transfers.map((each) => each.id))
       await db.transfers.bulkPut(
         transfers.map((each, index) =>
@@ -118,14 +124,7 @@ export async function mirrorTransfers(transfers: Transfer[], userId: string | nu
           ),
         ),
       )
-      const tags = tagsOfTransfers(transfers)
-      const knownTags = await db.tags.bulkGet(tags.map((tag) => tag.id))
-      await db.tags.bulkPut(
-        tags.map((tag, index) => ({
-          ...tag,
-          ...(knownTags[index]?.gen ? { gen: knownTags[index].gen } : {}),
-        })),
-      )
+      await putTags(db, tagsOfTransfers(transfers))
     }),
   )
 }
@@ -136,7 +135,7 @@ export async function mirroredKeychain(id: string): Promise<Keychain | undefined
 
 export async function mirroredKeychainSummaries(organizationId: string): Promise<KeychainSummary[]> {
   return withDb(async (db) => {
-    const rows = await db.keychains.where('organizationId').equals(organizationId).toArray()
+    const rows = await db.keychains.filter((row) => row.organizationId === organizationId).toArray()
     return (
       rows
         // The feed stores the detail only: the summary is made from it.
@@ -165,8 +164,8 @@ export async function mirroredTag(organizationId: string, value: string): Promis
   if (target.kind === 'none') return undefined
   return withDb((db) =>
     target.kind === 'publicId'
-      ? db.tags.where('publicId').equals(target.publicId).first()
-      : db.tags.where('[organizationId+code]').equals([organizationId, target.code]).first(),
+      ? tagByPublicId(db, target.publicId)
+      : tagByCode(db, organizationId, target.code),
   )
 }
 
@@ -202,7 +201,7 @@ export const mirroredOrganizations = () => snapshot<Organization[]>(snapshotKey.
  * or its organization.
  */
 export async function mirroredTagLanding(publicId: string): Promise<TagLanding | undefined> {
-  const tag = await withDb((db) => db.tags.where('publicId').equals(publicId).first())
+  const tag = await withDb((db) => tagByPublicId(db, publicId))
   if (!tag) return undefined
   const { organizationId } = tag
   const [organizations, transfer, profile] = await Promise.all([

@@ -11,6 +11,7 @@ import { refreshAlongside } from './refresh.ts'
 import { resolveScanOffline } from './scan-offline.ts'
 import { syncMirror } from './sync.ts'
 import { useSyncProgress } from './sync-progress.ts'
+import { allTags } from './tag-store.ts'
 
 const keychain = (id: string, overrides: Partial<Keychain> = {}): Keychain => ({
   id,
@@ -41,7 +42,7 @@ const page = (overrides: Partial<SyncPage> = {}): SyncPage => ({
 const counts = () =>
   withDb(async (db) => ({
     keychains: await db.keychains.count(),
-    tags: await db.tags.count(),
+    tags: (await allTags(db)).length,
     transfers: await db.transfers.count(),
   }))
 
@@ -121,7 +122,7 @@ describe('applying the change feed', () => {
     )
     await apply(snapshotOf({ transfers: [transfer('tr-1')] }), CONTACT, false)
     expect(await mirroredKeychainSummaries(ORG)).toEqual([])
-    expect((await withDb((db) => db.tags.toArray())).map((each) => each.code)).toEqual(['AGC-00042'])
+    expect((await withDb(allTags)).map((each) => each.code)).toEqual(['AGC-00042'])
 
     // The tag taken off the lent keychain is forgotten: the transfer now lists none.
     const bare = transfer('tr-1', { keychain: { id: 'kc-cave', name: 'Cave', tags: [] } })
@@ -140,10 +141,27 @@ describe('applying the change feed', () => {
 
   it('keeps, through a full sync of the selected organization, the requests addressed to the user elsewhere', async () => {
     await claimMirror(CONTACT)
-    await mirrorTransfers([transfer('tr-elsewhere', { organizationId: OTHER_ORG })], CONTACT)
+    const elsewhere = transfer('tr-elsewhere', {
+      organizationId: OTHER_ORG,
+      keychain: {
+        id: 'kc-other',
+        name: 'Ailleurs',
+        tags: [tag('OTH-00001', 'cccccccccccccccccccc', 'kc-other')],
+      },
+    })
+    await mirrorTransfers([elsewhere], CONTACT)
     await apply(snapshotOf({ transfers: [transfer('tr-1')] }), CONTACT, false)
     expect((await mirroredTransfer('tr-elsewhere'))?.organizationId).toBe(OTHER_ORG)
-    expect(await counts()).toEqual({ keychains: 0, tags: 1, transfers: 2 })
+    expect(await counts()).toEqual({ keychains: 0, tags: 2, transfers: 2 })
+    const scan = await resolveScanOffline({
+      organizationId: ORG,
+      userId: CONTACT,
+      value: 'https://trousseau.test/tags/cccccccccccccccccccc',
+      scanId: 'scan-2',
+      permissions: ['pickup__transfer'],
+      now: NOW,
+    })
+    expect(scan.status === 'resolved' && scan.keychain?.name).toBe('Keychain kc-other')
   })
 
   it('writes nothing once the mirror changed hands, or when another tab moved the cursor meanwhile', async () => {

@@ -6,6 +6,7 @@ import { transferPickups, transfers, users } from '../../server/db/schema.ts'
 import { createOrganization } from '../../server/modules/organizations/service.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
+import { storedRows, storedTags } from './mirror.ts'
 
 let stack: Stack
 const ADMIN = 'ines.bureau@example.com'
@@ -19,27 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop()
 })
-
-/** The rows of a store of the app's IndexedDB, as stored (empty before Dexie created it). */
-function storedRows(page: Page, store: string): Promise<Record<string, unknown>[]> {
-  return page.evaluate(
-    (name) =>
-      new Promise<Record<string, unknown>[]>((resolve) => {
-        const request = indexedDB.open('trousseau')
-        request.onsuccess = () => {
-          const db = request.result
-          if (!db.objectStoreNames.contains(name)) return resolve([])
-          const all = db.transaction(name).objectStore(name).getAll()
-          all.onsuccess = () => {
-            resolve(all.result as Record<string, unknown>[])
-            db.close()
-          }
-        }
-        request.onerror = () => resolve([])
-      }),
-    store,
-  )
-}
 
 /** An organization with its admin, a plan, and one TAG keychain per name. */
 async function organizationWith(adminEmail: string, name: string, keychains: string[], alphaCode: string) {
@@ -97,7 +77,7 @@ describe('field mode offline, per account', () => {
       })
       // A contact may not list tags: the mirror knows the tags of the keychain transferred to them, no other.
       await expect
-        .poll(async () => (await storedRows(page, 'tags')).map((row) => row.code), { timeout: 15_000 })
+        .poll(async () => (await storedTags(page)).map((row) => row.code), { timeout: 15_000 })
         .toEqual([northTag!.code])
 
       await context.setOffline(true)
@@ -144,7 +124,7 @@ describe('field mode offline, per account', () => {
       // Signing out forgets the contact's mirror; the next account's holds only its own organization.
       await page.getByRole('button', { name: 'Se déconnecter' }).first().click()
       await page.waitForURL((url) => url.pathname === '/sign-in' || url.pathname === '/')
-      await expect.poll(async () => (await storedRows(page, 'tags')).length).toBe(0)
+      await expect.poll(async () => (await storedTags(page)).length).toBe(0)
       await expect.poll(async () => (await storedRows(page, 'transfers')).length).toBe(0)
 
       await stack.signInByCode(page, OTHER)
@@ -159,7 +139,7 @@ describe('field mode offline, per account', () => {
       await page.getByText("L'étiquette n'a pas pu être chargée.", { exact: false }).waitFor()
       expect(await page.getByText('Caves de Lyon').count()).toBe(0)
       const stored = [
-        ...(await storedRows(page, 'tags')),
+        ...(await storedTags(page)),
         ...(await storedRows(page, 'keychains')),
         ...(await storedRows(page, 'transfers')),
       ]

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scans, transferPickups, transfers, users } from '../../server/db/schema.ts'
 import { cancelTransfer, createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
+import { storedRows, storedTags } from './mirror.ts'
 
 let stack: Stack
 const ADMIN = 'hugo.admin@example.com'
@@ -17,27 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop()
 })
-
-/** How many rows of a store the app's IndexedDB holds (0 before Dexie created it). */
-function mirrored(page: Page, store: string): Promise<number> {
-  return page.evaluate(
-    (name) =>
-      new Promise<number>((resolve) => {
-        const request = indexedDB.open('trousseau')
-        request.onsuccess = () => {
-          const db = request.result
-          if (!db.objectStoreNames.contains(name)) return resolve(0)
-          const count = db.transaction(name).objectStore(name).count()
-          count.onsuccess = () => {
-            resolve(count.result)
-            db.close()
-          }
-        }
-        request.onerror = () => resolve(0)
-      }),
-    store,
-  )
-}
 
 async function scanOffline(page: Page, code: string, keychain: string) {
   await page.getByLabel("Code ou lien de l'étiquette").fill(code)
@@ -93,8 +73,8 @@ describe('field mode offline, with the network cut by the browser', () => {
         await navigator.serviceWorker.ready
       })
       // The background refresh fills the mirror with the organization's tags, keychains and transfers.
-      await expect.poll(() => mirrored(page, 'tags'), { timeout: 15_000 }).toBe(3)
-      await expect.poll(() => mirrored(page, 'transfers'), { timeout: 15_000 }).toBe(2)
+      await expect.poll(async () => (await storedTags(page)).length, { timeout: 15_000 }).toBe(3)
+      await expect.poll(async () => (await storedRows(page, 'transfers')).length, { timeout: 15_000 }).toBe(2)
       await page.goto('/app/scan')
       await page.getByLabel("Code ou lien de l'étiquette").waitFor()
 

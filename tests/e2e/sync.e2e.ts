@@ -6,6 +6,7 @@ import { createKeychain } from '../../server/modules/keychains/service.ts'
 import { createOrganization } from '../../server/modules/organizations/service.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
+import { storedRows, storedTags } from './mirror.ts'
 
 let stack: Stack
 const OFFICE = 'claire.bureau@example.com'
@@ -18,31 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop()
 })
-
-/** The rows of a store of the app's IndexedDB. */
-function storedRows(page: Page, store: string): Promise<Record<string, unknown>[]> {
-  return page.evaluate(
-    (name) =>
-      new Promise<Record<string, unknown>[]>((resolve) => {
-        const request = indexedDB.open('trousseau')
-        request.onsuccess = () => {
-          const db = request.result
-          if (!db.objectStoreNames.contains(name)) {
-            // Opened before the app created it: let the app's upgrade through.
-            db.close()
-            return resolve([])
-          }
-          const all = db.transaction(name).objectStore(name).getAll()
-          all.onsuccess = () => {
-            resolve(all.result as Record<string, unknown>[])
-            db.close()
-          }
-        }
-        request.onerror = () => resolve([])
-      }),
-    store,
-  )
-}
 
 /** A JSON request from the office's page, with its session: another device using the API. */
 async function call(page: Page, method: string, path: string, body?: unknown): Promise<number> {

@@ -1,11 +1,13 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { permissionsFor } from '../../../contract/permissions.ts'
 import type { SyncPage } from '../../../contract/sync.ts'
 import { memberships } from '../../db/schema.ts'
 import { DAY } from '../../test/clock.ts'
 import { addMember, makeKeychain, makeTags, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { addTagKey, makeTransfer, transferWorld } from '../../test/transfers.ts'
+import { type FeedCaller, readFeed } from './feed.ts'
 
 const t = setupTestApp()
 
@@ -235,5 +237,51 @@ describe('GET /sync/changes', () => {
     // A cursor of an older format starts over rather than failing.
     const old = Buffer.from(JSON.stringify({ v: 0, s: 3 })).toString('base64url')
     expect((await page(world.admin.cookie, old)).reset).toBe(true)
+  })
+})
+
+describe('the cost of an up-to-date device', () => {
+  it('answers an empty page with one query', async () => {
+    const world = await transferWorld(t)
+    const caller: FeedCaller = {
+      userId: world.admin.id,
+      organizationId: world.organization.id,
+      role: 'ADMIN',
+      permissions: permissionsFor('ADMIN'),
+    }
+    let cursor: string | undefined
+    for (let more = true; more; ) {
+      const answer = await readFeed(t.db, {
+        caller,
+        cursor,
+        now: t.clock.now(),
+        publicUrl: t.config.publicUrl,
+      })
+      cursor = answer.cursor
+      more = answer.more
+    }
+    let queries = 0
+    const counted = new Proxy(t.db, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver)
+        if (
+          typeof value !== 'function' ||
+          !['select', 'execute', '$count', 'transaction'].includes(String(property))
+        )
+          return value
+        return (...args: unknown[]) => {
+          queries += 1
+          return value.apply(target, args)
+        }
+      },
+    })
+    const answer = await readFeed(counted, {
+      caller,
+      cursor,
+      now: t.clock.now(),
+      publicUrl: t.config.publicUrl,
+    })
+    expect(answer).toMatchObject({ more: false, keychains: [], tags: [], transfers: [] })
+    expect(queries).toBe(1)
   })
 })
