@@ -33,7 +33,7 @@ export function storeCounts(page: Page): Promise<Record<string, number>> {
         const request = indexedDB.open('trousseau')
         request.onsuccess = () => {
           const db = request.result
-          const names = ['tags', 'keychains', 'transfers'].filter((name) =>
+          const names = ['tagBuckets', 'keychains', 'transfers'].filter((name) =>
             db.objectStoreNames.contains(name),
           )
           const counts: Record<string, number> = {}

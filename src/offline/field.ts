@@ -11,13 +11,15 @@ import { sendItem } from './transport.ts'
 /** Past this, the first try gives up and the action waits in the outbox (a weak signal is no signal). */
 const IMMEDIATE_TIMEOUT_MS = 8000
 
+/** The browser reports no network at all: a request could only fail, and the person would wait for it. */
+const noNetwork = () => typeof navigator !== 'undefined' && navigator.onLine === false
+
 /**
- * The first, immediate try of a new action (claimed by `enqueue`: the worker leaves it alone meanwhile). When
- * the browser says it has no network at all, no request is made (it could only fail, and the person waits for
- * it): the action waits for the worker, which sends it once the network is back.
+ * The first, immediate try of a new action (claimed by `enqueue`: the worker leaves it alone meanwhile). With
+ * no network at all no request is made: the action waits for the worker, which sends it once it is back.
  */
 async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
-  if (typeof navigator !== 'undefined' && navigator.onLine === false) {
+  if (noNetwork()) {
     inFlight.delete(item.id)
     return { kind: 'unreachable' }
   }
@@ -41,6 +43,15 @@ export async function submitScan(
   context: FieldContext,
   value: string,
 ): Promise<{ result: ScanResult; queued: boolean }> {
+  if (noNetwork()) {
+    // Kept and answered from the mirror side by side: the answer shows once the scan is kept.
+    const id = crypto.randomUUID()
+    const [, result] = await Promise.all([
+      enqueue({ kind: 'scan', ...context, value, label: value, id }),
+      resolveScanOffline({ ...context, value, scanId: id }),
+    ])
+    return { result, queued: true }
+  }
   const item = await enqueue({ kind: 'scan', ...context, value, label: value, claim: true })
   const outcome = await sendOnce(item)
   if (outcome.kind === 'sent') {

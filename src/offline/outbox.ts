@@ -40,10 +40,12 @@ export async function enqueue(input: {
   now?: Date
   /** The caller sends it at once: claimed before the write, so no drain picks it up meanwhile. */
   claim?: boolean
+  /** Made by the caller when it needs the id before the write ends. */
+  id?: string
 }): Promise<OutboxItem> {
   const now = input.now ?? new Date()
   const made: Omit<OutboxItem, 'seq'> = {
-    id: crypto.randomUUID(),
+    id: input.id ?? crypto.randomUUID(),
     kind: input.kind,
     userId: input.userId,
     organizationId: input.organizationId,

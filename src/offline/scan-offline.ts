@@ -47,10 +47,14 @@ export async function resolveScanOffline(input: {
   const tag = await mirroredTag(input.organizationId, input.value)
   if (!tag) return { status: 'unknown', scanId: input.scanId, value: input.value }
   const keychainId = tag.key?.keychainId ?? null
-  const row = keychainId ? await withDb((db) => db.keychains.get(keychainId)) : undefined
-  const transfers = keychainId
-    ? await withDb((db) => db.transfers.where('keychainId').equals(keychainId).toArray())
-    : []
+  const [row, transfers] = keychainId
+    ? await withDb((db) =>
+        Promise.all([
+          db.keychains.get(keychainId),
+          db.transfers.where('keychainId').equals(keychainId).toArray(),
+        ]),
+      )
+    : [undefined, []]
   // As the server decides: a tag of the selected organization for a role that reads tags, or of a keychain
   // with an open transfer to the caller (in any of their organizations); any other known tag is `foreign`.
   const readsHere = tag.organizationId === input.organizationId && input.permissions.includes('read__tag')

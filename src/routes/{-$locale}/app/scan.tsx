@@ -7,8 +7,16 @@ import { ScanScreen } from '../../../features/scan/ScanScreen.tsx'
 import { TransferPickupCard } from '../../../features/transfers/TransferPickupCard.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
 
-// The outbox (Dexie) loads with the first scan, not with the screen.
-const fieldActions = () => import('../../../offline/field.ts')
+// The outbox (Dexie) loads with the first scan, not with the screen. Once loaded, a scan starts at once, in
+// the keypress itself: its write runs while the screen re-renders (an `await import()` would wait for that).
+type FieldActions = typeof import('../../../offline/field.ts')
+let loadedFieldActions: FieldActions | null = null
+const fieldActions = async () => {
+  loadedFieldActions ??= await import('../../../offline/field.ts')
+  return loadedFieldActions
+}
+const withFieldActions = <T,>(run: (actions: FieldActions) => Promise<T>): Promise<T> =>
+  loadedFieldActions ? run(loadedFieldActions) : fieldActions().then(run)
 
 export const Route = createFileRoute('/{-$locale}/app/scan')({
   component: Scan,
@@ -33,7 +41,7 @@ function Scan() {
     <RequireOrganization>
       {(organizationId) => (
         <ScanScreen
-          send={async (value) => (await fieldActions()).submitScan(field(organizationId), value)}
+          send={(value) => withFieldActions((actions) => actions.submitScan(field(organizationId), value))}
           renderResult={(result, queued) => (
             <ScanResultCard
               result={result}
