@@ -10,3 +10,6 @@ export const HealthSchema = v.object({
   }),
 })
 export type Health = v.InferOutput<typeof HealthSchema>
+
+/** Liveness: the process answers (no dependency is asked; see `HealthSchema` for readiness). */
+export const LivenessSchema = v.object({ status: v.literal('ok'), version: v.string() })

@@ -1,13 +1,11 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
+import type { Logger } from 'drizzle-orm/logger'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres'
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import type { Config } from '../config.ts'
 import { lockDataDir } from './pglite-lock.ts'
@@ -59,9 +57,18 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
  * No `dataDir` means in memory (tests); `loadDataDir` starts from a dump (`dumpDataDir()`), which skips the
  * costly initdb.
  */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
-  const client = await PGlite.create(options)
-  const db = drizzlePglite({ client, schema })
+export async function openPglite(
+  options: { dataDir?: string; loadDataDir?: Blob; logger?: Logger } = {},
+): Promise<Database> {
+  const { logger, ...pgliteOptions } = options
+  // Loaded here: a deployment on PostgreSQL never holds PGlite's WebAssembly PostgreSQL in memory.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ])
+  const client = await PGlite.create(pgliteOptions)
+  const db = drizzlePglite({ client, schema, ...(logger ? { logger } : {}) })
   return withPing({
     db: db as unknown as Db,
     driver: 'pglite',
@@ -71,11 +78,11 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   })
 }
 
-export async function openPostgres(url: string): Promise<Database> {
+export async function openPostgres(url: string, options: { logger?: Logger } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 })
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {})
-  const db = drizzlePostgres({ client: pool, schema })
+  const db = drizzlePostgres({ client: pool, schema, ...(options.logger ? { logger: options.logger } : {}) })
   return withPing({
     db: db as unknown as Db,
     driver: 'postgres',

@@ -99,7 +99,11 @@ async function organizationScope(
     if (access.organization === 'selected') throw noOrganizationSelected()
     throw new Error('a route with organization: "path" needs an :id path parameter')
   }
-  const role = await memberRole(db, session.user.id, organizationId)
+  // The selected organization's role came with the session (same request: nothing changed it since).
+  const role =
+    organizationId === session.user.selectedOrganizationId
+      ? session.selectedRole
+      : await memberRole(db, session.user.id, organizationId)
   if (!role) throw access.organization === 'path' ? notFound('No such organization.') : forbidden()
   const permissions = permissionsFor(role)
   if (!permissions.includes(access.permission)) throw forbidden()

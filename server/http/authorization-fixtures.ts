@@ -154,6 +154,7 @@ const TAG_ITEM = {
 
 export const FIXTURES: Record<string, Fixture> = {
   'GET /health': single('public', get('/api/health'), NO_RESOURCE),
+  'GET /health/live': single('public', get('/api/health/live'), NO_RESOURCE),
   'GET /openapi.json': single('public', get('/api/openapi.json'), NO_RESOURCE),
   'POST /email-tokens': single(
     'public',

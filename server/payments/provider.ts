@@ -3,7 +3,6 @@ import type { Locale } from '../../contract/locale.ts'
 import type { Config, PaymentProviderName } from '../config.ts'
 import type { AppDeps } from '../deps.ts'
 import { createLocalProvider } from './local.ts'
-import { createStripeProvider } from './stripe.ts'
 
 /** A provider's word on a payment session. */
 export type SessionStatus = 'paid' | 'unpaid' | 'expired' | 'open'
@@ -37,22 +36,25 @@ export function orderResultUrl(
   return `${base}${locale === 'en' ? '/en' : ''}/app/order-result/${outcome}?order=${encodeURIComponent(orderId)}`
 }
 
-/** Stripe clients are kept per configuration (one HTTP agent each). */
-const stripeProviders = new WeakMap<Config, PaymentProvider>()
+/**
+ * Stripe clients are kept per configuration (one HTTP agent each). The SDK is loaded only when Stripe is asked
+ * for: a deployment on the local sandbox never holds it in memory.
+ */
+const stripeProviders = new WeakMap<Config, Promise<PaymentProvider>>()
 
 /**
  * The provider by name: new sessions use PAYMENT_PROVIDER, an existing session the provider that opened it.
  * Null when that provider is not configured (Stripe without its keys).
  */
-export function paymentProvider(
+export async function paymentProvider(
   deps: Deps,
   name: PaymentProviderName = deps.config.paymentProvider,
-): PaymentProvider | null {
+): Promise<PaymentProvider | null> {
   if (name === 'local') return createLocalProvider(deps)
   if (!deps.config.stripeSecretKey) return null
   let provider = stripeProviders.get(deps.config)
   if (!provider) {
-    provider = createStripeProvider(deps.config)
+    provider = import('./stripe.ts').then((stripe) => stripe.createStripeProvider(deps.config))
     stripeProviders.set(deps.config, provider)
   }
   return provider

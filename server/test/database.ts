@@ -7,6 +7,7 @@ import { PgTable } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { type Database, openPglite, openPostgres } from '../db/client.ts'
 import * as schema from '../db/schema.ts'
+import { statementLogger } from '../db/statement-count.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite, or, when TEST_DATABASE_URL is set, a new
@@ -19,7 +20,7 @@ export async function openTestDatabase(): Promise<Database> {
   await admin(adminUrl, `CREATE DATABASE "${name}"`)
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
-  const database = await openPostgres(url.toString())
+  const database = await openPostgres(url.toString(), { logger: statementLogger })
   await database.migrate()
   return {
     ...database,
@@ -49,11 +50,11 @@ async function openMigratedPglite(): Promise<Database> {
   const snapshot = join(tmpdir(), `trousseau-pglite-${await migrationsFingerprint()}.tar`)
   const cached = await readFile(snapshot).catch(() => null)
   if (cached) {
-    const database = await openPglite({ loadDataDir: new Blob([cached]) })
+    const database = await openPglite({ loadDataDir: new Blob([cached]), logger: statementLogger })
     await database.migrate() // a no-op, unless the snapshot is somehow behind
     return database
   }
-  const database = await openPglite()
+  const database = await openPglite({ logger: statementLogger })
   await database.migrate()
   const dump = Buffer.from(await (await database.dump!()).arrayBuffer())
   const partial = `${snapshot}.${process.pid}.${randomBytes(4).toString('hex')}`

@@ -1,6 +1,5 @@
 import { today } from '@internationalized/date'
 import { eq } from 'drizzle-orm'
-import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferPickups, transfers, users } from '../../server/db/schema.ts'
 import { createOrganization } from '../../server/modules/organizations/service.ts'

@@ -6,7 +6,7 @@ import { createKeychain } from '../../server/modules/keychains/service.ts'
 import { createOrganization } from '../../server/modules/organizations/service.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
-import { storedRows, storedTags } from './mirror.ts'
+import { storedRows } from './mirror.ts'
 
 let stack: Stack
 const OFFICE = 'claire.bureau@example.com'

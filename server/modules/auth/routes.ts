@@ -10,7 +10,7 @@ import type { ApiRouter } from '../../http/api-router.ts'
 import { clientIp } from '../../http/client-ip.ts'
 import { ApiError } from '../../http/errors.ts'
 import { activateMemberships } from '../members/service.ts'
-import { profileOf } from '../profile/service.ts'
+import { profileOf, selectedRoleOf } from '../profile/service.ts'
 import { signInUser } from '../users/service.ts'
 import { clearSessionCookie, setSessionCookie } from './cookie.ts'
 import { createSession, deleteSession, sessionIdHash } from './sessions.ts'
@@ -90,8 +90,9 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
       if (c.var.session) await deleteSession(deps, c.var.session.idHash)
       const { sessionId, expiresAt } = await createSession(deps, user.id, c.req.header('user-agent'))
       setSessionCookie(c, deps.config, sessionId, { expiresAt, now: deps.clock.now() })
-      c.set('session', { idHash: sessionIdHash(deps, sessionId), user })
-      return c.json(await profileOf(deps, user), 201)
+      const selectedRole = await selectedRoleOf(deps, user)
+      c.set('session', { idHash: sessionIdHash(deps, sessionId), user, selectedRole })
+      return c.json(await profileOf(deps, user, selectedRole), 201)
     },
   )
 

@@ -1,13 +1,30 @@
-import { type Health, HealthSchema } from '../../../contract/health.ts'
+import { type Health, HealthSchema, LivenessSchema } from '../../../contract/health.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 
 export function healthRoutes(api: ApiRouter, deps: Pick<AppDeps, 'database' | 'version'>): void {
+  const live = JSON.stringify({ status: 'ok', version: deps.version })
+  api.route(
+    {
+      method: 'get',
+      path: '/health/live',
+      summary:
+        'Liveness: the process answers; asks no database (a supervisor restarts the process when it fails)',
+      access: 'public',
+      responses: { 200: { description: 'Alive', schema: LivenessSchema } },
+    },
+    (c) => {
+      c.header('Cache-Control', 'no-store')
+      c.header('Content-Type', 'application/json')
+      return c.body(live, 200)
+    },
+  )
+
   api.route(
     {
       method: 'get',
       path: '/health',
-      summary: 'Liveness and database state',
+      summary: 'Readiness: the database answers (a load balancer sends traffic only then)',
       access: 'public',
       responses: {
         200: { description: 'Everything answers', schema: HealthSchema },

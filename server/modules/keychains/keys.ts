@@ -7,7 +7,8 @@ import { keychains, keys, tags } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { appendEvent } from '../events/log.ts'
-import { findKeychain, toKey } from './service.ts'
+import { toKey } from './detail.ts'
+import { findKeychain } from './service.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 

@@ -1,23 +1,16 @@
-import { and, asc, eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
-import type { Key, Keychain, KeychainCreate, KeychainUpdate } from '../../../contract/keychains.ts'
+import type { Keychain, KeychainCreate, KeychainUpdate } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
-import {
-  type KeychainRow,
-  type KeyRow,
-  keychains,
-  keys,
-  organizations,
-  tags,
-  users,
-} from '../../db/schema.ts'
+import { type KeychainRow, keychains, keys } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { appendEvent } from '../events/log.ts'
-import { isCustodianCandidate, toPerson } from '../members/service.ts'
+import { isCustodianCandidate } from '../members/service.ts'
 import { hasTransferOut } from '../transfers/conditions.ts'
 import { appendCustody } from './custody.ts'
 import { keychainDeletionGuards } from './deletion-guards.ts'
+import { keychainDetail } from './detail.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 type Tx = Db
@@ -41,41 +34,9 @@ export async function findKeychain(
   return row
 }
 
-export function toKey(
-  row: KeyRow,
-  tag: { id: string; publicId: string; code: string; name: string } | null,
-): Key {
-  return { id: row.id, name: row.name, type: row.type, tag: row.type === 'TAG' ? tag : null }
-}
-
-export async function keysOf(db: Db, keychainId: string): Promise<Key[]> {
-  const rows = await db
-    .select({ key: keys, tag: { id: tags.id, publicId: tags.publicId, code: tags.code, name: tags.name } })
-    .from(keys)
-    .leftJoin(tags, eq(tags.id, keys.tagId))
-    .where(eq(keys.keychainId, keychainId))
-    .orderBy(asc(keys.seq))
-  return rows.map((row) => toKey(row.key, row.tag))
-}
-
+/** The keychain as the API shows it (two statements: see `keychainDetails`). */
 export async function toKeychain(db: Db, row: KeychainRow): Promise<Keychain> {
-  const [organization] = await db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, row.organizationId))
-  const [custodian] = row.custodianId
-    ? await db.select().from(users).where(eq(users.id, row.custodianId))
-    : []
-  return {
-    id: row.id,
-    organizationId: row.organizationId,
-    organizationName: organization?.name ?? '',
-    name: row.name,
-    custodian: custodian ? toPerson(custodian) : null,
-    keys: await keysOf(db, row.id),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  }
+  return keychainDetail(db, row.organizationId, row.id)
 }
 
 async function assertCustodian(db: Db, organizationId: string, custodianId: string): Promise<void> {

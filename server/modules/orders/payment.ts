@@ -94,8 +94,8 @@ async function askProvider<T>(deps: Deps, call: () => Promise<T>): Promise<T> {
   }
 }
 
-function providerOf(deps: Deps, name: OrderRow['paymentProvider']): PaymentProvider {
-  const provider = paymentProvider(deps, name ?? undefined)
+async function providerOf(deps: Deps, name: OrderRow['paymentProvider']): Promise<PaymentProvider> {
+  const provider = await paymentProvider(deps, name ?? undefined)
   if (!provider) {
     throw new ApiError(503, ErrorCode.unavailable, `The ${name} payment provider is not configured.`)
   }
@@ -119,7 +119,7 @@ export async function startPaymentSession(
   const caller = { ...member, operator: false }
   let { order, organizationName } = await findVisibleOrder(db, id, caller)
   if (order.paymentSessionId && order.paymentProvider && isPaymentPending(order.status)) {
-    const previous = providerOf(deps, order.paymentProvider)
+    const previous = await providerOf(deps, order.paymentProvider)
     const previousId = order.paymentSessionId
     const status = await askProvider(deps, () => previous.retrieve(previousId))
     if (status === 'open' && order.paymentSessionUrl) {
@@ -143,7 +143,7 @@ export async function startPaymentSession(
       `An order ${order.status} is paid already.`,
     )
   }
-  const provider = providerOf(deps, deps.config.paymentProvider)
+  const provider = await providerOf(deps, deps.config.paymentProvider)
   const [view] = await toOrders(db, [{ order, organizationName }], caller)
   const locale = await orderLocale(db, order.id)
   const session = await askProvider(deps, () =>
@@ -185,7 +185,7 @@ export async function checkPayment(deps: Deps, id: string, caller: OrderCaller):
     if (!order.paymentSessionId || !order.paymentProvider) {
       throw new ApiError(409, ErrorCode.conflict, 'No payment was started for this order.')
     }
-    const provider = providerOf(deps, order.paymentProvider)
+    const provider = await providerOf(deps, order.paymentProvider)
     const status = await askProvider(deps, () => provider.retrieve(order.paymentSessionId!))
     await applySessionStatus(db, {
       orderId: id,

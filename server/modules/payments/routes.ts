@@ -79,7 +79,7 @@ export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
       const { session, locale } = await sandboxSession(params.sessionId, query.lang)
       const now = deps.clock.now()
       await recordLocalOutcome(db, session.id, params.outcome, now)
-      const status = await paymentProvider(deps, 'local')!.retrieve(session.id)
+      const status = await (await paymentProvider(deps, 'local'))!.retrieve(session.id)
       await applySessionStatus(db, {
         orderId: session.orderId,
         sessionId: session.id,

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { paymentEvents } from '../../db/schema.ts'
@@ -43,7 +43,9 @@ export async function handleStripeWebhook(
     if (!signature) throw new Error('no Stripe-Signature header')
     // The signature's timestamp is checked against the clock (5 minutes' tolerance); `receivedAt` is in ms.
     const receivedAt = deps.clock.now().getTime()
-    event = Stripe.webhooks.constructEvent(
+    // Loaded here, not at start-up: only a deployment that takes Stripe payments pays for the SDK.
+    const { default: StripeSdk } = await import('stripe')
+    event = StripeSdk.webhooks.constructEvent(
       raw,
       signature,
       config.stripeWebhookSecret,
@@ -64,7 +66,7 @@ export async function handleStripeWebhook(
     if (orderId && /^[0-9a-f-]{36}$/i.test(orderId)) {
       if (await alreadyProcessed(db, event.id)) return { received: true, duplicate: true }
       session = { id: object.id, orderId }
-      status = await paymentProvider(deps, 'stripe')!.retrieve(object.id)
+      status = await (await paymentProvider(deps, 'stripe'))!.retrieve(object.id)
     }
   }
   const now = deps.clock.now()

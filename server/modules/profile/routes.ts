@@ -12,7 +12,7 @@ export function profileRoutes(api: ApiRouter, deps: AppDeps): void {
       access: 'signedIn',
       responses: { 200: { description: 'The profile', schema: ProfileSchema } },
     },
-    async (c, { session }) => c.json(await profileOf(deps, session.user), 200),
+    async (c, { session }) => c.json(await profileOf(deps, session.user, session.selectedRole), 200),
   )
 
   api.route(

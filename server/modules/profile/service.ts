@@ -1,5 +1,5 @@
 import type { Profile, ProfileUpdate } from '../../../contract/auth.ts'
-import { permissionsFor } from '../../../contract/permissions.ts'
+import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { UserRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { memberRole } from '../organizations/roles.ts'
@@ -11,15 +11,20 @@ export function isOperator(deps: Pick<Deps, 'config'>, email: string): boolean {
   return deps.config.operatorEmails.includes(email.toLowerCase())
 }
 
+/** The user's role in their selected organization (null: none selected, or the membership is DISABLED). */
+export async function selectedRoleOf(deps: Deps, user: UserRow): Promise<Role | null> {
+  return user.selectedOrganizationId
+    ? memberRole(deps.database.db, user.id, user.selectedOrganizationId)
+    : null
+}
+
 /**
  * Permissions come from the membership in the selected organization (none when it is DISABLED), plus the
- * operator's own.
+ * operator's own. `role`: that membership's role when the caller has it already (the session read it).
  */
-export async function profileOf(deps: Deps, user: UserRow): Promise<Profile> {
+export async function profileOf(deps: Deps, user: UserRow, role?: Role | null): Promise<Profile> {
   const operator = isOperator(deps, user.email)
-  const role = user.selectedOrganizationId
-    ? await memberRole(deps.database.db, user.id, user.selectedOrganizationId)
-    : null
+  role = role === undefined ? await selectedRoleOf(deps, user) : role
   return {
     id: user.id,
     email: user.email,

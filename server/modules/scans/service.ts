@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/pg-core'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import { SCAN_ACTIONS, type ScanResult } from '../../../contract/scans.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, scans, tags, users } from '../../db/schema.ts'
+import { keychains, keys, scans, tags, users } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
-import { keysOf } from '../keychains/service.ts'
+import { toKey } from '../keychains/detail.ts'
 import { toPerson } from '../members/service.ts'
 import { memberRole } from '../organizations/roles.ts'
-import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
 import { toTag } from '../tags/service.ts'
 import { hasOpenTransferTo, scanTransfer } from '../transfers/scan.ts'
 import { parseScanValue } from './value.ts'
@@ -22,6 +22,9 @@ export type ScanInput = {
   publicUrl: string
 }
 
+const custodian = alias(users, 'custodian')
+
+/** The tag, with the key it is on, that key's keychain and the keychain's custodian: one statement. */
 async function findTag(db: Db, scope: OrganizationScope, value: string) {
   const target = parseScanValue(value)
   if (target.kind === 'none') return null
@@ -29,8 +32,25 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
     target.kind === 'publicId'
       ? eq(tags.publicId, target.publicId)
       : and(eq(tags.organizationId, scope.organizationId), eq(tags.code, target.code))
-  const [row] = await selectLinkedTags(db, where)
-  return row ?? null
+  const [row] = await db
+    .select({ tag: tags, key: keys, keychainName: keychains.name, custodian })
+    .from(tags)
+    .leftJoin(keys, eq(keys.tagId, tags.id))
+    .leftJoin(keychains, eq(keychains.id, keys.keychainId))
+    .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
+    .where(where)
+  if (!row) return null
+  const { tag, key, keychainName } = row
+  return {
+    ...row,
+    keyId: key?.id ?? null,
+    keychainId: key?.keychainId ?? null,
+    link:
+      key && keychainName !== null
+        ? { id: key.id, name: key.name, keychainId: key.keychainId, keychainName }
+        : null,
+    tagRef: { id: tag.id, publicId: tag.publicId, code: tag.code, name: tag.name },
+  }
 }
 
 /**
@@ -74,15 +94,10 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
   let key: Extract<ScanResult, { status: 'resolved' }>['key'] = null
   let keychain: Extract<ScanResult, { status: 'resolved' }>['keychain'] = null
   let transfer: Extract<ScanResult, { status: 'resolved' }>['transfer'] = null
-  if (found.keyId && found.keychainId) {
-    key = (await keysOf(db, found.keychainId)).find((each) => each.id === found.keyId) ?? null
-    const [holder] = await db
-      .select({ custodian: users })
-      .from(keychains)
-      .leftJoin(users, eq(users.id, keychains.custodianId))
-      .where(eq(keychains.id, found.keychainId))
+  if (found.key && found.keychainId) {
+    key = toKey(found.key, found.tagRef)
     // Who holds it is the organization's business: a caller who cannot read keychains sees only themselves.
-    const custodian = holder?.custodian ?? null
+    const { custodian } = found
     const shown = permissions.includes('read__keychain') || custodian?.id === input.userId ? custodian : null
     keychain = {
       id: found.keychainId,
@@ -100,7 +115,7 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
   return {
     status: 'resolved',
     scanId,
-    tag: toTag(found.tag, keyLinkOf(found), input.publicUrl),
+    tag: toTag(found.tag, found.link, input.publicUrl),
     key,
     keychain,
     actions: SCAN_ACTIONS.filter((action) => permissions.includes(action)),

@@ -1,68 +1,21 @@
 import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
-import type { Keychain } from '../../../contract/keychains.ts'
 import type { Tag } from '../../../contract/tags.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, keys, organizations, tags, transfers, users } from '../../db/schema.ts'
-import { toKey } from '../keychains/service.ts'
-import { toPerson } from '../members/service.ts'
+import { keychains, keys, tags, transfers } from '../../db/schema.ts'
+import { keychainDetails } from '../keychains/detail.ts'
 import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
 import { toTag } from '../tags/service.ts'
 import { selectTransfers, toTransfers } from '../transfers/view.ts'
 
 /** The rows of the mirror, read in batches: by the ids a page of events touched, or a snapshot page at a time. */
 
-const custodian = alias(users, 'custodian')
-
-async function toKeychains(
-  db: Db,
-  organizationId: string,
-  where: SQL | undefined,
-  limit?: number,
-): Promise<Keychain[]> {
-  const query = db
-    .select({ keychain: keychains, custodian })
-    .from(keychains)
-    .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
-    .where(and(eq(keychains.organizationId, organizationId), where))
-    .orderBy(asc(keychains.id))
-  const rows = limit === undefined ? await query : await query.limit(limit)
-  if (rows.length === 0) return []
-  const [organization] = await db
-    .select({ name: organizations.name })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-  const keyRows = await db
-    .select({ key: keys, tag: { id: tags.id, publicId: tags.publicId, code: tags.code, name: tags.name } })
-    .from(keys)
-    .leftJoin(tags, eq(tags.id, keys.tagId))
-    .where(
-      inArray(
-        keys.keychainId,
-        rows.map((row) => row.keychain.id),
-      ),
-    )
-    .orderBy(asc(keys.seq))
-  const keysOf = Map.groupBy(keyRows, (row) => row.key.keychainId)
-  return rows.map(({ keychain, custodian }) => ({
-    id: keychain.id,
-    organizationId: keychain.organizationId,
-    organizationName: organization?.name ?? '',
-    name: keychain.name,
-    custodian: custodian ? toPerson(custodian) : null,
-    keys: (keysOf.get(keychain.id) ?? []).map((row) => toKey(row.key, row.tag)),
-    createdAt: keychain.createdAt.toISOString(),
-    updatedAt: keychain.updatedAt.toISOString(),
-  }))
-}
-
 export const keychainsByIds = (db: Db, organizationId: string, ids: string[]) =>
-  ids.length === 0 ? Promise.resolve([]) : toKeychains(db, organizationId, inArray(keychains.id, ids))
+  ids.length === 0 ? Promise.resolve([]) : keychainDetails(db, organizationId, inArray(keychains.id, ids))
 
 /** A snapshot page: the organization's keychains after `afterId`, in id order. */
 export const keychainPage = (db: Db, organizationId: string, afterId: string | null, limit: number) =>
-  toKeychains(db, organizationId, afterId ? gt(keychains.id, afterId) : undefined, limit)
+  keychainDetails(db, organizationId, afterId ? gt(keychains.id, afterId) : undefined, limit)
 
 /** Tags by id, and the tags on the keys of these keychains (their key and keychain names show on the tag). */
 export async function tagsByIds(
