@@ -1,5 +1,5 @@
-// `npm start`: builds the SPA when the build is missing or older than its sources, then runs the server
-// in production mode (migrations are applied at start-up).
+// `npm start`: builds the SPA and the bundled server when the build is missing or older than its sources, then
+// runs the bundled server in production mode (migrations are applied at start-up).
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,6 +9,8 @@ const SOURCES = [
   'locales',
   'public',
   'contract',
+  'server',
+  'scripts/build-server.ts',
   'index.html',
   'public.html',
   'vite.config.ts',
@@ -35,12 +37,12 @@ function newestMtime(path: string): number {
 
 const stale = !existsSync(BUILD_MARK) || Math.max(...SOURCES.map(newestMtime)) > statSync(BUILD_MARK).mtimeMs
 if (stale) {
-  console.log('Building the web app…')
+  console.log('Building the web app and the server…')
   const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 
-const server = spawn(process.execPath, ['server/main.ts'], {
+const server = spawn(process.execPath, ['dist-server/server.mjs'], {
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
 })

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { fromRoot } from './paths.ts'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Logger } from 'pino'
@@ -22,7 +23,7 @@ export type RunningServer = {
 }
 
 export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  const pkg = JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as {
     version: string
   }
   return pkg.version

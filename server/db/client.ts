@@ -8,6 +8,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import type { Config } from '../config.ts'
+import { fromRoot } from '../paths.ts'
 import { lockDataDir } from './pglite-lock.ts'
 import * as schema from './schema.ts'
 
@@ -27,7 +28,7 @@ export type Database = {
   dump?: () => Promise<Blob>
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
+const migrationsFolder = fileURLToPath(fromRoot('server/db/migrations'))
 
 /**
  * PGlite under `$DATA_DIR/pglite` without DATABASE_URL, else a `pg` pool. Not yet migrated. PGlite refuses

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs'
+import { fromRoot } from '../paths.ts'
 import { type I18n, type MessageDescriptor, setupI18n } from '@lingui/core'
 import { compileMessage } from '@lingui/message-utils/compileMessage'
 import { LOCALES, type Locale } from '../../contract/locale.ts'
 import { parsePo } from './po.ts'
 
-const catalogPath = (locale: Locale) => new URL(`../../locales/${locale}/server.po`, import.meta.url)
+const catalogPath = (locale: Locale) => fromRoot(`locales/${locale}/server.po`)
 
 function loadCatalog(locale: Locale) {
   return Object.fromEntries(
