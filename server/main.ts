@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { fromRoot } from './paths.ts'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import type { Logger } from 'pino'
+import { type Logger, pino } from 'pino'
 import { createApp } from './app.ts'
 import { type Clock, systemClock } from './clock.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
@@ -11,6 +10,7 @@ import type { AppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
 import { createMailer } from './mail/mailer.ts'
 import { startHousekeeping } from './modules/auth/housekeeping.ts'
+import { fromRoot } from './paths.ts'
 import { resolveSessionSecret } from './secret.ts'
 
 const SHUTDOWN_GRACE_MS = 10_000
@@ -111,7 +111,11 @@ async function main() {
     process.stderr.write(`${error.message}\n`)
     process.exit(1)
   }
-  const logger = createLogger(config.logLevel)
+  // Buffered: one write per 4 KiB of log lines rather than one per request. What is buffered is written out
+  // at exit, including process.exit() on a fatal error.
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 })
+  process.on('exit', () => stdout.flushSync())
+  const logger = createLogger(config.logLevel, stdout)
   const running = await startServer(config, logger)
   // `on`, not `once`: a second signal (npm forwards Ctrl-C, users press it twice) must not kill the process
   // mid-shutdown through the default handler; close() is idempotent and the first one finishes the job.

@@ -6,13 +6,16 @@ import type { Logger } from 'drizzle-orm/logger'
  */
 let current: string[] | null = null
 
+/** Transaction control: logged by drizzle on PostgreSQL, not on PGlite; left out so both count alike. */
+const CONTROL = /^(begin|commit|rollback|savepoint|release)\b/i
+
 export const statementLogger: Logger = {
   logQuery(query) {
-    current?.push(query)
+    if (!CONTROL.test(query)) current?.push(query)
   },
 }
 
-/** The statements `run` sent (not BEGIN and COMMIT, which drizzle does not log). */
+/** The statements `run` sent, BEGIN and COMMIT aside (a transaction adds those two round trips on PostgreSQL). */
 export async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const statements: string[] = []
   current = statements

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { fromRoot } from '../paths.ts'
 import { type I18n, type MessageDescriptor, setupI18n } from '@lingui/core'
 import { compileMessage } from '@lingui/message-utils/compileMessage'
 import { LOCALES, type Locale } from '../../contract/locale.ts'
+import { fromRoot } from '../paths.ts'
 import { parsePo } from './po.ts'
 
 const catalogPath = (locale: Locale) => fromRoot(`locales/${locale}/server.po`)
