@@ -63,12 +63,16 @@ export async function openPglite(
 ): Promise<Database> {
   const { logger, ...pgliteOptions } = options
   // Loaded here: a deployment on PostgreSQL never holds PGlite's WebAssembly PostgreSQL in memory.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ])
-  const client = await PGlite.create(pgliteOptions)
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
+    [
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+    ],
+  )
+  // pg_trgm: the trigram indexes of the searches (migration 0007).
+  const client = await PGlite.create({ ...pgliteOptions, extensions: { pg_trgm } })
   const db = drizzlePglite({ client, schema, ...(logger ? { logger } : {}) })
   return withPing({
     db: db as unknown as Db,

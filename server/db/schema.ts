@@ -149,6 +149,9 @@ export const tags = pgTable(
     check('tags_code_upper', sql`${table.code} = upper(${table.code})`),
     index('tags_order_idx').on(table.orderId),
     index('tags_organization_alpha_number_idx').on(table.organizationId, table.alphaCode, table.number),
+    // Search by part of the code or name (`like '%…%'`) at any size: trigram indexes (pg_trgm).
+    index('tags_code_trgm_idx').using('gin', sql`lower(${table.code}) gin_trgm_ops`),
+    index('tags_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
   ],
 )
 
@@ -168,6 +171,8 @@ export const keychains = pgTable(
     // The list's keyset order: WHERE organization_id = ? AND (lower(name), id) > (?, ?) ORDER BY lower(name), id
     index('keychains_organization_name_idx').on(table.organizationId, sql`lower(${table.name})`, table.id),
     index('keychains_organization_custodian_idx').on(table.organizationId, table.custodianId),
+    // Search by part of the name (`like '%…%'`) at any size: a trigram index (pg_trgm).
+    index('keychains_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
   ],
 )
 
@@ -520,3 +525,11 @@ export const organizationEvents = pgTable(
 )
 
 export type OrganizationEventRow = typeof organizationEvents.$inferSelect
+
+/** Figures the dashboard shows, kept by triggers as rows come and go (counting 100,000 rows per call does not scale). */
+export const organizationCounters = pgTable('organization_counters', {
+  organizationId: uuid('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  keychains: bigint('keychains', { mode: 'number' }).notNull().default(0),
+})

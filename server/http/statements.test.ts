@@ -47,4 +47,10 @@ describe('statements per request', () => {
     const statements = await cost(() => t.get('/api/keychains', { cookie: world.admin.cookie }), 200)
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(3)
   })
+
+  it('GET /stats/dashboard: at most 5, whatever the organization’s size', async () => {
+    const world = await transferWorld(t)
+    const statements = await cost(() => t.get('/api/stats/dashboard', { cookie: world.admin.cookie }), 200)
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(5)
+  })
 })

@@ -18,6 +18,7 @@ export function statsRoutes(api: ApiRouter, deps: AppDeps): void {
         await dashboard(deps.database.db, {
           userId: session.user.id,
           selectedOrganizationId: session.user.selectedOrganizationId,
+          role: session.selectedRole,
           now: deps.clock.now(),
         }),
         200,

@@ -1,60 +1,66 @@
-import { and, count, eq, ne, type SQL } from 'drizzle-orm'
+import { and, count, eq, ne, type SQL, sql } from 'drizzle-orm'
+import type { Role } from '../../../contract/permissions.ts'
 import type { Dashboard } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, memberships, transfers } from '../../db/schema.ts'
-import { memberRole } from '../organizations/roles.ts'
+import { memberships, organizationCounters, transfers } from '../../db/schema.ts'
 import { expiredWhere, openWhere, statusWhere } from '../transfers/conditions.ts'
 
-async function countTransfers(db: Db, organizationId: string, where?: SQL): Promise<number> {
-  const [row] = await db
+const filtered = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number)
+
+/**
+ * The organization's figures in three statements whatever its size: the keychain count kept by triggers
+ * (`organization_counters`), the members, and every transfer count in one pass with `filter` clauses — the same
+ * SQL conditions as `GET /transfers?status=…&expired=…`, so the dashboard and the filtered lists agree.
+ */
+async function organizationFigures(db: Db, organizationId: string, now: Date) {
+  const [counters] = await db
+    .select({ keychains: organizationCounters.keychains })
+    .from(organizationCounters)
+    .where(eq(organizationCounters.organizationId, organizationId))
+  const [members] = await db
     .select({ total: count() })
+    .from(memberships)
+    // Every membership, as the users list (`GET /users`) the figure links to shows them.
+    .where(eq(memberships.organizationId, organizationId))
+  const notExpired = expiredWhere(false, now)
+  const expired = expiredWhere(true, now)
+  const [figures] = await db
+    .select({
+      total: count(),
+      scheduled: filtered(and(statusWhere('SCHEDULED', now), notExpired)!),
+      transferred: filtered(statusWhere('TRANSFERRED', now)),
+      returning: filtered(and(statusWhere('RETURNING', now), notExpired)!),
+      expiredScheduled: filtered(and(statusWhere('SCHEDULED', now), expired)!),
+      expiredReturning: filtered(and(statusWhere('RETURNING', now), expired)!),
+    })
     .from(transfers)
-    .where(and(eq(transfers.organizationId, organizationId), where))
-  return row?.total ?? 0
+    .where(eq(transfers.organizationId, organizationId))
+  return {
+    id: organizationId,
+    keychains: counters?.keychains ?? 0,
+    transfers: figures?.total ?? 0,
+    users: members?.total ?? 0,
+    active: {
+      scheduled: figures?.scheduled ?? 0,
+      transferred: figures?.transferred ?? 0,
+      returning: figures?.returning ?? 0,
+    },
+    expired: { scheduled: figures?.expiredScheduled ?? 0, returning: figures?.expiredReturning ?? 0 },
+  }
 }
 
 /**
- * `GET /stats/dashboard`. The organization part (the selected one, unless the caller is a CONTACT there) counts
- * with the same SQL conditions as `GET /transfers?status=…&expired=…`, so the dashboard and the filtered lists
- * agree; `requests.open` counts what `GET /transfers/requests?open=true` lists.
+ * `GET /stats/dashboard`. The organization part (the selected one, unless the caller is a CONTACT there, or
+ * not a member: `role` from the session); `requests.open` counts what `GET /transfers/requests?open=true` lists.
  */
 export async function dashboard(
   db: Db,
-  input: { userId: string; selectedOrganizationId: string | null; now: Date },
+  input: { userId: string; selectedOrganizationId: string | null; role: Role | null; now: Date },
 ): Promise<Dashboard> {
-  const { now } = input
+  const { now, role } = input
   const organizationId = input.selectedOrganizationId
-  const role = organizationId ? await memberRole(db, input.userId, organizationId) : null
-  let organization: Dashboard['organization'] = null
-  if (organizationId && role && role !== 'CONTACT') {
-    const transfersWhere = (where?: SQL) => countTransfers(db, organizationId, where)
-    const [keychainCount] = await db
-      .select({ total: count() })
-      .from(keychains)
-      .where(eq(keychains.organizationId, organizationId))
-    const [userCount] = await db
-      .select({ total: count() })
-      .from(memberships)
-      // Every membership, as the users list (`GET /users`) the figure links to shows them.
-      .where(eq(memberships.organizationId, organizationId))
-    const notExpired = expiredWhere(false, now)
-    const expired = expiredWhere(true, now)
-    organization = {
-      id: organizationId,
-      keychains: keychainCount?.total ?? 0,
-      transfers: await transfersWhere(),
-      users: userCount?.total ?? 0,
-      active: {
-        scheduled: await transfersWhere(and(statusWhere('SCHEDULED', now), notExpired)),
-        transferred: await transfersWhere(statusWhere('TRANSFERRED', now)),
-        returning: await transfersWhere(and(statusWhere('RETURNING', now), notExpired)),
-      },
-      expired: {
-        scheduled: await transfersWhere(and(statusWhere('SCHEDULED', now), expired)),
-        returning: await transfersWhere(and(statusWhere('RETURNING', now), expired)),
-      },
-    }
-  }
+  const organization =
+    organizationId && role && role !== 'CONTACT' ? await organizationFigures(db, organizationId, now) : null
   // As `GET /transfers/requests?open=true`: addressed to the caller where they are a member (not DISABLED).
   const [open] = await db
     .select({ total: count() })
