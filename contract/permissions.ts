@@ -81,9 +81,23 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 /** What platform operators may do on top of their memberships: move every order through production. */
 export const OPERATOR_PERMISSIONS: readonly Permission[] = ['manage__order', 'export__tag']
 
-export function permissionsFor(role: Role | null, isOperator = false): Permission[] {
+const computePermissions = (role: Role | null, isOperator: boolean): readonly Permission[] => {
   const own = role ? ROLE_PERMISSIONS[role] : []
-  return [...new Set([...own, ...(isOperator ? OPERATOR_PERMISSIONS : [])])].sort()
+  return Object.freeze([...new Set([...own, ...(isOperator ? OPERATOR_PERMISSIONS : [])])].sort())
+}
+
+/** Every (role, operator) pair's list, computed once: the server asks on every request. */
+const PERMISSION_LISTS = new Map(
+  [...ROLES, null].flatMap((role) =>
+    [false, true].map(
+      (isOperator) => [`${role}|${isOperator}`, computePermissions(role, isOperator)] as const,
+    ),
+  ),
+)
+
+/** The permissions of a role (null: none), plus the operator's own; sorted, the same frozen array each time. */
+export function permissionsFor(role: Role | null, isOperator = false): readonly Permission[] {
+  return PERMISSION_LISTS.get(`${role}|${isOperator}`)!
 }
 
 export function hasPermission(granted: Iterable<string>, action: Action, subject: Subject): boolean {

@@ -34,7 +34,7 @@ export async function profileOf(deps: Deps, user: UserRow, role?: Role | null): 
     locale: user.locale,
     isOperator: operator,
     selectedOrganizationId: user.selectedOrganizationId,
-    permissions: permissionsFor(role, operator),
+    permissions: [...permissionsFor(role, operator)],
   }
 }
 

@@ -51,6 +51,6 @@ export async function tagLanding(
     tag: toTag(row.tag, keyLinkOf(row), deps.config.publicUrl),
     keychain,
     organization,
-    permissions,
+    permissions: [...permissions],
   }
 }
