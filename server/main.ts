@@ -111,9 +111,9 @@ async function main() {
     process.stderr.write(`${error.message}\n`)
     process.exit(1)
   }
-  // Buffered: one write per 4 KiB of log lines rather than one per request. What is buffered is written out
-  // at exit, including process.exit() on a fatal error.
-  const stdout = pino.destination({ dest: 1, sync: false, minLength: 4096 })
+  // Written asynchronously: a request never waits for its log line, and lines that arrive while a write is
+  // under way go out together in the next one. What is still buffered is written out at exit.
+  const stdout = pino.destination({ dest: 1, sync: false })
   process.on('exit', () => stdout.flushSync())
   const logger = createLogger(config.logLevel, stdout)
   const running = await startServer(config, logger)
