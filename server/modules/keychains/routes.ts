@@ -15,7 +15,7 @@ import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { custodyLogOf } from './custody.ts'
-import { keychainDetail } from './detail.ts'
+import { keychainById } from './detail.ts'
 import { addKey, removeKey, renameKey } from './keys.ts'
 import { listKeychains } from './list.ts'
 import { createKeychain, deleteKeychain, findKeychain, updateKeychain } from './service.ts'
@@ -67,7 +67,7 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
       responses: { 200: { description: 'The keychain', schema: KeychainSchema } },
     },
     async (c, { organization, params }) =>
-      c.json(await keychainDetail(db, organization.organizationId, params.id), 200),
+      c.json(await keychainById(db, organization.organizationId, params.id), 200),
   )
 
   api.route(
