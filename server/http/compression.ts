@@ -43,8 +43,9 @@ export function compressResponses({ threshold = COMPRESSION_THRESHOLD } = {}): M
     const res = c.res
     const type = res.headers.get('Content-Type')
     const length = res.headers.get('Content-Length')
+    // `res.body` is read only once compression is on the table: asking for it turns the server's light
+    // response into a full one (its fast path for string bodies is lost).
     if (
-      !res.body ||
       res.status === 204 ||
       res.status === 206 ||
       res.status === 304 ||
@@ -55,22 +56,32 @@ export function compressResponses({ threshold = COMPRESSION_THRESHOLD } = {}): M
       (length !== null && Number(length) < threshold)
     )
       return
+    const coding = negotiateEncoding(c.req.header('Accept-Encoding'), ['br', 'gzip'])
+    if (coding === 'identity') {
+      // Nothing to encode: the answer goes as it is, its body unread (reading it costs the server's fast
+      // path for string bodies), marked as one a cache must key on Accept-Encoding.
+      varyOnEncoding(c.res)
+      return
+    }
+    if (!res.body) return
     const body = new Uint8Array(await res.arrayBuffer())
     if (body.length < threshold) {
       c.res = new Response(body, res)
       return
     }
-    const coding = negotiateEncoding(c.req.header('Accept-Encoding'), ['br', 'gzip'])
-    const encoded = coding === 'identity' ? body : await COMPRESSORS[coding](body)
+    const encoded = await COMPRESSORS[coding](body)
     // Assigning c.res copies the old answer's headers onto the new one: adjust them afterwards.
     c.res = new Response(encoded, res)
-    const vary = c.res.headers.get('Vary')
-    if (!vary) c.res.headers.set('Vary', 'Accept-Encoding')
-    else if (!VARIES_ON_ENCODING.test(vary)) c.res.headers.set('Vary', `${vary}, Accept-Encoding`)
-    if (coding === 'identity') return
+    varyOnEncoding(c.res)
     c.res.headers.set('Content-Encoding', coding)
     c.res.headers.set('Content-Length', String(encoded.length))
     const etag = c.res.headers.get('ETag')
     if (etag && !etag.startsWith('W/')) c.res.headers.set('ETag', `W/${etag}`)
   }
+}
+
+function varyOnEncoding(response: Response): void {
+  const vary = response.headers.get('Vary')
+  if (!vary) response.headers.set('Vary', 'Accept-Encoding')
+  else if (!VARIES_ON_ENCODING.test(vary)) response.headers.set('Vary', `${vary}, Accept-Encoding`)
 }
