@@ -1,0 +1,142 @@
+// npm run bench:scale — does a request cost the same at 1,000 and at 100,000 keychains and tags? For each
+// database (BENCH_DATABASES: postgres,pglite) and size (BENCH_SIZES: 1000,10000,100000), a fresh server with one
+// organization of that many keychains and tags, then p50 and p95 of BENCH_CALLS (50) sequential calls of each
+// list, search, scan, dashboard and mirror page. Target: the largest size within 1.5× of the smallest (p50).
+// PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL. Results: bench/results/scale-<time>.json.
+
+import { execFile } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { loadConfig } from '../server/config.ts'
+import { createLogger } from '../server/logger.ts'
+import { startServer } from '../server/main.ts'
+import { freePort, productionEnv } from '../tests/e2e/harness.ts'
+import { type Database, freshDatabase } from './api/stack.ts'
+import { seedOrganization } from './sync/seed.ts'
+
+const root = new URL('..', import.meta.url).pathname
+const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',') as Database[]
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
+const CALLS = Number(process.env.BENCH_CALLS ?? 50)
+const RATIO_TARGET = 1.5
+
+type Call = { name: string; request: () => Promise<Response> }
+
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 10) / 10
+}
+
+async function measure(call: Call) {
+  const times: number[] = []
+  for (let index = 0; index < CALLS + 5; index += 1) {
+    const started = performance.now()
+    const response = await call.request()
+    await response.arrayBuffer()
+    if (!response.ok) throw new Error(`${call.name}: HTTP ${response.status}`)
+    if (index >= 5) times.push(performance.now() - started)
+  }
+  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) }
+}
+
+async function atSize(kind: Database, size: number) {
+  const database = await freshDatabase(kind, process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL)
+  const port = await freePort()
+  const config = loadConfig({
+    ...productionEnv({ port, dataDir: database.dataDir, smtpUrl: '', staticDir: join(root, 'dist') }),
+    SMTP_URL: '',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+  })
+  const server = await startServer(config, createLogger('warn'))
+  try {
+    const organization = await seedOrganization(server.deps, 'SC', {
+      tags: size,
+      keychains: size,
+      transfers: 20,
+    })
+    const base = server.url
+    const headers = { cookie: `session=${organization.fieldSession}` }
+    const get = (path: string) => () => fetch(`${base}${path}`, { headers })
+    const rare = String(Math.min(777, size)).padStart(5, '0')
+    const calls: Call[] = [
+      { name: 'keychain list', request: get('/api/keychains') },
+      {
+        name: 'keychain search, rare',
+        request: get(`/api/keychains?q=${encodeURIComponent(`Logement ${rare}`)}`),
+      },
+      { name: 'keychain search, common', request: get('/api/keychains?q=Logement') },
+      { name: 'tag list', request: get(`/api/organizations/${organization.organizationId}/tags`) },
+      {
+        name: 'tag search, rare',
+        request: get(
+          `/api/organizations/${organization.organizationId}/tags?q=${organization.codeOf(Math.min(777, size))}`,
+        ),
+      },
+      {
+        name: 'tag search, common',
+        request: get(`/api/organizations/${organization.organizationId}/tags?q=Tag`),
+      },
+      { name: 'dashboard', request: get('/api/stats/dashboard') },
+      {
+        name: 'scan',
+        request: () =>
+          fetch(`${base}/api/scans`, {
+            method: 'POST',
+            headers: {
+              ...headers,
+              origin: `http://localhost:${port}`,
+              'content-type': 'application/json',
+              'idempotency-key': randomUUID(),
+            },
+            body: JSON.stringify({ value: organization.codeOf(Math.min(500, size)) }),
+          }),
+      },
+      { name: 'mirror page', request: get('/api/sync/changes?limit=500') },
+    ]
+    const figures: Record<string, { p50: number; p95: number }> = {}
+    for (const call of calls) figures[call.name] = await measure(call)
+    console.log(
+      `${kind} ${size}: ${Object.entries(figures)
+        .map(([name, f]) => `${name} ${f.p50}`)
+        .join(', ')}`,
+    )
+    return figures
+  } finally {
+    await server.close()
+    await database.drop()
+  }
+}
+
+function table(kind: Database, bySize: Map<number, Record<string, { p50: number; p95: number }>>) {
+  const names = Object.keys(bySize.get(SIZES[0]!)!)
+  const lines = [
+    `| ${kind}: p50 ms | ${SIZES.join(' | ')} | largest ÷ smallest | ≤ ${RATIO_TARGET}× |`,
+    `|---|${SIZES.map(() => '---').join('|')}|---|---|`,
+  ]
+  for (const name of names) {
+    const values = SIZES.map((size) => bySize.get(size)![name]!.p50)
+    const ratio = Math.round((values.at(-1)! / values[0]!) * 100) / 100
+    lines.push(`| ${name} | ${values.join(' | ')} | ${ratio} | ${ratio <= RATIO_TARGET ? 'met' : 'MISSED'} |`)
+  }
+  return lines.join('\n')
+}
+
+const uptime = async () => (await promisify(execFile)('uptime')).stdout.trim()
+const start = await uptime()
+console.log(`${start}; sizes ${SIZES.join(', ')}; ${CALLS} calls each`)
+const results: Record<string, Record<number, unknown>> = {}
+const tables: string[] = []
+for (const kind of DATABASES) {
+  const bySize = new Map<number, Record<string, { p50: number; p95: number }>>()
+  for (const size of SIZES) bySize.set(size, await atSize(kind, size))
+  results[kind] = Object.fromEntries(bySize)
+  tables.push(table(kind, bySize))
+}
+const end = await uptime()
+console.log(`\n${tables.join('\n\n')}\n\nuptime at start: ${start}\nuptime at end: ${end}`)
+await mkdir(join(root, 'bench/results'), { recursive: true })
+const file = join(root, `bench/results/scale-${new Date().toISOString().replaceAll(':', '-')}.json`)
+await writeFile(file, JSON.stringify({ uptime: { start, end }, calls: CALLS, results }, null, 2))
+console.log(`results: ${file}`)
