@@ -526,10 +526,14 @@ export const organizationEvents = pgTable(
 
 export type OrganizationEventRow = typeof organizationEvents.$inferSelect
 
-/** Figures the dashboard shows, kept by triggers as rows come and go (counting 100,000 rows per call does not scale). */
+/**
+ * Figures the dashboard and the change feed's progress show, kept by triggers as rows come and go (counting
+ * 100,000 rows per call does not scale).
+ */
 export const organizationCounters = pgTable('organization_counters', {
   organizationId: uuid('organization_id')
     .primaryKey()
     .references(() => organizations.id, { onDelete: 'cascade' }),
   keychains: bigint('keychains', { mode: 'number' }).notNull().default(0),
+  tags: bigint('tags', { mode: 'number' }).notNull().default(0),
 })

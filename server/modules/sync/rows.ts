@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm'
 import type { Tag } from '../../../contract/tags.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, keys, tags, transfers } from '../../db/schema.ts'
+import { keychains, keys, organizationCounters, tags, transfers } from '../../db/schema.ts'
 import { keychainDetails } from '../keychains/detail.ts'
 import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
 import { toTag } from '../tags/service.ts'
@@ -91,17 +91,22 @@ export async function transferPage(
   return toTransfers(db, rows, reader.userId, context.now, context.publicUrl)
 }
 
-/** How many rows each snapshot entity holds for the reader, for the progress shown on the device. */
+/**
+ * How many rows each snapshot entity holds for the reader, for the progress shown on the device: keychains and
+ * tags from the counters the triggers keep (`organization_counters`), transfers counted (few per reader).
+ */
 export async function snapshotTotals(
   db: Db,
   organizationId: string,
   reader: TransferReader,
 ): Promise<Record<'tags' | 'keychains' | 'transfers', number>> {
-  const count = async (table: typeof tags | typeof keychains | typeof transfers, where: SQL | undefined) =>
-    db.$count(table, where)
+  const [counters] = await db
+    .select({ keychains: organizationCounters.keychains, tags: organizationCounters.tags })
+    .from(organizationCounters)
+    .where(eq(organizationCounters.organizationId, organizationId))
   return {
-    tags: await count(tags, eq(tags.organizationId, organizationId)),
-    keychains: await count(keychains, eq(keychains.organizationId, organizationId)),
-    transfers: await count(transfers, visibleTransfers(organizationId, reader)),
+    tags: counters?.tags ?? 0,
+    keychains: counters?.keychains ?? 0,
+    transfers: await db.$count(transfers, visibleTransfers(organizationId, reader)),
   }
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm'
-import type { Tag } from '../../../contract/tags.ts'
+import { TAG_CODE_PATTERN, type Tag } from '../../../contract/tags.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, keys, type TagRow, tags } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
@@ -50,13 +50,18 @@ export async function listTags(
 ): Promise<{ data: Tag[]; nextCursor: string | null }> {
   const limit = pageLimit(query.limit)
   const after = query.cursor ? decodeCursor(query.cursor, 1)[0] : undefined
-  const pattern = query.q ? likeContains(query.q) : undefined
+  // A whole code (`AGC-00042`) finds that tag through the unique index; anything else searches codes and names
+  // for the text (trigram indexes). Left to the planner, a rare whole code walked the code order instead.
+  const code = query.q?.trim().toUpperCase()
+  const exact = code !== undefined && TAG_CODE_PATTERN.test(code) ? code : undefined
+  const pattern = query.q && !exact ? likeContains(query.q) : undefined
   const rows = await selectLinkedTags(
     deps.database.db,
     and(
       eq(tags.organizationId, organizationId),
       after !== undefined ? gt(tags.code, after) : undefined,
       query.unused === 'true' ? isNull(keys.id) : undefined,
+      exact ? eq(tags.code, exact) : undefined,
       pattern
         ? or(sql`lower(${tags.code}) like ${pattern}`, sql`lower(${tags.name}) like ${pattern}`)
         : undefined,
