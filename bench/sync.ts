@@ -180,8 +180,10 @@ async function main() {
       await context.setOffline(true)
       await each.reload()
       await each.getByTestId('offline-banner').waitFor()
+      if (await each.evaluate(() => navigator.onLine)) throw new Error('the page still says it is online')
       await markScanStarts(each)
     }
+    await feed.stop()
     await ready(bigContext, page)
     await ready(smallContext, smallPage)
     const bigTimes: number[] = []

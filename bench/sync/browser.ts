@@ -96,6 +96,9 @@ export async function watchFeed(context: BrowserContext, page: Page) {
       requests = 0
       bytes = 0
     },
+    /** Detached before the offline part: a second DevTools session with the network domain on keeps the
+     * page's `navigator.onLine` true through Playwright's offline emulation. */
+    stop: () => cdp.detach(),
     get requests() {
       return requests
     },
