@@ -60,9 +60,11 @@ export async function enqueue(input: {
     sentAt: null,
   }
   if (input.claim) inFlight.add(made.id)
+  let retry = false
   return withDb(async (db) => {
-    // A first try that committed before the connection dropped.
-    const kept = await db.outbox.get(made.id)
+    // A first try that committed before the connection dropped (only a retry can find one).
+    const kept = retry ? await db.outbox.get(made.id) : undefined
+    retry = true
     if (kept) return kept
     const last = await db.outbox.orderBy('seq').last()
     // Strictly increasing even for two actions in the same millisecond, and across reloads.
