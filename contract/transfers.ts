@@ -62,6 +62,18 @@ export function isCalendarDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
+/** The calendar day (`YYYY-MM-DD`) that `at` falls on in a time zone. */
+export function calendarDayIn(timeZone: string, at: Date): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(at)
+  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? ''
+  return `${part('year')}-${part('month')}-${part('day')}`
+}
+
 /** The calendar day `days` after a `YYYY-MM-DD` day (negative: before). */
 export function shiftCalendarDay(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`)

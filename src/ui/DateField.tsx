@@ -1,38 +1,22 @@
-import { type CalendarDate, parseDate } from '@internationalized/date'
-import { useLingui } from '@lingui/react/macro'
-import { CalendarDays, ChevronLeft, ChevronRight } from 'lucide-react'
-import type { ReactNode } from 'react'
-import {
-  Button,
-  Calendar,
-  CalendarCell,
-  CalendarGrid,
-  DateInput,
-  DatePicker,
-  DateSegment,
-  Dialog,
-  FieldError,
-  Group,
-  Heading,
-  I18nProvider,
-  Label,
-  Popover,
-  Text,
-} from 'react-aria-components'
+import { Trans } from '@lingui/react/macro'
+import { type ReactNode, useId } from 'react'
 import { intlLocaleOf } from '../lib/format.ts'
 import { useLocale } from '../lib/use-locale.ts'
 
-function parsed(value: string): CalendarDate | null {
-  try {
-    return value ? parseDate(value) : null
-  } catch {
-    return null
-  }
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+
+/** The chosen day written out in the app's language ("mardi 26 novembre 2026"), or null when none is. */
+function spelledOut(value: string, locale: string): string | null {
+  if (!DAY.test(value)) return null
+  const date = new Date(`${value}T00:00:00Z`)
+  if (Number.isNaN(date.getTime())) return null
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' }).format(date)
 }
 
 /**
- * A calendar day (`YYYY-MM-DD`, '' when empty): typed segment by segment in the order of the app's language
- * (day/month/year in French), or picked on a calendar that speaks it too.
+ * A calendar day (`YYYY-MM-DD`, '' when empty) through the platform's own date input: the phone's date wheel
+ * or the desktop browser's calendar, with nothing to download. The browser writes the day in its own
+ * language's order, so the chosen day is also spelled out in the app's language below the field.
  */
 export function DateField({
   label,
@@ -52,71 +36,46 @@ export function DateField({
   error?: string | undefined
   description?: ReactNode
 }) {
-  const { t } = useLingui()
-  const locale = useLocale()
-  const minValue = min ? parsed(min) : null
+  const id = useId()
+  const locale = intlLocaleOf(useLocale())
+  const chosen = spelledOut(value, locale)
+  const describedBy = [
+    `${id}-chosen`,
+    description && !error ? `${id}-description` : '',
+    error ? `${id}-error` : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
   return (
-    <I18nProvider locale={intlLocaleOf(locale)}>
-      <DatePicker
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={id}
         name={name}
-        value={parsed(value)}
-        onChange={(day) => onChange(day ? day.toString() : '')}
-        minValue={minValue}
-        isInvalid={error !== undefined}
-        shouldForceLeadingZeros
-        className="flex flex-col gap-1.5"
-      >
-        <Label className="text-sm font-medium text-slate-800">{label}</Label>
-        <Group className="flex min-h-11 items-center rounded-lg border border-slate-300 bg-white pl-3 focus-within:border-brand-600 focus-within:outline-2 focus-within:outline-brand-600/30 invalid:border-red-600">
-          <DateInput className="flex flex-1 py-2 text-base text-slate-900">
-            {(segment) => (
-              <DateSegment
-                segment={segment}
-                className="rounded px-0.5 tabular-nums outline-none focus:bg-brand-600 focus:text-white data-[placeholder]:text-slate-500"
-              />
-            )}
-          </DateInput>
-          <Button
-            aria-label={t`Open the calendar`}
-            className="flex min-h-11 min-w-11 items-center justify-center rounded-r-lg text-slate-700 hover:bg-slate-100"
-          >
-            <CalendarDays aria-hidden className="size-5" />
-          </Button>
-        </Group>
-        {description && !error ? (
-          <Text slot="description" className="text-sm text-slate-600">
-            {description}
-          </Text>
-        ) : null}
-        <FieldError className="text-sm font-medium text-red-700">{error}</FieldError>
-        <Popover className="rounded-xl border border-slate-200 bg-white p-3 shadow-lg">
-          <Dialog className="outline-none">
-            <Calendar>
-              <header className="mb-2 flex items-center justify-between gap-2">
-                <Button
-                  slot="previous"
-                  aria-label={t`Previous month`}
-                  className="rounded p-2 hover:bg-slate-100"
-                >
-                  <ChevronLeft aria-hidden className="size-4" />
-                </Button>
-                <Heading className="font-semibold text-slate-900" />
-                <Button slot="next" aria-label={t`Next month`} className="rounded p-2 hover:bg-slate-100">
-                  <ChevronRight aria-hidden className="size-4" />
-                </Button>
-              </header>
-              <CalendarGrid className="border-separate border-spacing-1">
-                {(date) => (
-                  <CalendarCell
-                    date={date}
-                    className="flex size-10 items-center justify-center rounded-lg text-sm outline-none hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-brand-600 data-[disabled]:text-slate-300 data-[outside-month]:hidden data-[selected]:bg-brand-700 data-[selected]:text-white"
-                  />
-                )}
-              </CalendarGrid>
-            </Calendar>
-          </Dialog>
-        </Popover>
-      </DatePicker>
-    </I18nProvider>
+        type="date"
+        lang={locale}
+        value={value}
+        min={min}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600"
+      />
+      <p id={`${id}-chosen`} className="min-h-5 text-sm font-medium text-slate-800" aria-live="polite">
+        {chosen ?? <Trans>No day chosen yet.</Trans>}
+      </p>
+      {description && !error ? (
+        <p id={`${id}-description`} className="text-sm text-slate-600">
+          {description}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
   )
 }

@@ -28,12 +28,9 @@ async function createOrganization(page: Page, name: string) {
   return new URL(page.url()).pathname.split('/').at(-1) ?? ''
 }
 
-/** Types a day into a date field segment by segment (French order: day, month, year). */
-async function typeDate(page: Page, label: string, day: { day: number; month: number; year: number }) {
-  const group = page.getByRole('group', { name: label, exact: true })
-  await group.getByRole('spinbutton').first().click()
-  const pad = (value: number) => String(value).padStart(2, '0')
-  await page.keyboard.type(`${pad(day.day)}${pad(day.month)}${day.year}`)
+/** Sets a day in a date field (the browser's own date input takes `YYYY-MM-DD` whatever its display order). */
+async function setDate(page: Page, label: string, day: { toString(): string }) {
+  await page.getByLabel(label, { exact: true }).fill(day.toString())
 }
 
 /** The dashboard figure of one tile, read from the section it is in. */
@@ -97,10 +94,10 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
       await page.getByLabel('Destinataire', { exact: true }).selectOption('email')
       await page.getByLabel('E-mail du destinataire').fill(CONTACT)
       // The from-date starts on today; a to-date on the same day is refused before anything is sent.
-      await typeDate(page, 'Au', firstDay)
+      await setDate(page, 'Au', firstDay)
       await page.getByRole('button', { name: 'Autoriser le transfert' }).click()
       await page.getByText('La date de fin doit suivre la date de début.').waitFor()
-      await typeDate(page, 'Au', returnDay)
+      await setDate(page, 'Au', returnDay)
       await page.getByRole('button', { name: 'Autoriser le transfert' }).click()
       await page.getByText('Transfert autorisé.', { exact: false }).waitFor()
       const row = page.getByRole('list', { name: 'Transferts' }).getByRole('listitem').first()

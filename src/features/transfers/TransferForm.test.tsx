@@ -50,21 +50,16 @@ async function submit(form: HTMLElement) {
   })
 }
 
-/** Picks the 10th of next month on the "To" field's calendar. */
-async function pickReturnDay() {
+/** Picks the 10th of next month in the "To" field (the browser's own date input), and returns that day. */
+async function pickReturnDay(): Promise<string> {
+  const from = (screen.getByLabelText('From') as HTMLInputElement).value
+  const [year, month] = from.split('-').map(Number) as [number, number]
+  const next = month === 12 ? `${year + 1}-01` : `${year}-${String(month + 1).padStart(2, '0')}`
+  const day = `${next}-10`
   await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name: 'Open the calendar To' }))
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: day } })
   })
-  await act(async () => {
-    fireEvent.click(await screen.findByRole('button', { name: 'Next month' }))
-  })
-  const grid = screen.getByRole('grid')
-  const day = within(grid)
-    .getAllByRole('button')
-    .find((cell) => cell.textContent === '10')
-  await act(async () => {
-    fireEvent.click(day!)
-  })
+  return day
 }
 
 describe('transfer form', () => {
@@ -112,7 +107,11 @@ describe('transfer form', () => {
     const { form, onCreated } = renderForm()
     fireEvent.change(screen.getByLabelText('Recipient'), { target: { value: 'email' } })
     fireEvent.change(screen.getByLabelText("Recipient's e-mail"), { target: { value: 'new@example.com' } })
-    await pickReturnDay()
+    const returnDay = await pickReturnDay()
+    const spelled = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(
+      new Date(`${returnDay}T00:00:00Z`),
+    )
+    expect(screen.getByText(spelled)).toBeTruthy()
     await submit(form)
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit]
     expect(url).toBe('/api/keychains/00000000-0000-4000-8000-0000000000k1/transfers')

@@ -1,4 +1,3 @@
-import { today } from '@internationalized/date'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm, useStore } from '@tanstack/react-form'
 import { useQueryClient } from '@tanstack/react-query'
@@ -7,7 +6,12 @@ import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { shiftCalendarDay, type Transfer, type TransferCreate } from '../../../contract/transfers.ts'
+import {
+  calendarDayIn,
+  shiftCalendarDay,
+  type Transfer,
+  type TransferCreate,
+} from '../../../contract/transfers.ts'
 import { ApiError, refusalMessage, refusedWith } from '../../lib/api.ts'
 import { personName, ROLE_LABELS } from '../../lib/labels.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
@@ -51,7 +55,7 @@ export function TransferForm({
   const locale = useLocale()
   const queryClient = useQueryClient()
   const [problem, setProblem] = useState<string | null>(null)
-  const firstDay = today(timeZone).toString()
+  const firstDay = calendarDayIn(timeZone, new Date())
   const candidates = members.filter((member) => member.status !== 'DISABLED' && member.id !== custodianId)
   /** What the server refused, in the reader's words. */
   const problemOf = (error: unknown): string => {
