@@ -38,10 +38,11 @@ export async function startFieldMode(input: {
       return outcome
     },
     onDrained: (report) => {
-      if (report.sent + report.refused === 0) return
+      if (report.sent + report.refused + report.serverFailed === 0) return
       input.onChanged()
-      // A refusal means the device's picture was wrong (a cancelled transfer): fetch the truth again.
-      if (report.refused > 0) void syncFieldMirror(fieldContext(input.profile))
+      // A refusal means the device's picture was wrong (a cancelled transfer), and an item given up after server
+      // errors leaves a provisional move the server does not have: fetch the truth again.
+      if (report.refused + report.serverFailed > 0) void syncFieldMirror(fieldContext(input.profile))
     },
   })
 }

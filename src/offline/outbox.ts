@@ -11,13 +11,30 @@ export function backoffDelay(attempts: number): number {
 }
 
 /**
+ * After this many server errors (5xx answers) in a row, an item is kept as failed with the last one's reason,
+ * and the items after it go on: one action the server keeps failing on must not hold back all the others.
+ * Only answers count: no answer at all (network, timeout) never makes an item failed.
+ */
+export const SERVER_ERROR_LIMIT = 5
+
+/**
  * What sending one item gave: the server's answer; a refusal that waiting will not change (4xx: the transfer
- * was cancelled, say); or no answer (no network, a 5xx, a timeout), which is retried later.
+ * was cancelled, say); a server error (5xx), retried later up to `SERVER_ERROR_LIMIT` times in a row; or no
+ * answer (no network, a timeout, "not now"), retried later for as long as it takes.
  */
 export type SendOutcome =
   | { kind: 'sent'; result: ScanResult | Transfer }
   | { kind: 'refused'; status: number; code: string; message: string }
+  | { kind: 'serverError'; status: number; code: string; message: string }
   | { kind: 'unreachable' }
+
+/** An outbox item with its run of server errors (a field Dexie stores without an index). */
+type CountedItem = OutboxItem & { serverErrors?: number }
+
+/** How many server errors in a row `item` has had since it was made or last put back in line. */
+export function serverErrorsOf(item: OutboxItem): number {
+  return (item as CountedItem).serverErrors ?? 0
+}
 
 export type Transport = (item: OutboxItem) => Promise<SendOutcome>
 
@@ -116,6 +133,28 @@ export async function settle(item: OutboxItem, outcome: SendOutcome, now = new D
       await db.outbox.update(item.id, { status: 'failed', attempts, error: { status, code, message } })
       return true
     }
+    if (outcome.kind === 'serverError') {
+      const serverErrors = serverErrorsOf(current) + 1
+      if (serverErrors >= SERVER_ERROR_LIMIT) {
+        const { status, code, message } = outcome
+        const failed: Partial<CountedItem> = {
+          status: 'failed',
+          attempts,
+          serverErrors,
+          error: { status, code, message },
+        }
+        await db.outbox.update(item.id, failed)
+        return true
+      }
+      const counted: Partial<CountedItem> = {
+        attempts,
+        serverErrors,
+        nextAttemptAt: now.getTime() + backoffDelay(attempts),
+      }
+      await db.outbox.update(item.id, counted)
+      return false
+    }
+    // No answer: not a server error (the run of them goes on where it was), and never a reason to give up.
     await db.outbox.update(item.id, { attempts, nextAttemptAt: now.getTime() + backoffDelay(attempts) })
     void askForBackgroundSync()
     return false
@@ -125,14 +164,17 @@ export async function settle(item: OutboxItem, outcome: SendOutcome, now = new D
 export type DrainReport = {
   sent: number
   refused: number
+  /** Items kept as failed after `SERVER_ERROR_LIMIT` server errors in a row. */
+  serverFailed: number
   stoppedUnreachable: boolean
   nextAttemptAt: number | null
 }
 
 /**
- * Sends the signed-in user's pending items in the order they were made, one at a time. A refused item is kept as failed and
- * the next one goes; no answer stops the drain (the network is down: the rest would fail the same way) and the
- * item waits for its backoff. `force` ignores the backoff (the network just came back).
+ * Sends the signed-in user's pending items in the order they were made, one at a time. A refused item is kept as
+ * failed and the next one goes; a server error or no answer stops the drain (the server or the network is down:
+ * the rest would fail the same way) and the item waits for its backoff, until its `SERVER_ERROR_LIMIT`-th server
+ * error in a row makes it failed and the next one goes. `force` ignores the backoff (the network just came back).
  */
 export async function drain(
   transport: Transport,
@@ -145,7 +187,13 @@ export async function drain(
   },
 ): Promise<DrainReport> {
   const now = options.now ?? (() => new Date())
-  const report: DrainReport = { sent: 0, refused: 0, stoppedUnreachable: false, nextAttemptAt: null }
+  const report: DrainReport = {
+    sent: 0,
+    refused: 0,
+    serverFailed: 0,
+    stoppedUnreachable: false,
+    nextAttemptAt: null,
+  }
   for (;;) {
     const next = await withDb((db) =>
       db.outbox
@@ -167,6 +215,7 @@ export async function drain(
     const goOn = await settle(next, outcome, now())
     if (outcome.kind === 'sent') report.sent += 1
     if (outcome.kind === 'refused') report.refused += 1
+    if (outcome.kind === 'serverError' && goOn) report.serverFailed += 1
     if (!goOn) {
       report.stoppedUnreachable = true
       report.nextAttemptAt = now().getTime() + backoffDelay(next.attempts + 1)
@@ -175,9 +224,13 @@ export async function drain(
   }
 }
 
-/** Puts a failed item back in line (the person fixed the cause, or wants another try). */
+/**
+ * Puts a failed item back in line (the person fixed the cause, or wants another try), under the same
+ * `Idempotency-Key`, with a new run of server errors ahead of it.
+ */
 export async function retryItem(id: string): Promise<void> {
-  await withDb((db) => db.outbox.update(id, { status: 'pending', nextAttemptAt: 0, error: null }))
+  const again: Partial<CountedItem> = { status: 'pending', nextAttemptAt: 0, error: null, serverErrors: 0 }
+  await withDb((db) => db.outbox.update(id, again))
 }
 
 /** Removes an item the person chose to give up (only failed ones: pending work is never dropped). */

@@ -49,8 +49,10 @@ export async function sendItem(
     return { kind: 'sent', result }
   } catch (error) {
     if (error instanceof v.ValiError) return { kind: 'unreachable' }
-    if (!(error instanceof ApiError) || TRANSIENT.has(error.status) || error.status >= 500)
-      return { kind: 'unreachable' }
-    return { kind: 'refused', status: error.status, code: error.code, message: error.message }
+    if (!(error instanceof ApiError) || TRANSIENT.has(error.status)) return { kind: 'unreachable' }
+    const { status, code, message } = error
+    // The server answered but failed: tried again, and after a few such answers in a row kept as failed.
+    if (status >= 500) return { kind: 'serverError', status, code, message }
+    return { kind: 'refused', status, code, message }
   }
 }

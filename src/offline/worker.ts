@@ -88,7 +88,7 @@ export function startOutboxWorker(input: {
             : { selectedOrganizationId: null }
           // No answer: try later. Another account's session: never send this account's work with it.
           if (session === undefined)
-            return { sent: 0, refused: 0, stoppedUnreachable: true, nextAttemptAt: null }
+            return { sent: 0, refused: 0, serverFailed: 0, stoppedUnreachable: true, nextAttemptAt: null }
           if (session === null) return null
           return drain(input.transport, {
             userId: input.userId,
