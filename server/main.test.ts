@@ -18,6 +18,17 @@ describe('startServer', () => {
       expect(health.status).toBe(200)
       expect((await health.json()).database.driver).toBe('pglite')
 
+      // Liveness is answered before the app (no request log line, no middleware), with the app's answer.
+      for (const path of ['/api/health/live', '/api/health/live?probe=1']) {
+        const live = await fetch(`${running.url}${path}`)
+        expect(live.status).toBe(200)
+        expect(live.headers.get('content-type')).toBe('application/json')
+        expect(live.headers.get('cache-control')).toBe('no-store')
+        expect(await live.json()).toEqual({ status: 'ok', version: running.deps.version })
+      }
+      expect((await fetch(`${running.url}/api/health/lively`)).status).toBe(404)
+      expect((await fetch(`${running.url}/api/health/live`, { method: 'POST' })).status).not.toBe(200)
+
       const port = new URL(running.url).port
       const sent = await fetch(`${running.url}/api/email-tokens`, {
         method: 'POST',

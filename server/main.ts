@@ -1,4 +1,11 @@
 import { readFileSync } from 'node:fs'
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { type Logger, pino } from 'pino'
@@ -10,6 +17,7 @@ import type { AppDeps } from './deps.ts'
 import { createLogger } from './logger.ts'
 import { createMailer } from './mail/mailer.ts'
 import { startHousekeeping } from './modules/auth/housekeeping.ts'
+import { LIVENESS_PATH, livenessBody } from './modules/health/routes.ts'
 import { fromRoot } from './paths.ts'
 import { resolveSessionSecret } from './secret.ts'
 
@@ -38,6 +46,35 @@ export type StartOptions = {
   clock?: Clock
 }
 
+/**
+ * Answers `GET /api/health/live` straight from the socket, before the app: a supervisor's probe every few
+ * seconds neither pays the middleware chain (request id, log line, session, compression…) nor floods the
+ * request log. The answer is the app's (200, the same JSON, `no-store`); every other request goes to `next`.
+ */
+export function livenessShortcut(version: string, next: RequestListener): RequestListener {
+  const body = Buffer.from(livenessBody(version))
+  const headers = [
+    ['Content-Type', 'application/json'],
+    ['Content-Length', String(body.length)],
+    ['Cache-Control', 'no-store'],
+    ['X-Content-Type-Options', 'nosniff'],
+  ].flat()
+  return (request: IncomingMessage, response: ServerResponse) => {
+    const { url } = request
+    if (
+      request.method === 'GET' &&
+      url !== undefined &&
+      url.startsWith(LIVENESS_PATH) &&
+      (url.length === LIVENESS_PATH.length || url[LIVENESS_PATH.length] === '?')
+    ) {
+      response.writeHead(200, headers)
+      response.end(body)
+      return
+    }
+    next(request, response)
+  }
+}
+
 export async function startServer(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
@@ -47,11 +84,14 @@ export async function startServer(
   await database.migrate()
   const secret = await resolveSessionSecret(config)
 
+  const version = config.appVersion ?? packageVersion()
   let app: ReturnType<typeof createApp>['app'] | undefined
   const server = serve({
     fetch: (request, env) => (app ? app.fetch(request, env) : new Response('Starting', { status: 503 })),
     hostname: config.host,
     port: config.port,
+    createServer: ((options: ServerOptions, listener: RequestListener) =>
+      createServer(options, livenessShortcut(version, listener))) as typeof createServer,
   })
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
@@ -71,7 +111,7 @@ export async function startServer(
     clock: options.clock ?? systemClock,
     logger,
     secret,
-    version: config.appVersion ?? packageVersion(),
+    version,
   }
   app = createApp(deps).app
   const housekeeping = startHousekeeping(deps)

@@ -19,7 +19,7 @@ import { type SeededOrganization, seedOrganization } from '../sync/seed.ts'
 export type Database = 'postgres' | 'pglite'
 export type Running = { url: string; pid: number; stop(): Promise<void> }
 
-const SESSION_SECRET = randomBytes(32).toString('hex')
+export const SESSION_SECRET = randomBytes(32).toString('hex')
 
 export function rssMiB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)
@@ -113,10 +113,11 @@ export async function seed(
 export async function startProduct(
   database: { dataDir: string; url: string },
   root: string,
+  variant: { bundle?: string; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<Running> {
   const port = String(await freePort())
   return run(
-    [join(root, 'dist-server/server.mjs')],
+    [...(variant.args ?? []), join(root, variant.bundle ?? 'dist-server/server.mjs')],
     {
       PORT: port,
       HOST: '127.0.0.1',
@@ -127,6 +128,7 @@ export async function startProduct(
       SESSION_SECRET,
       STATIC_DIR: join(root, 'dist'),
       LOG_LEVEL: 'info',
+      ...variant.env,
     },
     '/api/health',
   )

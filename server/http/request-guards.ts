@@ -69,10 +69,15 @@ export function jsonOnly(exempt: (path: string) => boolean = () => false): Middl
   }
 }
 
+/**
+ * GET and HEAD carry no body (a fetch Request cannot have one): they skip the check, which would otherwise
+ * ask for `c.req.raw.body` and so make the server build a full Request for every read.
+ */
 export function limitBody(): MiddlewareHandler {
-  return bodyLimit({
+  const limit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: (c) =>
       errorResponse(c, new ApiError(413, ErrorCode.payloadTooLarge, 'The request body is too large.')),
   })
+  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next))
 }

@@ -2,12 +2,20 @@ import { type Health, HealthSchema, LivenessSchema } from '../../../contract/hea
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 
+/** The liveness probe's path; `server/main.ts` answers it before the app (see `livenessAnswer`). */
+export const LIVENESS_PATH = '/api/health/live'
+
+/** The liveness answer's body, the same through the app and through the server's shortcut. */
+export function livenessBody(version: string): string {
+  return JSON.stringify({ status: 'ok', version })
+}
+
 export function healthRoutes(api: ApiRouter, deps: Pick<AppDeps, 'database' | 'version'>): void {
-  const live = JSON.stringify({ status: 'ok', version: deps.version })
+  const live = livenessBody(deps.version)
   api.route(
     {
       method: 'get',
-      path: '/health/live',
+      path: LIVENESS_PATH.slice('/api'.length),
       summary:
         'Liveness: the process answers; asks no database (a supervisor restarts the process when it fails)',
       access: 'public',
