@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from './client.ts'
+import { lockDataDir } from './pglite-lock.ts'
 
 let dataDir: string
 const lockFile = () => join(dataDir, 'pglite.lock')
@@ -24,6 +26,32 @@ function sleeper() {
     return exited
   }
   return { pid: child.pid!, stop }
+}
+
+/** Another process that takes the lock of `dataDir` (as a server would) and keeps it until it dies. */
+async function otherOwner() {
+  const module = pathToFileURL(join(import.meta.dirname, 'pglite-lock.ts')).href
+  const script = `
+    import { lockDataDir } from ${JSON.stringify(module)}
+    lockDataDir(${JSON.stringify(lockFile())}, 'elsewhere')
+    console.log('locked')
+    setInterval(() => {}, 60_000)
+  `
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve()
+    })
+    child.once('exit', (code) => reject(new Error(`the lock owner exited (${code})`)))
+  })
+  const kill = (signal: NodeJS.Signals) => {
+    child.kill(signal)
+    return exited
+  }
+  return { pid: child.pid!, kill }
 }
 
 describe('the PGlite data directory lock', () => {
@@ -65,5 +93,44 @@ describe('the PGlite data directory lock', () => {
     } finally {
       await database.close()
     }
+  })
+
+  it('is held by a live owner in another process: refused in one line naming its pid', async () => {
+    const owner = await otherOwner()
+    try {
+      const error = await openDatabase({ databaseUrl: null, dataDir }).catch((caught: Error) => caught)
+      expect((error as Error).message).toBe(
+        `The database in ${join(dataDir, 'pglite')} is in use by another process (pid ${owner.pid}); stop it first or use another DATA_DIR.`,
+      )
+    } finally {
+      await owner.kill('SIGTERM')
+    }
+  })
+
+  it('is released by the operating system when its owner is killed (SIGKILL), even if its pid is reused', async () => {
+    const owner = await otherOwner()
+    await owner.kill('SIGKILL')
+    // The crash left its files behind, and the pid they name now belongs to a live process.
+    const reused = sleeper()
+    try {
+      await writeFile(lockFile(), `${reused.pid}\n`)
+      const database = await openDatabase({ databaseUrl: null, dataDir })
+      try {
+        expect((await readFile(lockFile(), 'utf8')).trim()).toBe(String(process.pid))
+        expect(await database.ping()).toBeGreaterThanOrEqual(0)
+      } finally {
+        await database.close()
+      }
+    } finally {
+      await reused.stop()
+    }
+  })
+
+  it('can be taken again at once in the same process once released', () => {
+    const first = lockDataDir(lockFile(), 'here')
+    first.release()
+    const second = lockDataDir(lockFile(), 'here')
+    second.release()
+    first.release() // a second release does nothing
   })
 })
