@@ -84,12 +84,61 @@ describe('loadConfig', () => {
       'http://[::1]:3000',
       'https://k.example',
     ]) {
-      expect(loadConfig({ NODE_ENV: 'production', PUBLIC_URL: url }).publicUrl).toBe(url)
+      expect(
+        loadConfig({ NODE_ENV: 'production', PUBLIC_URL: url, ALLOW_SANDBOX_PAYMENTS: 'true' }).publicUrl,
+      ).toBe(url)
     }
     expect(loadConfig({ NODE_ENV: 'production' }).publicUrl).toBe('http://localhost:3000')
     expect(loadConfig({ NODE_ENV: 'development', PUBLIC_URL: 'http://lan.example' }).publicUrl).toBe(
       'http://lan.example',
     )
+  })
+
+  it('refuses the sandbox payments in production unless told to, or on this machine only', () => {
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://keys.example.com' }
+    const refusal =
+      'Invalid configuration: PAYMENT_PROVIDER=local (the sandbox: anyone can pay without paying) is refused in production; set PAYMENT_PROVIDER=stripe, or ALLOW_SANDBOX_PAYMENTS=true for a demo'
+    // The sandbox is the default provider: a deployment that names none is refused, in one line.
+    expect(failure(production)).toBe(refusal)
+    expect(failure({ ...production, PAYMENT_PROVIDER: 'local', ALLOW_SANDBOX_PAYMENTS: 'false' })).toBe(
+      refusal,
+    )
+    // An API on this machine serving a SPA elsewhere is reachable from elsewhere too.
+    expect(failure({ NODE_ENV: 'production', CORS_ORIGINS: 'https://app.example.com' })).toBe(refusal)
+    // Said on purpose (a demo), or another provider.
+    for (const allowed of ['true', '1']) {
+      expect(loadConfig({ ...production, ALLOW_SANDBOX_PAYMENTS: allowed }).paymentProvider).toBe('local')
+    }
+    const stripe = { PAYMENT_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' }
+    expect(loadConfig({ ...production, ...stripe }).paymentProvider).toBe('stripe')
+    // `npm start` on one's own machine, the browser tests and the benchmarks: loopback only.
+    expect(loadConfig({ NODE_ENV: 'production' }).paymentProvider).toBe('local')
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'http://localhost:4000',
+        CORS_ORIGINS: 'http://127.0.0.1:5173',
+      }).paymentProvider,
+    ).toBe('local')
+    // Development and tests keep the sandbox whatever the address.
+    expect(loadConfig({ PUBLIC_URL: 'https://keys.example.com' }).paymentProvider).toBe('local')
+    expect(loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'https://keys.example.com' }).paymentProvider).toBe(
+      'local',
+    )
+    expect(failure({ ALLOW_SANDBOX_PAYMENTS: 'yes' })).toBe(
+      'Invalid configuration: ALLOW_SANDBOX_PAYMENTS must be true or false',
+    )
+  })
+
+  it('accepts the browser tests’ production environment (tests/e2e/harness.ts) with the sandbox', async () => {
+    const { productionEnv } = await import('../tests/e2e/harness.ts')
+    const env = productionEnv({
+      port: 4100,
+      dataDir: '/tmp/x',
+      smtpUrl: 'smtp://127.0.0.1:2525',
+      staticDir: 'dist',
+    })
+    expect(loadConfig(env)).toMatchObject({ nodeEnv: 'production', paymentProvider: 'local' })
   })
 
   it('treats empty variables as unset', () => {

@@ -135,6 +135,13 @@ const EnvSchema = v.object({
   ),
   STATIC_DIR: v.optional(v.pipe(v.string(), v.trim(), v.nonEmpty('STATIC_DIR must not be empty')), './dist'),
   APP_VERSION: optionalText,
+  ALLOW_SANDBOX_PAYMENTS: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0'], 'ALLOW_SANDBOX_PAYMENTS must be true or false'),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    'false',
+  ),
   PAYMENT_PROVIDER: v.optional(
     v.picklist(PAYMENT_PROVIDERS, `PAYMENT_PROVIDER must be one of ${PAYMENT_PROVIDERS.join(', ')}`),
     'local',
@@ -197,6 +204,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'Invalid configuration: PUBLIC_URL must use https:// in production (plain http:// only for localhost)',
     )
   }
+  if (
+    e.NODE_ENV === 'production' &&
+    e.PAYMENT_PROVIDER === 'local' &&
+    !e.ALLOW_SANDBOX_PAYMENTS &&
+    !onlyThisMachine(e.PUBLIC_URL, e.CORS_ORIGINS)
+  ) {
+    throw new ConfigError(
+      'Invalid configuration: PAYMENT_PROVIDER=local (the sandbox: anyone can pay without paying) is refused in production; set PAYMENT_PROVIDER=stripe, or ALLOW_SANDBOX_PAYMENTS=true for a demo',
+    )
+  }
   if (e.PAYMENT_PROVIDER === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
     throw new ConfigError(
       'Invalid configuration: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
@@ -237,6 +254,16 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
 function secureEnough(publicUrl: string): boolean {
   const url = new URL(publicUrl)
   return url.protocol === 'https:' || LOOPBACK_HOSTS.has(url.hostname)
+}
+
+/**
+ * A production build tried out on one's own machine (`npm start` with no PUBLIC_URL, the browser tests, the
+ * benchmarks): PUBLIC_URL and every CORS origin on a loopback host. Browsers elsewhere cannot use the app
+ * then (their Origin is not trusted), so the sandbox's "pay" button serves no one but this machine.
+ */
+function onlyThisMachine(publicUrl: string | undefined, corsOrigins: string[]): boolean {
+  const loopback = (url: string) => LOOPBACK_HOSTS.has(new URL(url).hostname)
+  return (publicUrl === undefined || loopback(publicUrl)) && corsOrigins.every(loopback)
 }
 
 /** The origin of PUBLIC_URL, e.g. `https://trousseau.example` for `https://trousseau.example/app`. */
