@@ -1,6 +1,7 @@
 import { i18n, type Messages } from '@lingui/core'
 import { I18nProvider } from '@lingui/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from '@tanstack/react-router'
 import { render } from '@testing-library/react'
 import type { ReactElement } from 'react'
 
@@ -23,4 +24,15 @@ export async function useLocale(locale: 'fr' | 'en'): Promise<void> {
     import(`../locales/${locale}/messages.po`),
   ])) as Array<{ messages: Messages }>
   i18n.loadAndActivate({ locale, messages: Object.assign({}, ...catalogs.map((part) => part.messages)) })
+}
+
+/** Renders a screen inside a one-route router (for screens with in-app links), with the usual providers. */
+export async function renderWithRouter(ui: ReactElement) {
+  const rootRoute = createRootRoute({ component: () => ui })
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  })
+  await router.load()
+  return renderWithProviders(<RouterProvider router={router} />)
 }

@@ -26,8 +26,8 @@ export function personName(person: { firstName: string; lastName: string; email:
 export const ORDER_STATUS_LABELS: Record<OrderStatus, MessageDescriptor> = {
   CREATED: msg`Awaiting payment`,
   PAID: msg`Paid`,
-  EXPIRED: msg`Payment expired`,
-  UNPAID: msg`Payment failed`,
+  EXPIRED: msg`Payment not completed`,
+  UNPAID: msg`Payment declined`,
   CONFIRMED: msg`Confirmed`,
   PRODUCING: msg`In production`,
   SHIPPED: msg`Shipped`,

@@ -1,6 +1,9 @@
 import { Trans } from '@lingui/react/macro'
-import { CircleAlert, Inbox, LoaderCircle, WifiOff } from 'lucide-react'
+import { CircleAlert, FileQuestion, Inbox, LoaderCircle, WifiOff } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { refusedWith } from '../lib/api.ts'
+import { useHref } from '../lib/use-locale.ts'
+import { AppLink } from './AppLink.tsx'
 import { Button } from './Button.tsx'
 
 export function LoadingState({ label }: { label: ReactNode }) {
@@ -12,15 +15,42 @@ export function LoadingState({ label }: { label: ReactNode }) {
   )
 }
 
+/** What the app shows for an address that names nothing (the server answered 404): no retry, a way out. */
+export function NotFoundState() {
+  const href = useHref()
+  return (
+    <div className="flex flex-col items-start gap-3 rounded-xl border border-slate-200 bg-white p-6">
+      <FileQuestion aria-hidden className="size-8 text-slate-500" />
+      <h1 className="text-xl font-bold text-slate-900">
+        <Trans>Page Not Found</Trans>
+      </h1>
+      <p className="text-slate-700">
+        <Trans>What this address names does not exist, or is not shared with you.</Trans>
+      </p>
+      <AppLink href={href('/app')}>
+        <Trans>Back to the dashboard</Trans>
+      </AppLink>
+    </div>
+  )
+}
+
+/**
+ * A load that failed: with a retry for what may work next time; the not-found view when the server said the
+ * thing does not exist (`error` a 404), since retrying cannot help.
+ */
 export function ErrorState({
   message,
   onRetry,
   offline = false,
+  error,
 }: {
   message: ReactNode
   onRetry?: () => void
   offline?: boolean
+  /** The failure itself: a 404 shows the not-found view. */
+  error?: unknown
 }) {
+  if (refusedWith(error, 404)) return <NotFoundState />
   const Icon = offline ? WifiOff : CircleAlert
   return (
     <div

@@ -37,10 +37,11 @@ async function fillDesign(page: Page, name: string, alphaCode: string) {
 }
 
 /** Pays on the local sandbox page the order's Pay button leads to. */
-async function payInSandbox(page: Page, outcome: 'pay' | 'cancel') {
+async function payInSandbox(page: Page, outcome: 'pay' | 'fail' | 'cancel') {
   await page.getByRole('button', { name: 'Payer', exact: true }).click()
   await page.waitForURL(/\/api\/payments\/local\//)
   if (outcome === 'pay') await page.getByRole('button', { name: /^Payer / }).click()
+  else if (outcome === 'fail') await page.getByRole('button', { name: 'Simuler un paiement refusé' }).click()
   else await page.getByRole('button', { name: 'Annuler' }).click()
 }
 
@@ -101,11 +102,18 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
         .click()
       await page.getByRole('button', { name: 'Commander' }).click()
       await page.waitForURL(/\/app\/orders\/[0-9a-f-]{36}$/)
+      // A declined card says so (not "cancelled"), and the order reads as declined.
+      await payInSandbox(page, 'fail')
+      await page.waitForURL((url) => url.pathname === '/app/order-result/cancel')
+      await page.getByRole('heading', { name: 'Paiement refusé' }).waitFor()
+      await page.getByRole('link', { name: 'Voir la commande' }).click()
+      await page.getByTestId('order-status').getByText('Paiement refusé').waitFor()
       await payInSandbox(page, 'cancel')
       await page.waitForURL((url) => url.pathname === '/app/order-result/cancel')
       await page.getByRole('heading', { name: 'Paiement annulé' }).waitFor()
       // A cancelled payment can be tried again from the order: this time it is paid.
       await page.getByRole('link', { name: 'Voir la commande' }).click()
+      await page.getByTestId('order-status').getByText('Paiement non abouti').waitFor()
       await payInSandbox(page, 'pay')
       await page.getByRole('heading', { name: 'Paiement reçu' }).waitFor()
       await page.getByRole('link', { name: 'Voir la commande' }).click()

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { Building2, CreditCard, KeyRound, Plus, ScanLine } from 'lucide-react'
+import { Building2, CreditCard, Inbox, KeyRound, Plus, ScanLine } from 'lucide-react'
 import { type ReactNode, useId } from 'react'
 import type { Profile } from '../../../contract/auth.ts'
 import { useAbility } from '../../lib/ability.tsx'
@@ -215,9 +215,15 @@ export function DashboardScreen({ profile }: { profile: Profile }) {
               <Trans>Plans</Trans>
             </Shortcut>
           ) : null}
-          <Shortcut href={href(`/app/organizations/${profile.selectedOrganizationId}`)} icon={Building2}>
-            <Trans>My organization</Trans>
-          </Shortcut>
+          {ability.can('read', 'organization') ? (
+            <Shortcut href={href(`/app/organizations/${profile.selectedOrganizationId}`)} icon={Building2}>
+              <Trans>My organization</Trans>
+            </Shortcut>
+          ) : (
+            <Shortcut href={href('/app/transfers/requests')} icon={Inbox}>
+              <Trans>Transfer requests</Trans>
+            </Shortcut>
+          )}
         </nav>
       )}
     </>

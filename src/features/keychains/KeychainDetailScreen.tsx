@@ -92,12 +92,16 @@ export function KeychainDetailScreen({
   const ability = useAbility()
   const queryClient = useQueryClient()
   const [confirming, setConfirming] = useState(false)
-  const { data: keychain, isPending, refetch } = useQuery(keychainQuery(organizationId, keychainId))
+  const { data: keychain, isPending, error, refetch } = useQuery(keychainQuery(organizationId, keychainId))
   const refresh = () => queryClient.invalidateQueries({ queryKey: keychainKeys.all(organizationId) })
   if (isPending) return <LoadingState label={<Trans>Loading the keychain…</Trans>} />
   if (keychain === undefined)
     return (
-      <ErrorState message={<Trans>The keychain could not be loaded.</Trans>} onRetry={() => void refetch()} />
+      <ErrorState
+        message={<Trans>The keychain could not be loaded.</Trans>}
+        onRetry={() => void refetch()}
+        error={error}
+      />
     )
 
   const remove = async () => {

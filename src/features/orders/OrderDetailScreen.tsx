@@ -31,11 +31,15 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const href = useHref()
   const queryClient = useQueryClient()
   const [busy, setBusy] = useState(false)
-  const { data, isPending, isError, refetch } = useQuery(orderDetailsQuery(orderId))
+  const { data, isPending, isError, error, refetch } = useQuery(orderDetailsQuery(orderId))
   if (isPending) return <LoadingState label={<Trans>Loading the order…</Trans>} />
   if (isError)
     return (
-      <ErrorState message={<Trans>The order could not be loaded.</Trans>} onRetry={() => void refetch()} />
+      <ErrorState
+        message={<Trans>The order could not be loaded.</Trans>}
+        onRetry={() => void refetch()}
+        error={error}
+      />
     )
   const { order, tags } = data
 

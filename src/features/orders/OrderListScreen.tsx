@@ -9,6 +9,7 @@ import { Button } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { orderListQuery } from './api.ts'
+import { OrderContents } from './OrderContents.tsx'
 
 /** Orders: the selected organization's, or every organization's for an operator. */
 export function OrderListScreen() {
@@ -44,8 +45,8 @@ export function OrderListScreen() {
                 <th scope="col" className="px-4 py-3 font-semibold">
                   <Trans>Organization</Trans>
                 </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  <Trans>Quantity</Trans>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  <Trans>Contents</Trans>
                 </th>
                 <th scope="col" className="px-4 py-3 font-semibold">
                   <Trans>Date</Trans>
@@ -73,8 +74,8 @@ export function OrderListScreen() {
                     </Badge>
                   </td>
                   <td className="text-slate-700 sm:px-4 sm:py-3">{order.organization.name}</td>
-                  <td className="text-slate-700 tabular-nums sm:px-4 sm:py-3 sm:text-right">
-                    {order.quantity}
+                  <td className="text-slate-700 sm:px-4 sm:py-3">
+                    <OrderContents order={order} />
                   </td>
                   <td className="text-slate-700 sm:px-4 sm:py-3">{formatDate(order.createdAt, locale)}</td>
                   <td className="font-semibold tabular-nums sm:px-4 sm:py-3 sm:text-right">

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { CircleCheck, CircleX, LoaderCircle } from 'lucide-react'
+import { CircleCheck, CircleHelp, CircleX, LoaderCircle } from 'lucide-react'
 import { useRef } from 'react'
 import type { OrderStatus } from '../../../contract/commerce.ts'
 import { useHref } from '../../lib/use-locale.ts'
@@ -32,6 +32,7 @@ export function OrderResultScreen({ orderId, kind }: { orderId: string | undefin
     enabled: Boolean(orderId),
     retry: false,
     refetchInterval: (query) =>
+      kind === 'cancel' ||
       query.state.status === 'error' ||
       (query.state.data && query.state.data.status !== 'CREATED') ||
       polls.current >= MAX_POLLS
@@ -41,15 +42,33 @@ export function OrderResultScreen({ orderId, kind }: { orderId: string | undefin
   const stillProcessing = order?.status === 'CREATED' && polls.current >= MAX_POLLS
   const planOnly = order ? order.quantity === 0 : false
   const paid = order ? PAID_OR_LATER.includes(order.status) : false
-  const failed = order ? order.status === 'UNPAID' || order.status === 'EXPIRED' : kind === 'cancel'
+  const declined = order?.status === 'UNPAID'
+  // The payer left the payment page (the provider sent them to the cancel address), or its session ran out.
+  const cancelled = order
+    ? order.status === 'EXPIRED' || (kind === 'cancel' && order.status === 'CREATED')
+    : false
   const orderLink = orderId ? (
     <AppLink href={href(`/app/orders/${orderId}`)} className={buttonClass('primary', 'self-start')}>
       <Trans>See the order</Trans>
     </AppLink>
-  ) : null
+  ) : (
+    <AppLink href={href('/app/orders')} className={buttonClass('primary', 'self-start')}>
+      <Trans>See the orders</Trans>
+    </AppLink>
+  )
   return (
     <Card className="mx-auto flex max-w-xl flex-col gap-4">
-      {paid ? (
+      {!orderId ? (
+        <>
+          <CircleHelp aria-hidden className="size-10 text-slate-500" />
+          <h1 className="text-2xl font-bold text-slate-900">
+            <Trans>No order to check</Trans>
+          </h1>
+          <p className="text-slate-700">
+            <Trans>This address names no order. The orders list shows where each payment stands.</Trans>
+          </p>
+        </>
+      ) : paid ? (
         <>
           <CircleCheck aria-hidden className="size-10 text-emerald-600" />
           <h1 className="text-2xl font-bold text-slate-900">
@@ -63,7 +82,20 @@ export function OrderResultScreen({ orderId, kind }: { orderId: string | undefin
             )}
           </p>
         </>
-      ) : failed || kind === 'cancel' ? (
+      ) : declined ? (
+        <>
+          <CircleX aria-hidden className="size-10 text-red-600" />
+          <h1 className="text-2xl font-bold text-slate-900">
+            <Trans>Payment declined</Trans>
+          </h1>
+          <p className="text-slate-700">
+            <Trans>
+              The payment was refused and nothing was charged. You can pay again from the order's page, with
+              another card if need be.
+            </Trans>
+          </p>
+        </>
+      ) : cancelled ? (
         <>
           <CircleX aria-hidden className="size-10 text-amber-600" />
           <h1 className="text-2xl font-bold text-slate-900">

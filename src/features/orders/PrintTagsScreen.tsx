@@ -8,11 +8,15 @@ import { orderDetailsQuery } from './api.ts'
 /** One QR per tag on A4 sheets: 4 columns × 6 rows of 45 mm cells, with the code under each. */
 export function PrintTagsScreen({ orderId }: { orderId: string }) {
   const { t } = useLingui()
-  const { data, isPending, isError, refetch } = useQuery(orderDetailsQuery(orderId))
+  const { data, isPending, isError, error, refetch } = useQuery(orderDetailsQuery(orderId))
   if (isPending) return <LoadingState label={<Trans>Loading the order…</Trans>} />
   if (isError)
     return (
-      <ErrorState message={<Trans>The order could not be loaded.</Trans>} onRetry={() => void refetch()} />
+      <ErrorState
+        message={<Trans>The order could not be loaded.</Trans>}
+        onRetry={() => void refetch()}
+        error={error}
+      />
     )
   return (
     <div>

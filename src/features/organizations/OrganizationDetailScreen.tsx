@@ -129,13 +129,20 @@ export function OrganizationDetailScreen({
 }) {
   const { t } = useLingui()
   const href = useHref()
-  const { data: organization, isPending, isError, refetch } = useQuery(organizationQuery(organizationId))
+  const {
+    data: organization,
+    isPending,
+    isError,
+    error,
+    refetch,
+  } = useQuery(organizationQuery(organizationId))
   if (isPending) return <LoadingState label={<Trans>Loading the organization…</Trans>} />
   if (isError)
     return (
       <ErrorState
         message={<Trans>The organization could not be loaded.</Trans>}
         onRetry={() => void refetch()}
+        error={error}
       />
     )
   const { address } = organization
@@ -184,7 +191,9 @@ export function OrganizationDetailScreen({
         ) : null}
       </PageHeader>
       <AddressText address={address} className="mb-6 text-slate-700" />
-      {subscription ? <div className="mb-6">{subscription}</div> : null}
+      {subscription && hasPermission(granted, 'read', 'subscription') ? (
+        <div className="mb-6">{subscription}</div>
+      ) : null}
       {tabs.length > 0 ? (
         <Tabs
           label={t`Organization sections`}

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { Plus } from 'lucide-react'
+import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
 import { ROLE_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
@@ -39,12 +40,17 @@ export function OrganizationListScreen({ selectedId }: { selectedId: string | nu
           {data.map((organization) => (
             <li key={organization.id} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
               <div className="mb-2 flex flex-wrap items-center gap-2">
-                <AppLink
-                  href={href(`/app/organizations/${organization.id}`)}
-                  className="text-lg font-semibold text-slate-900 hover:underline"
-                >
-                  {organization.name}
-                </AppLink>
+                {hasPermission(permissionsFor(organization.role), 'read', 'organization') ? (
+                  <AppLink
+                    href={href(`/app/organizations/${organization.id}`)}
+                    className="text-lg font-semibold text-slate-900 hover:underline"
+                  >
+                    {organization.name}
+                  </AppLink>
+                ) : (
+                  // A contact borrows keychains; the organization's own page is for its members.
+                  <span className="text-lg font-semibold text-slate-900">{organization.name}</span>
+                )}
                 {organization.id === selectedId ? <Badge tone="brand">{t`Selected`}</Badge> : null}
               </div>
               <p className="text-sm text-slate-700">

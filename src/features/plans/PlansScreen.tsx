@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Check } from 'lucide-react'
 import { useState } from 'react'
 import type { BillingCycle, Plan } from '../../../contract/commerce.ts'
+import { useAbility } from '../../lib/ability.tsx'
 import { formatMoney } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
@@ -13,7 +14,7 @@ import { choosePlan, plansQuery } from './api.ts'
 
 const cycleOf = (plan: Plan): BillingCycle => (plan.recurringInterval === 'year' ? 'YEARLY' : 'MONTHLY')
 
-function PlanCard({ plan, onChoose, busy }: { plan: Plan; onChoose: () => void; busy: boolean }) {
+function PlanCard({ plan, onChoose, busy }: { plan: Plan; onChoose: (() => void) | null; busy: boolean }) {
   const locale = useLocale()
   const yearly = cycleOf(plan) === 'YEARLY'
   const months = 12 * plan.recurringIntervalCount
@@ -40,9 +41,11 @@ function PlanCard({ plan, onChoose, busy }: { plan: Plan; onChoose: () => void; 
         <Check aria-hidden className="size-4 text-emerald-700" />
         <Plural value={plan.quantity} one="# transfer per month" other="# transfers per month" />
       </p>
-      <Button className="mt-auto" isDisabled={busy} onPress={onChoose}>
-        <Trans>Choose {plan.name}</Trans>
-      </Button>
+      {onChoose ? (
+        <Button className="mt-auto" isDisabled={busy} onPress={onChoose}>
+          <Trans>Choose {plan.name}</Trans>
+        </Button>
+      ) : null}
     </Card>
   )
 }
@@ -56,6 +59,7 @@ export function PlansScreen({
   onChosen: () => void
 }) {
   const { t } = useLingui()
+  const ability = useAbility()
   const queryClient = useQueryClient()
   const [cycle, setCycle] = useState<BillingCycle>('MONTHLY')
   const [busy, setBusy] = useState(false)
@@ -78,6 +82,8 @@ export function PlansScreen({
     }
   }
   const shown = plans?.filter((plan) => cycleOf(plan) === cycle) ?? []
+  // Without a selected organization, choosing explains that one is needed; with one, only its admins buy.
+  const canChoose = !organizationId || ability.can('manage', 'subscription')
   return (
     <>
       <PageHeader title={<Trans>Plans</Trans>}>
@@ -99,6 +105,11 @@ export function PlansScreen({
           ))}
         </div>
       </PageHeader>
+      {canChoose ? null : (
+        <p className="mb-6 text-slate-700">
+          <Trans>Only an administrator of the organization can choose its plan.</Trans>
+        </p>
+      )}
       {isPending ? (
         <LoadingState label={<Trans>Loading plans…</Trans>} />
       ) : isError ? (
@@ -108,7 +119,12 @@ export function PlansScreen({
       ) : (
         <div className="grid gap-4 md:grid-cols-3">
           {shown.map((plan) => (
-            <PlanCard key={plan.id} plan={plan} busy={busy} onChoose={() => void choose(plan)} />
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              busy={busy}
+              onChoose={canChoose ? () => void choose(plan) : null}
+            />
           ))}
         </div>
       )}

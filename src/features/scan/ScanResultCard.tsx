@@ -2,11 +2,13 @@ import { Trans } from '@lingui/react/macro'
 import { CircleHelp, KeyRound } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
+import type { Transfer } from '../../../contract/transfers.ts'
 import { personName } from '../../lib/labels.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
+import { holderAfterMove } from './holder.ts'
 
 /** What a scanned value resolved to, with what the caller may do next. */
 export function ScanResultCard({
@@ -14,8 +16,11 @@ export function ScanResultCard({
   transfer,
   canOpenKeychain,
   offline = false,
+  moved = null,
 }: {
   result: ScanResult
+  /** The keychain's transfer as the pickup or return just confirmed on this card left it. */
+  moved?: Transfer | null
   /** Resolved from this device's copy (no network): an unknown tag may just be missing from it. */
   offline?: boolean
   /** Whether its keychain's page opens in the selected organization (default: the role may read keychains). */
@@ -63,6 +68,7 @@ export function ScanResultCard({
   }
   const { tag, keychain, key } = result
   const canOpen = canOpenKeychain ?? result.actions.includes('read__keychain')
+  const holder = holderAfterMove(result, moved)
   return (
     <Card className="flex flex-col gap-3">
       <p className="flex items-center gap-2 text-sm font-semibold text-emerald-800">
@@ -70,15 +76,23 @@ export function ScanResultCard({
         <Trans>Tag {tag.code}</Trans>
       </p>
       <h2 className="text-xl font-bold text-slate-900">{keychain?.name ?? tag.name}</h2>
-      <p className="text-slate-700">
-        {key ? <Trans>Key: {key.name}</Trans> : <Trans>This tag is not on a key yet.</Trans>}
-      </p>
+      {key ? (
+        <p className="text-slate-700">
+          <Trans>Key: {key.name}</Trans>
+        </p>
+      ) : keychain ? null : (
+        <p className="text-slate-700">
+          <Trans>This tag is not on a key yet.</Trans>
+        </p>
+      )}
       {keychain ? (
         <>
-          <p className="text-slate-700">
-            <Trans>Held by:</Trans>{' '}
-            {keychain.custodian ? personName(keychain.custodian) : <Trans>nobody</Trans>}
-          </p>
+          {holder.kind === 'hidden' ? null : (
+            <p className="text-slate-700">
+              <Trans>Held by:</Trans>{' '}
+              {holder.kind === 'person' ? personName(holder.person) : <Trans>nobody</Trans>}
+            </p>
+          )}
           {transfer}
           {canOpen ? (
             <AppLink

@@ -103,11 +103,15 @@ export function RequestDetailScreen({
   const { i18n } = useLingui()
   const locale = useLocale()
   const href = useHref()
-  const { data: transfer, isPending, refetch } = useQuery(transferQuery(transferId))
+  const { data: transfer, isPending, error, refetch } = useQuery(transferQuery(transferId))
   if (isPending) return <LoadingState label={<Trans>Loading the request…</Trans>} />
   if (transfer === undefined)
     return (
-      <ErrorState message={<Trans>This request could not be loaded.</Trans>} onRetry={() => void refetch()} />
+      <ErrorState
+        message={<Trans>This request could not be loaded.</Trans>}
+        onRetry={() => void refetch()}
+        error={error}
+      />
     )
   const organization = transfer.organizationName
   return (

@@ -31,9 +31,12 @@ const confirmDirectly: ConfirmPickup = async (transfer, key) => ({
 export function TransferPickupCard({
   transfer: scanned,
   confirm: send = confirmDirectly,
+  onMoved,
 }: {
   transfer: Transfer
   confirm?: ConfirmPickup
+  /** The transfer as the confirmed pickup or return left it (provisionally when queued). */
+  onMoved?: (transfer: Transfer) => void
 }) {
   const { t, i18n } = useLingui()
   const locale = useLocale()
@@ -53,6 +56,7 @@ export function TransferPickupCard({
       const answer = await send(transfer, key.current)
       const done = answer.transfer
       setTransfer(done)
+      onMoved?.(done)
       setQueued(answer.queued)
       key.current = crypto.randomUUID()
       toasts.add({

@@ -181,13 +181,14 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
 }
 
 export function UserDetailScreen({ organizationId, userId }: { organizationId: string; userId: string }) {
-  const { data, isPending, isError, refetch } = useQuery(memberQuery(organizationId, userId))
+  const { data, isPending, isError, error, refetch } = useQuery(memberQuery(organizationId, userId))
   if (isPending) return <LoadingState label={<Trans>Loading the user…</Trans>} />
   if (isError)
     return (
       <ErrorState
         message={<Trans>The user's details could not be loaded.</Trans>}
         onRetry={() => void refetch()}
+        error={error}
       />
     )
   return (

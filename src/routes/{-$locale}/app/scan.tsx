@@ -1,5 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
 import type { ScanResult } from '../../../../contract/scans.ts'
+import type { Transfer } from '../../../../contract/transfers.ts'
 import { RequireOrganization } from '../../../app/RequireOrganization.tsx'
 import { useProfile } from '../../../features/auth/session.ts'
 import { ScanResultCard } from '../../../features/scan/ScanResultCard.tsx'
@@ -27,6 +29,8 @@ function Scan() {
   const navigate = useNavigate()
   const profile = useProfile()
   const selected = profile?.selectedOrganizationId
+  // The transfer as the last confirmation on a result card left it: the card then states the keychain after it.
+  const [moved, setMoved] = useState<{ scanId: string; transfer: Transfer } | null>(null)
   const field = (organizationId: string) => ({
     userId: profile?.id ?? '',
     organizationId,
@@ -46,12 +50,14 @@ function Scan() {
             <ScanResultCard
               result={result}
               offline={queued}
+              moved={moved && moved.scanId === result.scanId ? moved.transfer : null}
               canOpenKeychain={opensHere(result)}
               transfer={
                 result.status === 'resolved' && result.transfer ? (
                   <TransferPickupCard
                     key={result.scanId}
                     transfer={result.transfer}
+                    onMoved={(transfer) => setMoved({ scanId: result.scanId, transfer })}
                     confirm={async (transfer) =>
                       (await fieldActions()).submitPickup(field(organizationId), transfer)
                     }

@@ -30,6 +30,7 @@ function CreateTransfer({ organizationId }: { organizationId: string }) {
       <ErrorState
         message={<Trans>The keychain could not be loaded.</Trans>}
         onRetry={() => void keychain.refetch()}
+        error={keychain.error}
       />
     )
   return (

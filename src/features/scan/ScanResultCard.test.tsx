@@ -1,0 +1,168 @@
+import { act, fireEvent, screen } from '@testing-library/react'
+import { useState } from 'react'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { ScanResult } from '../../../contract/scans.ts'
+import type { Transfer } from '../../../contract/transfers.ts'
+import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
+import { TransferPickupCard } from '../transfers/TransferPickupCard.tsx'
+import { holderAfterMove } from './holder.ts'
+import { ScanResultCard } from './ScanResultCard.tsx'
+
+type Resolved = Extract<ScanResult, { status: 'resolved' }>
+
+const recipient = { id: 'u-rec', email: 'lea@example.com', firstName: 'Léa', lastName: 'Roux' }
+const keeper = { id: 'u-keep', email: 'marc@example.com', firstName: 'Marc', lastName: 'Petit' }
+const scheduled: Transfer = {
+  id: 't1',
+  organizationId: 'o1',
+  organizationName: 'Syndic des Archives',
+  keychain: { id: 'k1', name: 'Cave du 14', tags: [] },
+  recipient,
+  authorizedBy: null,
+  fromDate: '2026-11-22',
+  toDate: '2026-11-24',
+  startsAt: '2026-11-21T23:00:00.000Z',
+  endsAt: '2026-11-23T23:00:00.000Z',
+  status: 'SCHEDULED',
+  expired: false,
+  expiresAt: '2026-11-23T23:00:00.000Z',
+  pickupAddress: {
+    line1: '14 rue des Archives',
+    line2: '',
+    city: 'Paris',
+    postalCode: '75004',
+    country: 'FR',
+  },
+  pickups: [],
+  next: 'PICKUP',
+  refusal: null,
+  createdAt: '2026-11-22T08:00:00.000Z',
+  cancelledAt: null,
+}
+const transferred: Transfer = { ...scheduled, status: 'TRANSFERRED', next: null, refusal: 'own_return' }
+const returning: Transfer = { ...transferred, next: 'RETURN', refusal: null }
+const returned: Transfer = { ...transferred, status: 'RETURNED', next: null, refusal: 'already_returned' }
+const tag = { id: 'tag1', publicId: 'PUB1', code: 'ARC-00001', name: 'Cave' } as Resolved['tag']
+
+function resolved(overrides: Partial<Resolved>): Resolved {
+  return {
+    status: 'resolved',
+    scanId: 's1',
+    tag,
+    key: {
+      id: 'key1',
+      type: 'TAG',
+      name: 'Porte cave',
+      tag: { id: 'tag1', publicId: 'PUB1', code: 'ARC-00001', name: 'Cave' },
+    },
+    keychain: { id: 'k1', name: 'Cave du 14', custodian: null },
+    actions: ['read__keychain', 'pickup__transfer'],
+    transfer: null,
+    ...overrides,
+  }
+}
+
+/** The card as the scan screen composes it: a confirmation on the transfer updates the card above it. */
+function ScannedCard({ result, answer }: { result: Resolved; answer: Transfer }) {
+  const [moved, setMoved] = useState<Transfer | null>(null)
+  return (
+    <ScanResultCard
+      result={result}
+      moved={moved}
+      canOpenKeychain={false}
+      transfer={
+        result.transfer ? (
+          <TransferPickupCard
+            transfer={result.transfer}
+            confirm={async () => ({ transfer: answer, queued: false })}
+            onMoved={setMoved}
+          />
+        ) : null
+      }
+    />
+  )
+}
+
+beforeAll(async () => {
+  await useLocale('en')
+})
+
+const heldBy = () => screen.queryByText(/^Held by:/)?.textContent ?? null
+
+describe('scan result card', () => {
+  it.each([
+    ['nobody holds a keychain with no transfer', resolved({}), null, { kind: 'nobody' }],
+    [
+      'the custodian holds it',
+      resolved({ keychain: { id: 'k1', name: 'Cave du 14', custodian: keeper } }),
+      null,
+      { kind: 'person', person: keeper },
+    ],
+    [
+      'the recipient holds it once out, whatever an older copy says',
+      resolved({ transfer: returning }),
+      null,
+      {
+        kind: 'person',
+        person: recipient,
+      },
+    ],
+    [
+      'the recipient holds it right after the pickup',
+      resolved({ transfer: scheduled }),
+      transferred,
+      {
+        kind: 'person',
+        person: recipient,
+      },
+    ],
+    ['the return says where custody went', resolved({ transfer: returning }), returned, { kind: 'hidden' }],
+    [
+      'a contact is not told who holds it',
+      resolved({ actions: ['pickup__transfer'], transfer: scheduled }),
+      null,
+      {
+        kind: 'hidden',
+      },
+    ],
+  ] as const)('%s', (_, result, moved, holder) => {
+    expect(holderAfterMove(result, moved)).toEqual(holder)
+  })
+
+  it('states the recipient as the holder after a pickup, never "nobody"', async () => {
+    renderWithProviders(<ScannedCard result={resolved({ transfer: scheduled })} answer={transferred} />)
+    expect(heldBy()).toBe('Held by: nobody')
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm the pickup' }))
+    })
+    expect(screen.getByText('Picked up: you now hold this keychain.')).toBeTruthy()
+    expect(heldBy()).toBe('Held by: Léa Roux')
+  })
+
+  it('after a return, says custody is back and no longer names the recipient as holder', async () => {
+    renderWithProviders(<ScannedCard result={resolved({ transfer: returning })} answer={returned} />)
+    expect(heldBy()).toBe('Held by: Léa Roux')
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm the return' }))
+    })
+    expect(screen.getByText('Returned: custody is back with the organization.')).toBeTruthy()
+    expect(heldBy()).toBeNull()
+  })
+
+  it('to a contact resolving offline (no key, no holder known), says neither "no key" nor "nobody"', () => {
+    renderWithProviders(
+      <ScannedCard
+        result={resolved({ key: null, actions: ['pickup__transfer'], transfer: scheduled })}
+        answer={transferred}
+      />,
+    )
+    expect(screen.getByRole('heading', { name: 'Cave du 14' })).toBeTruthy()
+    expect(screen.queryByText('This tag is not on a key yet.')).toBeNull()
+    expect(heldBy()).toBeNull()
+  })
+
+  it('says a free tag is on no key', () => {
+    renderWithProviders(<ScannedCard result={resolved({ key: null, keychain: null })} answer={transferred} />)
+    expect(screen.getByText('This tag is not on a key yet.')).toBeTruthy()
+  })
+})
