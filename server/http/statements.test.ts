@@ -14,13 +14,13 @@ async function cost(request: () => Promise<Response>, status: number) {
 }
 
 describe('statements per request', () => {
-  it('GET /keychains/{id}: at most 3', async () => {
+  it('GET /keychains/{id}: at most 2', async () => {
     const world = await transferWorld(t)
     const statements = await cost(
       () => t.get(`/api/keychains/${world.keychain.id}`, { cookie: world.admin.cookie }),
       200,
     )
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(3)
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2)
   })
 
   it('POST /scans of a tag on a keychain: at most 6; with a transfer to show, at most 10', async () => {
@@ -42,10 +42,10 @@ describe('statements per request', () => {
     expect(withTransfer.length, withTransfer.join('\n')).toBeLessThanOrEqual(10)
   })
 
-  it('GET /keychains: at most 3', async () => {
+  it('GET /keychains: at most 2', async () => {
     const world = await transferWorld(t)
     const statements = await cost(() => t.get('/api/keychains', { cookie: world.admin.cookie }), 200)
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(3)
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2)
   })
 
   it('GET /stats/dashboard: at most 5, whatever the organization’s size', async () => {

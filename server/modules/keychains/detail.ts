@@ -85,43 +85,57 @@ export async function keychainDetail(db: Db, organizationId: string, id: string)
 }
 
 /**
- * `GET /keychains/{id}`, the most frequent read: the same two statements as `keychainDetail`, named and
- * prepared (parsed and planned once per connection).
+ * A keychain's keys in insertion order as the API's JSON, built by the database in the keychain's own row
+ * (a correlated subquery through `keys_keychain_idx`): `GET /keychains/{id}` is then one statement.
+ */
+const keysAsJson = sql<Key[]>`(
+  select coalesce(json_agg(json_build_object(
+    'id', ${keys.id}, 'name', ${keys.name}, 'type', ${keys.type},
+    'tag', case when ${keys.type} = 'TAG' and ${tags.id} is not null then json_build_object(
+      'id', ${tags.id}, 'publicId', ${tags.publicId}, 'code', ${tags.code}, 'name', ${tags.name}) end
+  ) order by ${keys.seq}), '[]'::json)
+  from ${keys} left join ${tags} on ${tags.id} = ${keys.tagId}
+  where ${keys.keychainId} = ${keychains.id}
+)`
+
+/**
+ * `GET /keychains/{id}`, the most frequent read: the keychain with its organization's name, custodian and
+ * keys in one statement, named and prepared (parsed and planned once per connection).
  */
 function prepareKeychainById(db: Db) {
-  return {
-    keychain: db
-      .select({ keychain: keychains, organizationName: organizations.name, custodian })
-      .from(keychains)
-      .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
-      .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
-      .where(
-        and(
-          eq(keychains.organizationId, sql.placeholder('organizationId')),
-          eq(keychains.id, sql.placeholder('id')),
-        ),
-      )
-      .prepare('keychain_by_id'),
-    keys: db
-      .select({ key: keys, tag: { id: tags.id, publicId: tags.publicId, code: tags.code, name: tags.name } })
-      .from(keys)
-      .leftJoin(tags, eq(tags.id, keys.tagId))
-      .where(eq(keys.keychainId, sql.placeholder('keychainId')))
-      .orderBy(asc(keys.seq))
-      .prepare('keys_of_keychain'),
-  }
+  return db
+    .select({ keychain: keychains, organizationName: organizations.name, custodian, keys: keysAsJson })
+    .from(keychains)
+    .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
+    .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
+    .where(
+      and(
+        eq(keychains.organizationId, sql.placeholder('organizationId')),
+        eq(keychains.id, sql.placeholder('id')),
+      ),
+    )
+    .prepare('keychain_by_id')
 }
 
 const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareKeychainById>>()
 
 export async function keychainById(db: Db, organizationId: string, id: string): Promise<Keychain> {
-  let statements = byIdStatements.get(db)
-  if (!statements) {
-    statements = prepareKeychainById(db)
-    byIdStatements.set(db, statements)
+  let statement = byIdStatements.get(db)
+  if (!statement) {
+    statement = prepareKeychainById(db)
+    byIdStatements.set(db, statement)
   }
-  const [row] = await statements.keychain.execute({ organizationId, id })
+  const [row] = await statement.execute({ organizationId, id })
   if (!row) throw notFound('No such keychain.')
-  const keyRows = await statements.keys.execute({ keychainId: row.keychain.id })
-  return toKeychainDetail(row, keyRows)
+  const { keychain, organizationName, custodian: holder } = row
+  return {
+    id: keychain.id,
+    organizationId: keychain.organizationId,
+    organizationName,
+    name: keychain.name,
+    custodian: holder ? toPerson(holder) : null,
+    keys: row.keys,
+    createdAt: keychain.createdAt.toISOString(),
+    updatedAt: keychain.updatedAt.toISOString(),
+  }
 }

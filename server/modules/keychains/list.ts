@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
@@ -20,6 +20,16 @@ function afterCursor(cursor: string): SQL {
 }
 
 /**
+ * A keychain's key count and the codes of its tags, computed in its own row (a correlated subquery through
+ * `keys_keychain_idx`, evaluated only for the rows of the page): the page is one statement.
+ */
+const keySummary = sql<{ count: number; codes: string[] }>`(
+  select json_build_object('count', count(*), 'codes', coalesce(json_agg(${tags.code}) filter (where ${tags.code} is not null), '[]'::json))
+  from ${keys} left join ${tags} on ${tags.id} = ${keys.tagId}
+  where ${keys.keychainId} = ${keychains.id}
+)`
+
+/**
  * One page of the organization's keychains in (lower(name), id) order, read through the index of the same
  * shape: `limit + 1` rows from the cursor on, whatever the organization's size. Exported for the plan test.
  */
@@ -27,7 +37,12 @@ export function keychainPageQuery(db: Db, organizationId: string, query: Keychai
   return (
     db
       // The sort key as the database computes it: JavaScript's toLowerCase() differs for some letters.
-      .select({ keychain: keychains, custodian, sortName: sql<string>`lower(${keychains.name})` })
+      .select({
+        keychain: keychains,
+        custodian,
+        sortName: sql<string>`lower(${keychains.name})`,
+        keySummary,
+      })
       .from(keychains)
       .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
       .where(
@@ -50,22 +65,6 @@ export async function listKeychains(
 ): Promise<{ data: KeychainSummary[]; nextCursor: string | null }> {
   const limit = pageLimit(query.limit)
   const rows = await keychainPageQuery(db, organizationId, query, limit)
-  const ids = rows.slice(0, limit).map((row) => row.keychain.id)
-  const keyRows =
-    ids.length === 0
-      ? []
-      : await db
-          .select({ keychainId: keys.keychainId, code: tags.code })
-          .from(keys)
-          .leftJoin(tags, eq(tags.id, keys.tagId))
-          .where(inArray(keys.keychainId, ids))
-  const counts = new Map<string, { keyCount: number; tagCodes: string[] }>()
-  for (const row of keyRows) {
-    const entry = counts.get(row.keychainId) ?? { keyCount: 0, tagCodes: [] }
-    entry.keyCount += 1
-    if (row.code) entry.tagCodes.push(row.code)
-    counts.set(row.keychainId, entry)
-  }
   return toPage(
     rows,
     limit,
@@ -74,8 +73,9 @@ export async function listKeychains(
       id: row.keychain.id,
       name: row.keychain.name,
       custodian: row.custodian ? toPerson(row.custodian) : null,
-      keyCount: counts.get(row.keychain.id)?.keyCount ?? 0,
-      tagCodes: (counts.get(row.keychain.id)?.tagCodes ?? []).sort(),
+      keyCount: row.keySummary.count,
+      // Sorted here, as JavaScript compares (the database's collation may order codes otherwise).
+      tagCodes: row.keySummary.codes.sort(),
       updatedAt: row.keychain.updatedAt.toISOString(),
     }),
   )
