@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { FOUND_REPORTS_PER_IP } from './found-reports.ts'
+import {
+  FOUND_REPORTS_PER_IP,
+  FOUND_REPORTS_PER_REPORTER,
+  FOUND_REPORTS_PER_TAG,
+  reporterEmailKey,
+} from './found-reports.ts'
 import { newPublicId } from './public-id.ts'
 
 const t = setupTestApp()
@@ -62,5 +67,64 @@ describe('POST /api/tags/{publicId}/found-reports', () => {
     expect(over.status).toBe(429)
     expect((await over.json()).error.code).toBe('rate_limited')
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+  })
+
+  const report = (publicId: string, ip: string, json: { message: string; contact: string } = REPORT) =>
+    t.post(`/api/tags/${publicId}/found-reports`, { ip, json }).then((response) => response.status)
+
+  it('limits each reporter per tag, so a few addresses cannot use up the tag’s allowance for everyone', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const [tag] = await makeTags(t, organization.id)
+    // Three addresses write as much as their network allows (under the per-IP limit)...
+    for (const ip of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
+      const answers = []
+      for (let i = 0; i < FOUND_REPORTS_PER_IP.limit; i++) answers.push(await report(tag!.publicId, ip))
+      expect(answers).toEqual([
+        ...Array(FOUND_REPORTS_PER_REPORTER.limit).fill(202),
+        ...Array(FOUND_REPORTS_PER_IP.limit - FOUND_REPORTS_PER_REPORTER.limit).fill(429),
+      ])
+    }
+    // ...and the real finder still gets through.
+    expect(await report(tag!.publicId, '203.0.113.9')).toBe(202)
+    expect(t.mail.to(admin.email)).toHaveLength(3 * FOUND_REPORTS_PER_REPORTER.limit + 1)
+  })
+
+  it('counts one reporter by their e-mail address too, whatever network they write from', async () => {
+    const { organization } = await organizationWithAdmin(t)
+    const [tag] = await makeTags(t, organization.id)
+    const from = (contact: string) => ({ message: 'Trouvé.', contact })
+    expect(await report(tag!.publicId, '192.0.2.10', from('Jean, jean.dupont@example.com'))).toBe(202)
+    expect(await report(tag!.publicId, '192.0.2.11', from('Jean.Dupont+keys@Example.COM'))).toBe(202)
+    const over = await t.post(`/api/tags/${tag!.publicId}/found-reports`, {
+      ip: '192.0.2.12',
+      json: from('<jean.dupont@example.com>'),
+    })
+    expect(over.status).toBe(429)
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+    // Someone else, from another network, with a phone number: a reporter of their own.
+    expect(await report(tag!.publicId, '192.0.2.13', from('06 12 34 56 78'))).toBe(202)
+    // The limit is per tag: the same person may write about another tag they found.
+    const [other] = await makeTags(t, organization.id)
+    expect(await report(other!.publicId, '192.0.2.14', from('jean.dupont@example.com'))).toBe(202)
+  })
+
+  it('gives the tag’s allowance to distinct reporters: their second messages do not count against it', async () => {
+    const { organization } = await organizationWithAdmin(t)
+    const [tag] = await makeTags(t, organization.id)
+    const ips = Array.from({ length: FOUND_REPORTS_PER_TAG.limit }, (_, i) => `100.64.7.${i + 1}`)
+    for (const ip of ips) expect(await report(tag!.publicId, ip)).toBe(202)
+    // Each of them may still write their second message...
+    for (const ip of ips.slice(0, 3)) expect(await report(tag!.publicId, ip)).toBe(202)
+    // ...but one reporter more than the allowance is refused for the day.
+    expect(await report(tag!.publicId, '100.64.8.1')).toBe(429)
+  })
+
+  it('reads the e-mail address of a contact as one mailbox, and finds none in a phone number', () => {
+    const key = reporterEmailKey('jean.dupont@example.com')
+    expect(key).not.toBeNull()
+    expect(reporterEmailKey('Appelez Jean <Jean.Dupont+trousseau@EXAMPLE.com.>')).toBe(key)
+    expect(reporterEmailKey('jean.dupont@example.org')).not.toBe(key)
+    expect(reporterEmailKey('06 12 34 56 78')).toBeNull()
+    expect(reporterEmailKey('jean.dupont@example.com')).not.toContain('example')
   })
 })

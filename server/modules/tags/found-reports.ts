@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { FoundReport } from '../../../contract/tags.ts'
@@ -12,7 +13,17 @@ import { findTagByPublicId } from './service.ts'
 const HOUR = 60 * 60 * 1000
 /** A finder writes once or twice; a script writing to every tag id it guesses meets these first. */
 export const FOUND_REPORTS_PER_IP: RateLimitPolicy = { limit: 5, windowMs: HOUR }
+/**
+ * How many finders may write about one tag a day. It counts reporters, not messages: a reporter's second
+ * message is not counted again, so no one reporter can use up the tag's allowance for the others.
+ */
 export const FOUND_REPORTS_PER_TAG: RateLimitPolicy = { limit: 10, windowMs: 24 * HOUR }
+/**
+ * How many messages one reporter may write about one tag a day (a message and a correction). A reporter is
+ * their network (`ipBucket`) and, when their contact holds one, their e-mail address: either one over it is
+ * refused, so changing network while keeping the address (or the other way round) does not help.
+ */
+export const FOUND_REPORTS_PER_REPORTER: RateLimitPolicy = { limit: 2, windowMs: 24 * HOUR }
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'config' | 'logger'>
 
@@ -20,6 +31,18 @@ const rateLimited = (retryAfterS: number) =>
   new ApiError(429, ErrorCode.rateLimited, 'Too many messages. Please try again later.', {
     headers: { 'Retry-After': String(retryAfterS) },
   })
+
+/**
+ * The e-mail address in a finder's contact, if any, in the form that names one mailbox: lower case, without a
+ * `+tag` sub-address. Hashed: the counters table keeps no finder's address.
+ */
+export function reporterEmailKey(contact: string): string | null {
+  const address = /[^\s@<>()[\]"',;:]+@[^\s@<>()[\]"',;:]+\.[^\s@<>()[\]"',;:]+/.exec(contact)?.[0]
+  if (!address) return null
+  const [local = '', domain = ''] = address.toLowerCase().split('@')
+  const mailbox = `${local.split('+')[0]}@${domain.replace(/\.+$/, '')}`
+  return createHash('sha256').update(mailbox).digest('base64url').slice(0, 22)
+}
 
 /** Mails the finder's message to every ACTIVE ADMIN of the organization owning the tag, each in their language. */
 export async function reportFoundTag(
@@ -32,8 +55,20 @@ export async function reportFoundTag(
   if (perIp.limited) throw rateLimited(perIp.retryAfterS)
   const tag = await findTagByPublicId(db, input.publicId)
   if (!tag) throw notFound('No such tag.')
-  const perTag = await hitRateLimit(db, `found-report:tag:${tag.id}`, FOUND_REPORTS_PER_TAG, now)
-  if (perTag.limited) throw rateLimited(perTag.retryAfterS)
+  const reporter = [`ip:${ipBucket(input.ip)}`]
+  const email = reporterEmailKey(input.report.contact)
+  if (email) reporter.push(`email:${email}`)
+  let reports = 0
+  for (const who of reporter) {
+    const state = await hitRateLimit(db, `found-report:tag:${tag.id}:${who}`, FOUND_REPORTS_PER_REPORTER, now)
+    if (state.limited) throw rateLimited(state.retryAfterS)
+    reports = Math.max(reports, state.count)
+  }
+  // Only a reporter's first message takes a place in the tag's allowance.
+  if (reports === 1) {
+    const perTag = await hitRateLimit(db, `found-report:tag:${tag.id}`, FOUND_REPORTS_PER_TAG, now)
+    if (perTag.limited) throw rateLimited(perTag.retryAfterS)
+  }
 
   const [organization] = await db
     .select({ name: organizations.name })

@@ -51,7 +51,10 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
       body: FoundReportSchema,
       responses: {
         202: { description: 'Passed on to the organization', schema: FoundReportAcceptedSchema },
-        429: { description: 'Too many messages from this network or for this tag' },
+        429: {
+          description:
+            'Too many messages from this network, from this reporter about this tag, or for this tag',
+        },
       },
     },
     async (c, { params, body }) => {
