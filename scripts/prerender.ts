@@ -43,6 +43,7 @@ export function fillTemplate(
   preloads: string[],
 ): string {
   let html = replaceOnce(template, '<html lang="fr">', `<html lang="${page.locale}">`)
+  html = replaceOnce(html, '<title>Trousseau</title>', `<title>${escapeHtml(rendered.title)}</title>`)
   html = replaceOnce(
     html,
     '<meta name="description" content="" />',

@@ -91,7 +91,7 @@ function NavItem({
       href={href}
       onClick={follow}
       aria-current={active ? 'page' : undefined}
-      className={`flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium ${
+      className={`flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium lg:min-h-9 ${
         active ? 'bg-brand-50 text-brand-800' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
       }`}
     >
@@ -195,9 +195,10 @@ export function AppShell({
           {account}
         </div>
       ) : null}
-      <aside className="sticky top-0 hidden h-dvh flex-col gap-6 border-r border-slate-200 bg-white p-4 lg:flex">
+      {/* The whole side bar scrolls when the window is short: no entry hides behind the account block. */}
+      <aside className="sticky top-0 hidden h-dvh flex-col gap-4 overflow-y-auto border-r border-slate-200 bg-white p-4 lg:flex">
         <Logo className="px-3 pt-2" />
-        <div className="flex-1 overflow-y-auto">{nav}</div>
+        <div className="flex-1">{nav}</div>
         {account}
       </aside>
       <main id="main" className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">

@@ -1,3 +1,5 @@
+import { Trans } from '@lingui/react/macro'
+import { LayoutDashboard } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { useProfile } from '../features/auth/session.ts'
 import { useHref, useLocale } from '../lib/use-locale.ts'
@@ -13,11 +15,22 @@ export function PublicLayout({ children }: { children: ReactNode }) {
   const signedIn = useProfile() !== null
   return (
     <div className="min-h-dvh bg-slate-50">
-      <header className="mx-auto flex max-w-4xl items-center justify-between px-4 py-4 sm:px-6">
+      <header className="mx-auto flex max-w-4xl flex-wrap items-center justify-between gap-2 px-4 py-4 sm:px-6">
         <AppLink href={href(signedIn ? '/app' : '/')} className="rounded-lg" aria-label="Trousseau">
           <Logo />
         </AppLink>
-        <LanguageSwitch locale={locale} />
+        <div className="flex items-center gap-1">
+          {signedIn ? (
+            <AppLink
+              href={href('/app')}
+              className="inline-flex min-h-11 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+            >
+              <LayoutDashboard aria-hidden className="size-4" />
+              <Trans>My dashboard</Trans>
+            </AppLink>
+          ) : null}
+          <LanguageSwitch locale={locale} />
+        </div>
       </header>
       <main className="mx-auto max-w-4xl px-4 pb-16 sm:px-6">
         {signedIn ? <OfflineBanner /> : null}

@@ -11,7 +11,7 @@ import { PublicSignIn } from './sign-in.tsx'
 
 const catalogs: Record<Locale, Messages> = { fr, en }
 
-export type RenderedPage = { html: string; description: string; noscript: string | null }
+export type RenderedPage = { html: string; title: string; description: string; noscript: string | null }
 
 export function renderPublicPage(page: PublicPageName, locale: Locale): RenderedPage {
   i18n.loadAndActivate({ locale, messages: catalogs[locale] })
@@ -23,6 +23,10 @@ export function renderPublicPage(page: PublicPageName, locale: Locale): Rendered
     )
   return {
     html: renderToString(element),
+    title:
+      page === 'landing'
+        ? i18n._(msg`Trousseau: know where every key is`)
+        : `${i18n._(msg`Sign in`)} · Trousseau`,
     description: i18n._(msg`Trousseau: keychains, keys, QR tags and transfers for organizations.`),
     noscript: page === 'sign-in' ? i18n._(msg`Signing in needs JavaScript: please turn it on.`) : null,
   }

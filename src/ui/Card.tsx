@@ -8,9 +8,21 @@ export function Card({ children, className = '' }: { children: ReactNode; classN
   )
 }
 
-export function PageHeader({ title, children }: { title: ReactNode; children?: ReactNode }) {
+export function PageHeader({
+  title,
+  documentTitle,
+  children,
+}: {
+  title: ReactNode
+  /** The tab's title when the heading is not the page's name (a greeting, say); default: the heading. */
+  documentTitle?: string
+  children?: ReactNode
+}) {
   return (
-    <header className="mb-6 flex flex-wrap items-center justify-between gap-3">
+    <header
+      className="mb-6 flex flex-wrap items-center justify-between gap-3"
+      data-document-title={documentTitle}
+    >
       <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
       {children}
     </header>

@@ -33,7 +33,9 @@ export function LanguageLink({
       className="inline-flex min-h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70"
     >
       <Languages aria-hidden className="size-4" />
-      {NAMES[target]}
+      {/* The name is the accessible label; on a narrow phone the visible text shrinks to the language's code. */}
+      <span className="uppercase min-[400px]:hidden">{target}</span>
+      <span className="hidden min-[400px]:inline">{NAMES[target]}</span>
     </a>
   )
 }

@@ -4,7 +4,10 @@ import type { PriceBreakdown } from '../../contract/pricing.ts'
 import { formatMoney } from '../lib/format.ts'
 import { useLocale } from '../lib/use-locale.ts'
 
-/** Subtotal, discount, shipping ("free" when free), tax and total, in the reader's money format. */
+/**
+ * Subtotal, shipping ("free" when free), tax and total, in the reader's money format. Lines are priced at their
+ * quantity tier, so the subtotal is their sum; a tier saving shows above it as the list price less the discount.
+ */
 export function PricePreview({ breakdown }: { breakdown: Omit<PriceBreakdown, 'unitAmountInCents'> }) {
   const { t } = useLingui()
   const locale = useLocale()
@@ -19,10 +22,13 @@ export function PricePreview({ breakdown }: { breakdown: Omit<PriceBreakdown, 'u
   )
   return (
     <dl aria-label={t`Price`} className="flex flex-col gap-1.5 text-sm text-slate-800">
-      {row(<Trans>Subtotal</Trans>, money(breakdown.subtotalInCents + breakdown.discountInCents))}
-      {breakdown.discountInCents > 0
-        ? row(<Trans>Discount</Trans>, `− ${money(breakdown.discountInCents)}`)
-        : null}
+      {breakdown.discountInCents > 0 ? (
+        <>
+          {row(<Trans>List price</Trans>, money(breakdown.subtotalInCents + breakdown.discountInCents))}
+          {row(<Trans>Quantity discount</Trans>, `− ${money(breakdown.discountInCents)}`)}
+        </>
+      ) : null}
+      {row(<Trans>Subtotal</Trans>, money(breakdown.subtotalInCents))}
       {/* Nothing to ship (a plan alone): no shipping line at all. */}
       {breakdown.freeShipping || breakdown.shippingInCents > 0
         ? row(

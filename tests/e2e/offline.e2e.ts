@@ -127,7 +127,7 @@ describe('field mode offline, with the network cut by the browser', () => {
         .where(and(eq(transfers.id, kept.id), eq(transfers.status, 'TRANSFERRED')))
       expect(transfer).toBeDefined()
 
-      await page.getByRole('link', { name: 'État de la synchronisation' }).click()
+      await page.getByRole('link', { name: /^État de la synchronisation/ }).click()
       await page.waitForURL((url) => url.pathname === '/app/sync')
       const refused = page.locator('li[data-status="failed"]')
       await refused.getByText('Ce transfert a été annulé.').waitFor()

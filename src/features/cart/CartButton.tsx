@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Plural, Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { ShoppingCart } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
@@ -15,7 +15,6 @@ export function CartButton({
   organizationId: string
   onOrdered: (order: Order) => void
 }) {
-  const { t } = useLingui()
   const [open, setOpen] = useState(false)
   const count = useQuery(cartQuery(organizationId)).data?.itemCount ?? 0
   return (
@@ -29,8 +28,10 @@ export function CartButton({
         <Trans>Cart</Trans>
         {count > 0 ? (
           <span className="rounded-full bg-brand-700 px-2 py-0.5 text-xs text-white">
-            {count}
-            <span className="sr-only"> {t`items in the cart`}</span>
+            <span aria-hidden>{count}</span>
+            <span className="sr-only">
+              <Plural value={count} one="# item in the cart" other="# items in the cart" />
+            </span>
           </span>
         ) : null}
       </button>

@@ -176,7 +176,7 @@ export function DashboardScreen({ profile }: { profile: Profile }) {
   const name = profile.firstName || profile.email
   return (
     <>
-      <PageHeader title={<Trans>Hello {name}</Trans>} />
+      <PageHeader title={<Trans>Hello {name}</Trans>} documentTitle={t`Dashboard`} />
       {profile.selectedOrganizationId === null ? (
         <Card className="mb-8 flex max-w-2xl flex-col items-start gap-4">
           <span className="inline-flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-800">

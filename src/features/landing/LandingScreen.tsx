@@ -31,13 +31,13 @@ export function LandingScreen({
 }) {
   return (
     <div className="min-h-dvh bg-gradient-to-b from-brand-50 to-slate-50">
-      <header className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-4 sm:px-6">
+      <header className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-4 sm:px-6">
         <Logo />
-        <div className="flex items-center gap-2">
+        <div className="flex items-center gap-1 sm:gap-2">
           {languageSwitch}
           <a
             href={signInHref}
-            className="inline-flex min-h-10 items-center rounded-lg px-4 text-sm font-semibold text-brand-800 hover:bg-brand-100"
+            className="inline-flex min-h-11 items-center rounded-lg px-3 text-sm font-semibold whitespace-nowrap text-brand-800 hover:bg-brand-100 sm:px-4"
           >
             <Trans>Sign in</Trans>
           </a>

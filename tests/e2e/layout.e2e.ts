@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createOrganization } from '../../server/modules/organizations/service.ts'
+import { signInUser } from '../../server/modules/users/service.ts'
+import { type Stack, startStack } from './harness.ts'
+
+let stack: Stack
+const ADMIN = 'louise.layout@example.com'
+
+beforeAll(async () => {
+  stack = await startStack()
+  const admin = await signInUser(stack.deps, ADMIN, 'fr')
+  await createOrganization(stack.deps, admin, {
+    name: 'Agence du Canal',
+    address: { line1: '8 quai de Jemmapes', city: 'Paris', postalCode: '75010', country: 'FR' },
+  })
+})
+
+afterAll(async () => {
+  await stack?.stop()
+})
+
+describe('layout on a phone and on a laptop', () => {
+  it.each([
+    ['/', 'Trousseau : sachez où est chaque clé'],
+    ['/en', 'Trousseau: know where every key is'],
+    ['/sign-in', 'Se connecter · Trousseau'],
+    ['/en/sign-in', 'Sign in · Trousseau'],
+  ])('%s fits a 360 px screen without sideways scrolling, titled "%s"', async (path, title) => {
+    const context = await stack.browser.newContext({
+      baseURL: stack.baseUrl,
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    })
+    try {
+      const page = await context.newPage()
+      await page.goto(path)
+      await page.getByRole('heading', { level: 1 }).waitFor()
+      const widths = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }))
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client)
+      expect(await page.title()).toBe(title)
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('shows every menu entry of the side bar at 1280×800, and names each screen in the tab', async () => {
+    const context = await stack.browser.newContext({
+      baseURL: stack.baseUrl,
+      viewport: { width: 1280, height: 800 },
+    })
+    try {
+      const page = await context.newPage()
+      await stack.signInByCode(page, ADMIN)
+      await page.waitForURL((url) => url.pathname === '/app')
+      const menu = page.getByRole('navigation', { name: 'Menu principal' })
+      const links = menu.getByRole('link')
+      await links.last().waitFor()
+      const count = await links.count()
+      expect(count).toBeGreaterThanOrEqual(9)
+      for (let index = 0; index < count; index += 1) {
+        const box = await links.nth(index).boundingBox()
+        expect(box, `menu entry ${index}`).not.toBeNull()
+        expect(box!.y + box!.height, `menu entry ${index} ends inside the window`).toBeLessThanOrEqual(800)
+      }
+      await page.waitForFunction(() => document.title === 'Tableau de bord · Trousseau')
+      await links.filter({ hasText: 'Trousseaux' }).click()
+      await page.waitForFunction(() => document.title === 'Trousseaux · Trousseau')
+    } finally {
+      await context.close()
+    }
+  })
+})
