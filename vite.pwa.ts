@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Plugin, PluginOption } from 'vite'
 import { VitePWA, type VitePWAOptions } from 'vite-plugin-pwa'
-import { pwaManifest } from './src/pwa/manifest.ts'
+import { MANIFEST_HREF } from './src/lib/locale.ts'
+import { pwaManifest, pwaManifestEn } from './src/pwa/manifest.ts'
 import { deferredListScript, splitPrecache, type ViteManifest } from './src/pwa/precache-split.ts'
 import { DEFERRED_CACHE, DEFERRED_LIST_SCRIPT, SW_SCOPE, SW_URL } from './src/pwa/worker.ts'
 
@@ -31,6 +32,16 @@ export function pwaPlugin(): PluginOption[] {
   }
   return [
     outDirOf,
+    {
+      name: 'trousseau-english-manifest',
+      generateBundle() {
+        this.emitFile({
+          type: 'asset',
+          fileName: MANIFEST_HREF.en.slice(1),
+          source: JSON.stringify(pwaManifestEn),
+        })
+      },
+    },
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,

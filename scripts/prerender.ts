@@ -4,7 +4,9 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import type { Locale } from '../contract/locale.ts'
 import { PUBLIC_PAGES } from '../contract/public-pages.ts'
+import { MANIFEST_HREF } from '../src/lib/locale.ts'
 import type { RenderedPage } from '../src/prerendered/render.tsx'
 import { PRERENDER_OUT_DIR } from '../vite.ssr.config.ts'
 import { PUBLIC_ENTRY, staticFiles, type ViteManifest } from './vite-manifest.ts'
@@ -43,6 +45,7 @@ export function fillTemplate(
   preloads: string[],
 ): string {
   let html = replaceOnce(template, '<html lang="fr">', `<html lang="${page.locale}">`)
+  html = html.replace('href="/manifest.webmanifest"', `href="${MANIFEST_HREF[page.locale as Locale]}"`)
   html = replaceOnce(html, '<title>Trousseau</title>', `<title>${escapeHtml(rendered.title)}</title>`)
   html = replaceOnce(
     html,

@@ -36,6 +36,21 @@ describe('api client', () => {
     expect((init.headers as Record<string, string>)['Content-Type']).toBe('application/json')
   })
 
+  it('asks for answers in the page’s language, which a caller’s own header overrides', async () => {
+    const fetchMock = stubFetch(json(200, {}), json(200, {}), json(200, {}))
+    document.documentElement.lang = 'en'
+    await api('/profile')
+    document.documentElement.lang = 'fr'
+    await api('/profile')
+    await api('/profile', { headers: { 'Accept-Language': 'en' } })
+    document.documentElement.lang = ''
+    const sent = fetchMock.mock.calls.map((call) => {
+      const init = (call as unknown as [string, RequestInit])[1]
+      return (init.headers as Record<string, string>)['Accept-Language']
+    })
+    expect(sent).toEqual(['en', 'fr', 'en'])
+  })
+
   it('retries an idempotent request once on a transient status', async () => {
     const fetchMock = stubFetch(json(503, {}), json(200, { ok: true }))
     await expect(api('/x', { schema: v.object({ ok: v.boolean() }) })).resolves.toEqual({ ok: true })

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { type ApiErrorBody, ApiErrorSchema, ErrorCode } from '../../contract/errors.ts'
+import { isLocale } from '../../contract/locale.ts'
 
 export const API_BASE_URL: string = import.meta.env.VITE_API_BASE_URL ?? '/api'
 
@@ -77,6 +78,12 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'http_error', response.statusText || 'An error occurred.')
 }
 
+/** The page's language (`<html lang>`, set with the active locale): the server answers its messages in it. */
+function pageLanguage(): Record<string, string> {
+  const lang = typeof document === 'undefined' ? '' : document.documentElement.lang
+  return isLocale(lang) ? { 'Accept-Language': lang } : {}
+}
+
 /**
  * Calls the API with credentials, retries an idempotent request once on a transient status,
  * and parses the answer with the contract's schema.
@@ -86,7 +93,11 @@ export async function api<TSchema extends v.GenericSchema | undefined = undefine
   request: ApiRequest<TSchema> = {},
 ): Promise<Result<TSchema>> {
   const method = request.method ?? 'GET'
-  const headers: Record<string, string> = { Accept: 'application/json', ...request.headers }
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    ...pageLanguage(),
+    ...request.headers,
+  }
   if (request.body !== undefined) headers['Content-Type'] = 'application/json'
   const init: RequestInit = {
     method,

@@ -1,5 +1,6 @@
 import { i18n, type Messages } from '@lingui/core'
 import type { Locale } from '../../contract/locale.ts'
+import { MANIFEST_HREF, readLocaleCookie, writeLocaleCookie } from './locale.ts'
 
 type Catalog = () => Promise<{ messages: Messages }>
 
@@ -26,6 +27,9 @@ export async function activateLocale(locale: Locale, { app = true } = {}): Promi
     loaded = { locale, app }
   }
   document.documentElement.lang = locale
+  // The page's language is the visitor's: installing the app or opening `/app` later keeps it.
+  document.querySelector('link[rel="manifest"]')?.setAttribute('href', MANIFEST_HREF[locale])
+  if (readLocaleCookie() !== locale) writeLocaleCookie(locale)
 }
 
 export { i18n }

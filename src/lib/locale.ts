@@ -23,6 +23,12 @@ export function swapLocaleInPath(pathname: string, target: Locale): string {
   return bare === '/' ? `/${target}/` : `/${target}${bare}`
 }
 
+/** Where each language's web app manifest is served; pages link the one of their language. */
+export const MANIFEST_HREF: Record<Locale, string> = {
+  fr: '/manifest.webmanifest',
+  en: '/manifest.en.webmanifest',
+}
+
 export function readLocaleCookie(cookie = document.cookie): Locale | null {
   return localeOfCookies(cookie)
 }

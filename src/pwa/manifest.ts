@@ -23,3 +23,12 @@ export const pwaManifest: Partial<ManifestOptions> = {
   ],
   shortcuts: [{ name: 'Scanner une étiquette', short_name: 'Scanner', url: '/app/scan' }],
 }
+
+/** The English manifest: installed from an English page, the app opens in English and speaks it. */
+export const pwaManifestEn: Partial<ManifestOptions> = {
+  ...pwaManifest,
+  description: 'Keychains, keys, QR tags and transfers for organizations.',
+  lang: 'en',
+  start_url: '/en/app',
+  shortcuts: [{ name: 'Scan a tag', short_name: 'Scan', url: '/en/app/scan' }],
+}

@@ -47,6 +47,29 @@ describe('layout on a phone and on a laptop', () => {
     }
   })
 
+  it('installs in the page’s language: the English pages link an English manifest and remember English', async () => {
+    const context = await stack.browser.newContext({ baseURL: stack.baseUrl })
+    try {
+      const page = await context.newPage()
+      for (const path of ['/en', '/en/app/scan']) {
+        await page.goto(path)
+        await page.getByRole('heading', { level: 1 }).first().waitFor()
+        const href = await page.locator('link[rel="manifest"]').getAttribute('href')
+        expect(href, path).toBe('/manifest.en.webmanifest')
+      }
+      const manifest = await (await page.request.get('/manifest.en.webmanifest')).json()
+      expect(manifest).toMatchObject({ lang: 'en', start_url: '/en/app', id: '/app' })
+      expect((await context.cookies()).find((cookie) => cookie.name === 'locale')?.value).toBe('en')
+      // Opened later at the French address (a home-screen icon from before, a typed address), it stays English.
+      await page.goto('/app/scan')
+      await page.waitForURL((url) => url.pathname.startsWith('/en/'))
+      await page.goto('/')
+      expect(await page.locator('link[rel="manifest"]').getAttribute('href')).toBe('/manifest.en.webmanifest')
+    } finally {
+      await context.close()
+    }
+  })
+
   it('shows every menu entry of the side bar at 1280×800, and names each screen in the tab', async () => {
     const context = await stack.browser.newContext({
       baseURL: stack.baseUrl,

@@ -53,6 +53,15 @@ describe('subscription and monthly allowance', () => {
     expect((await english.json()).error.message).toBe(
       'This month’s transfers are used up: 2 of 2. The allowance renews on 1 February 2030.',
     )
+    // The page's language wins over the account's: an English account reading the French app gets French.
+    const onFrenchPage = await t.post(`/api/keychains/${keychains[2]!.id}/transfers`, {
+      cookie: admin.cookie,
+      json: dates(toMember(contact.id)),
+      headers: { 'accept-language': 'fr' },
+    })
+    expect((await onFrenchPage.json()).error.message).toBe(
+      'Les transferts de ce mois sont épuisés : 2 sur 2. Le quota se renouvelle le 1 février 2030.',
+    )
 
     expect((await t.delete(`/api/transfers/${first.id}`, { cookie: admin.cookie })).status).toBe(200)
     expect(await transfersUsedThisMonth(t.db, organization.id, t.clock.now())).toBe(1)

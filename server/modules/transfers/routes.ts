@@ -13,6 +13,7 @@ import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { inRequestLanguage } from '../../http/request-locale.ts'
 import { findKeychain } from '../keychains/service.ts'
 import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
 import { recordPickup } from './pickups.ts'
@@ -70,7 +71,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       c.json(
         await createTransfer(deps, {
           organizationId: organization.organizationId,
-          actor: session.user,
+          actor: inRequestLanguage(c, session.user),
           keychainId: params.id,
           transfer: body,
         }),
@@ -193,7 +194,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
         },
         async (tx) => {
           const moved = await recordPickup(tx, {
-            caller: session.user,
+            caller: inRequestLanguage(c, session.user),
             transferId: params.id,
             clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
             fromQueue: headers['x-from-queue'] === '1',
