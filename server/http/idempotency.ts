@@ -56,6 +56,9 @@ export async function idempotent(
       })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key })
+      // Named: PostgreSQL parses and plans it once per connection (the text is the same for every request).
+      .prepare('idempotency_claim')
+      .execute()
     if (claimed.length === 0) {
       const [stored] = await tx.select().from(idempotencyKeys).where(where)
       if (!stored) throw new ApiError(409, ErrorCode.conflict, 'Please retry this request.')
@@ -69,7 +72,12 @@ export async function idempotent(
       return { status: stored.status as ContentfulStatusCode, body: stored.responseBody, replayed: true }
     }
     const answer = await effect(tx)
-    await tx.update(idempotencyKeys).set({ status: answer.status, responseBody: answer.body }).where(where)
+    await tx
+      .update(idempotencyKeys)
+      .set({ status: answer.status, responseBody: answer.body })
+      .where(where)
+      .prepare('idempotency_answer')
+      .execute()
     return { ...answer, replayed: false }
   })
 }

@@ -39,6 +39,9 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
     .leftJoin(keychains, eq(keychains.id, keys.keychainId))
     .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
     .where(where)
+    // Named (one text per kind of value): parsed and planned once per connection, also inside the transaction.
+    .prepare(target.kind === 'publicId' ? 'scan_tag_by_public_id' : 'scan_tag_by_code')
+    .execute()
   if (!row) return null
   const { tag, key, keychainName } = row
   return {
@@ -87,6 +90,8 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
       fromQueue: input.fromQueue,
     })
     .returning({ id: scans.id })
+    .prepare('scan_insert')
+    .execute()
   const scanId = scan!.id
   if (found === null) return { status: 'unknown', scanId, value: input.value }
   if (!role) return { status: 'foreign', scanId, publicId: found.tag.publicId }
@@ -105,6 +110,7 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
       custodian: shown ? toPerson(shown) : null,
     }
     transfer = await scanTransfer(db, {
+      organizationId: found.tag.organizationId,
       keychainId: found.keychainId,
       userId: input.userId,
       role,

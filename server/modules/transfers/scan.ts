@@ -32,16 +32,29 @@ export async function hasOpenTransferTo(db: Db, keychainId: string, userId: stri
  */
 export async function scanTransfer(
   db: Db,
-  input: { keychainId: string; userId: string; role: Role | null; now: Date; publicUrl: string },
+  input: {
+    /** The keychain's organization, where the caller has `role`. */
+    organizationId: string
+    keychainId: string
+    userId: string
+    role: Role | null
+    now: Date
+    publicUrl: string
+  },
 ): Promise<Transfer | null> {
   const { userId, now } = input
-  const rows = await selectTransfers(db).where(
-    and(
-      eq(transfers.keychainId, input.keychainId),
-      openWhere(now),
-      seesAllTransfers(input.role) ? undefined : and(eq(transfers.recipientId, userId), recipientIsMember),
-    ),
-  )
+  const seesAll = seesAllTransfers(input.role)
+  const rows = await selectTransfers(db)
+    .where(
+      and(
+        eq(transfers.keychainId, input.keychainId),
+        openWhere(now),
+        seesAll ? undefined : and(eq(transfers.recipientId, userId), recipientIsMember),
+      ),
+    )
+    // Named (one text per shape): parsed and planned once per connection, also inside the scan's transaction.
+    .prepare(seesAll ? 'scan_transfers_all' : 'scan_transfers_own')
+    .execute()
   const at = now.getTime()
   const scheduled = rows
     .filter((row) => row.transfer.status === 'SCHEDULED')
@@ -55,5 +68,7 @@ export async function scanTransfer(
         at < row.transfer.endsAt.getTime(),
     ) ??
     scheduled[0]
-  return chosen ? toTransfer(db, chosen, userId, now, input.publicUrl) : null
+  // The caller's role there is known: the view does not read it again.
+  const roles = new Map(input.role ? [[input.organizationId, input.role]] : [])
+  return chosen ? toTransfer(db, chosen, userId, now, input.publicUrl, roles) : null
 }

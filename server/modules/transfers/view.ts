@@ -189,6 +189,8 @@ export async function toTransfers(
   callerId: string,
   now: Date,
   publicUrl: string,
+  /** The caller's role in some of these organizations, already known (not read again). */
+  knownRoles: ReadonlyMap<string, Role> = new Map(),
 ): Promise<Transfer[]> {
   if (rows.length === 0) return []
   // One query each, in turn (inside a transaction a connection runs one query at a time anyway).
@@ -198,7 +200,10 @@ export async function toTransfers(
   )
   const scheduled = rows.filter((row) => row.transfer.status === 'SCHEDULED')
   const out = await outTransfersOf(db, [...new Set(scheduled.map((row) => row.transfer.keychainId))])
-  const roles = await rolesOf(db, callerId, [...new Set(rows.map((row) => row.transfer.organizationId))])
+  const unknown = [...new Set(rows.map((row) => row.transfer.organizationId))].filter(
+    (id) => !knownRoles.has(id),
+  )
+  const roles = new Map([...knownRoles, ...(await rolesOf(db, callerId, unknown))])
   const tags = await tagsOf(db, [...new Set(rows.map((row) => row.transfer.keychainId))], publicUrl)
   return rows.map((row) => {
     const { transfer, organization } = row
@@ -244,7 +249,8 @@ export async function toTransfer(
   callerId: string,
   now: Date,
   publicUrl: string,
+  knownRoles?: ReadonlyMap<string, Role>,
 ): Promise<Transfer> {
-  const [transfer] = await toTransfers(db, [row], callerId, now, publicUrl)
+  const [transfer] = await toTransfers(db, [row], callerId, now, publicUrl, knownRoles)
   return transfer!
 }
