@@ -23,7 +23,7 @@ describe('statements per request', () => {
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2)
   })
 
-  it('POST /scans of a tag on a keychain: at most 6; with a transfer to show, at most 10', async () => {
+  it('POST /scans of a tag on a keychain: at most 6; with a transfer to show, at most 9', async () => {
     const world = await transferWorld(t)
     const scan = () =>
       t.post('/api/scans', {
@@ -39,7 +39,7 @@ describe('statements per request', () => {
       recipientId: world.contact.id,
     })
     const withTransfer = await cost(scan, 201)
-    expect(withTransfer.length, withTransfer.join('\n')).toBeLessThanOrEqual(10)
+    expect(withTransfer.length, withTransfer.join('\n')).toBeLessThanOrEqual(9)
   })
 
   it('GET /keychains: at most 2', async () => {
