@@ -54,7 +54,8 @@ async function otherOwner() {
   return { pid: child.pid!, kill }
 }
 
-describe('the PGlite data directory lock', () => {
+// Creating a PGlite directory on disk (initdb) takes seconds, and more on a busy machine.
+describe('the PGlite data directory lock', { timeout: 60_000 }, () => {
   it('is taken while open, refused to a second opener in the same process, and released on close', async () => {
     const database = await openDatabase({ databaseUrl: null, dataDir })
     try {
