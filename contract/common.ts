@@ -33,8 +33,22 @@ export const PersonSchema = v.object({
 })
 export type Person = v.InferOutput<typeof PersonSchema>
 
+/** Line breaks, tabs and other control characters (C0, DEL, C1): no name or address line holds one. */
+const CONTROL_CHARACTER = /\p{Cc}/u
+const NO_CONTROL_CHARACTERS = 'Line breaks, tabs and other control characters are not allowed here.'
+export const withoutControlCharacters = v.check(
+  (text: string) => !CONTROL_CHARACTER.test(text) && text.isWellFormed(),
+  NO_CONTROL_CHARACTERS,
+)
+
 export const requiredText = (max: number, required: string, tooLong: string) =>
-  v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(max, tooLong))
+  v.pipe(
+    v.string(required),
+    v.trim(),
+    v.nonEmpty(required),
+    v.maxLength(max, tooLong),
+    withoutControlCharacters,
+  )
 
 export const optionalText = (max: number, tooLong: string) =>
-  v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max, tooLong)), '')
+  v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max, tooLong), withoutControlCharacters), '')

@@ -26,6 +26,8 @@ export const FROM_QUEUE_HEADER = 'X-From-Queue'
 export function isRealInstant(value: string): boolean {
   if (Number.isNaN(Date.parse(value))) return false
   const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  // Year 0 parses in JavaScript but is no year of the calendar PostgreSQL stores (1 BC there).
+  if (year < 1) return false
   const date = new Date(0)
   date.setUTCFullYear(year, month - 1, day)
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day

@@ -14,6 +14,7 @@ import { type Clock, systemClock } from './clock.ts'
 import { type Config, ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import type { AppDeps } from './deps.ts'
+import { answerClientError } from './http/client-errors.ts'
 import { createLogger } from './logger.ts'
 import { createMailer } from './mail/mailer.ts'
 import { startHousekeeping } from './modules/auth/housekeeping.ts'
@@ -93,6 +94,7 @@ export async function startServer(
     createServer: ((options: ServerOptions, listener: RequestListener) =>
       createServer(options, livenessShortcut(version, listener))) as typeof createServer,
   })
+  server.on('clientError', answerClientError)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
     server.once('error', reject)

@@ -68,11 +68,26 @@ function fromHttpException(status: ContentfulStatusCode): ApiError {
 }
 
 /** Never answers a stack trace or an internal message; unexpected errors are logged with their stack. */
+/** Whether reading the request failed because the client hung up (an aborted upload), not because of us. */
+function clientWentAway(error: Error & { code?: string }, c: Context<AppEnv>): boolean {
+  return (
+    c.req.raw.signal.aborted ||
+    error.code === 'ECONNRESET' ||
+    error.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    error.message === 'aborted'
+  )
+}
+
 export function handleError(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof ApiError) return errorResponse(c, error)
   if (error instanceof HTTPException) {
     if (error.status >= 500) c.var.log?.error({ err: error }, 'http exception')
     return errorResponse(c, fromHttpException(error.status as ContentfulStatusCode))
+  }
+  if (clientWentAway(error, c)) {
+    // Nobody reads this answer: the client closed the connection while sending its body.
+    c.var.log?.info({ reason: error.message }, 'client closed the connection mid-request')
+    return errorResponse(c, new ApiError(400, ErrorCode.badRequest, 'The request did not arrive whole.'))
   }
   c.var.log?.error({ err: error }, 'unhandled error')
   return errorResponse(c, new ApiError(500, ErrorCode.internal, 'An error occurred.'))

@@ -22,7 +22,12 @@ describe('U+0000 in any input', () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const { cookie } = admin
 
-    await expectNulRefused(await t.post('/api/keychains', { cookie, json: { name: 'Cave\u0000' } }), 'name')
+    // A name refuses every control character, NUL included, with its own message.
+    await expectNulRefused(
+      await t.post('/api/keychains', { cookie, json: { name: 'Cave\u0000' } }),
+      'name',
+      'Line breaks, tabs and other control characters are not allowed here.',
+    )
     await expectNulRefused(await t.get('/api/keychains?q=%00', { cookie }), 'q')
     await expectNulRefused(await t.get('/api/tags?q=a%00b', { cookie }), 'q')
 

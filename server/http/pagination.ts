@@ -27,6 +27,22 @@ export function decodeCursor(cursor: string, size: number): string[] {
   return value as string[]
 }
 
+// Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear does not.
+const FIRST_STORABLE_MS = new Date(0).setUTCFullYear(1, 0, 1)
+const LAST_STORABLE_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+/**
+ * A time held in a cursor, exactly as the server wrote it (`toISOString()` of a stored time, years 1 to 9999);
+ * anything else (a date JavaScript would roll over or PostgreSQL refuse, such as year 0) is the usual 400.
+ */
+export function cursorInstant(value: string): Date {
+  const at = new Date(value)
+  const ms = at.getTime()
+  if (Number.isNaN(ms) || ms < FIRST_STORABLE_MS || ms > LAST_STORABLE_MS || at.toISOString() !== value)
+    throw malformed()
+  return at
+}
+
 /**
  * Query `limit + 1` rows; this keeps `limit` of them and makes the cursor from the last kept row when there
  * was one more (null on the last page).

@@ -43,19 +43,48 @@ export function parseInput<S extends AnySchema>(schema: S, value: unknown): v.In
       issues: [{ path: nul, message: NUL_MESSAGE }],
     })
   }
-  const issues = result.issues.map((issue) => ({ path: v.getDotPath(issue) ?? '', message: issue.message }))
-  throw new ApiError(400, ErrorCode.validation, result.issues[0].message, { issues })
+  const issues = result.issues.map((issue) => ({
+    path: v.getDotPath(issue) ?? '',
+    message: briefMessage(issue),
+  }))
+  throw new ApiError(400, ErrorCode.validation, issues[0]!.message, { issues })
+}
+
+const QUOTED_LIMIT = 40
+
+/**
+ * An issue's message without the whole input in it: valibot's own messages quote what they received
+ * (`but received "…"`), which for a megabyte of text would send it back twice.
+ */
+function briefMessage(issue: v.BaseIssue<unknown>): string {
+  const { message, received } = issue
+  if (received.length <= QUOTED_LIMIT || !message.includes(received)) return message
+  return message.replace(received, `${received.slice(0, QUOTED_LIMIT)}…`)
+}
+
+/** Whether every string in a parsed JSON value (keys included) is well-formed UTF-16: no lone surrogate. */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return value.isWellFormed()
+  if (Array.isArray(value)) return value.every(wellFormed)
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).every(([key, item]) => key.isWellFormed() && wellFormed(item))
+  return true
 }
 
 /** The request body as JSON; malformed JSON is a 400 `bad_request`, never a 500. */
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text()
   if (text.trim() === '') return undefined
+  let value: unknown
   try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch {
     throw new ApiError(400, ErrorCode.badRequest, 'The request body is not valid JSON.')
   }
+  // `"\ud800"` is valid JSON but no text: it cannot be stored, compared or sent on as UTF-8.
+  if (!wellFormed(value))
+    throw new ApiError(400, ErrorCode.badRequest, 'The request body holds text that is not valid Unicode.')
+  return value
 }
 
 export async function validJson<S extends AnySchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {

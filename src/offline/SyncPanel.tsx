@@ -27,6 +27,8 @@ function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void 
   const { t, i18n } = useLingui()
   const locale = useLocale()
   const when = formatDateTime(item.clientTime, locale)
+  // Given up after repeated server errors (not a refusal of the action itself): worth retrying later.
+  const serverFailed = item.status === 'failed' && (item.error?.status ?? 0) >= 500
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3" data-status={item.status}>
       <div className="min-w-48 flex-1">
@@ -36,10 +38,12 @@ function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void 
         <p className="text-sm text-slate-700">{when}</p>
         {item.error ? (
           <p className="text-sm font-medium text-red-800">
-            {refusalMessage(
-              new ApiError(item.error.status, item.error.code, item.error.message),
-              t`The server refused it (${item.error.status} ${item.error.code}).`,
-            )}
+            {serverFailed
+              ? t`The server failed on it several times in a row (${item.error.status}). Retry later, or discard it.`
+              : refusalMessage(
+                  new ApiError(item.error.status, item.error.code, item.error.message),
+                  t`The server refused it (${item.error.status} ${item.error.code}).`,
+                )}
           </p>
         ) : null}
       </div>
@@ -53,9 +57,7 @@ function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void 
         </Badge>
       ) : (
         <>
-          <Badge tone="danger">
-            <Trans>Refused</Trans>
-          </Badge>
+          <Badge tone="danger">{serverFailed ? <Trans>Failed</Trans> : <Trans>Refused</Trans>}</Badge>
           <Button variant="secondary" onPress={() => void retryItem(item.id).then(onChanged)}>
             <Trans>Retry</Trans>
           </Button>

@@ -29,8 +29,9 @@ describe('an item given up after server errors, in the sync panel', () => {
     const row = container.querySelector<HTMLElement>('[data-status="failed"]')!
     expect(row.textContent).toContain('AGC-00042')
     // The reason is the app's own sentence in French with the server's status, not the server's English.
-    expect(row.textContent).toContain('Le serveur')
+    expect(row.textContent).toContain('Le serveur a échoué')
     expect(row.textContent).toContain('500')
+    expect(row.textContent).toContain('Échec')
     expect(row.textContent).not.toContain('An error occurred.')
     expect(within(row).getAllByRole('button')).toHaveLength(2) // retry, discard
   })

@@ -3,7 +3,7 @@ import type * as v from 'valibot'
 import type { Order, OrderListQuerySchema } from '../../../contract/commerce.ts'
 import type { Db } from '../../db/client.ts'
 import { orders, organizations } from '../../db/schema.ts'
-import { decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { type OrderCaller, orderColumns, toOrders } from './view.ts'
 
 type Query = v.InferOutput<typeof OrderListQuerySchema>
@@ -21,7 +21,7 @@ export async function listOrders(
   let after: SQL | undefined
   if (query.cursor) {
     const [createdAt, id] = decodeCursor(query.cursor, 2) as [string, string]
-    const at = new Date(createdAt)
+    const at = cursorInstant(createdAt)
     if (Number.isNaN(at.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) decodeCursor('', 2)
     after = or(lt(orders.createdAt, at), and(eq(orders.createdAt, at), sql`${orders.id} < ${id}`))
   }

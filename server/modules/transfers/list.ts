@@ -3,7 +3,7 @@ import type { Role } from '../../../contract/permissions.ts'
 import type { Transfer, TransferStatus } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
-import { decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { expiredWhere, openWhere, statusWhere } from './conditions.ts'
 import { isOpen } from './status.ts'
 import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers } from './view.ts'
@@ -15,7 +15,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function windowCursor(cursor: string, size: 2 | 3): { rank?: number; startsAt: Date; id: string } {
   const key = decodeCursor(cursor, size)
-  const [id, startsAt] = [key.at(-1)!, new Date(key.at(-2)!)]
+  const [id, startsAt] = [key.at(-1)!, cursorInstant(key.at(-2)!)]
   const rank = size === 3 ? Number(key[0]) : undefined
   if (
     !UUID.test(id) ||
