@@ -70,6 +70,25 @@ describe('layout on a phone and on a laptop', () => {
     }
   })
 
+  it('shows the not-found view for what does not exist, and ends every page that waits', async () => {
+    await stack.withPage(async (page) => {
+      await stack.signInByCode(page, ADMIN)
+      await page.waitForURL((url) => url.pathname === '/app')
+      for (const path of [
+        '/app/keychains/00000000-0000-4000-8000-000000000000',
+        '/app/organizations/00000000-0000-4000-8000-000000000000/new-order',
+        '/app/orders/00000000-0000-4000-8000-000000000000',
+      ]) {
+        await page.goto(path)
+        await page.getByRole('heading', { name: 'Page introuvable' }).waitFor()
+        expect(await page.getByRole('button', { name: 'Réessayer' }).count(), path).toBe(0)
+      }
+      await page.goto('/app/order-result')
+      await page.getByRole('heading', { name: 'Aucune commande à vérifier' }).waitFor()
+      expect(await page.getByText('Vérification du paiement…').count()).toBe(0)
+    })
+  })
+
   it('shows every menu entry of the side bar at 1280×800, and names each screen in the tab', async () => {
     const context = await stack.browser.newContext({
       baseURL: stack.baseUrl,
