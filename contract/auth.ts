@@ -3,13 +3,49 @@ import { LocaleSchema } from './locale-schema.ts'
 
 export const SIGN_IN_CODE_LENGTH = 6
 
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/
+const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/
+const TOP_LEVEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
+
+/**
+ * The domain of an address as it travels: a Unicode domain (`müller.de`) in its punycode (`xn--mller-kva.de`),
+ * through the URL parser every browser and Node share; null when it is no domain name.
+ */
+function asciiDomain(domain: string): string | null {
+  if (/^[\x21-\x7e]+$/.test(domain)) return domain
+  try {
+    return new URL(`http://${domain}/`).hostname
+  } catch {
+    return null
+  }
+}
+
+/**
+ * An address real mail systems deliver to: an unquoted local part of RFC 5322 characters (apostrophes, plus
+ * signs, dots between characters), at a domain of at least two labels whose last is letters or punycode. IP
+ * literals and quoted local parts are refused: no one signs in with those.
+ */
+export function normalizedMailAddress(value: string): string | null {
+  const at = value.lastIndexOf('@')
+  if (at <= 0 || at > 64) return null
+  const local = value.slice(0, at)
+  const domain = asciiDomain(value.slice(at + 1))
+  if (!domain || domain.length > 253 || !LOCAL_PART.test(local)) return null
+  const labels = domain.split('.')
+  if (labels.length < 2 || !labels.every((label) => DOMAIN_LABEL.test(label))) return null
+  if (!TOP_LEVEL.test(labels.at(-1)!)) return null
+  const address = `${local}@${domain}`
+  return address.length <= 254 ? address : null
+}
+
 export const EmailSchema = v.pipe(
   v.string('E-mail is required.'),
   v.trim(),
   v.toLowerCase(),
   v.nonEmpty('E-mail is required.'),
   v.maxLength(254, 'E-mail is too long.'),
-  v.email('E-mail must be a valid address.'),
+  v.check((value) => normalizedMailAddress(value) !== null, 'E-mail must be a valid address.'),
+  v.transform((value) => normalizedMailAddress(value)!),
 )
 
 export const SignInCodeSchema = v.pipe(

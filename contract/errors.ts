@@ -8,6 +8,8 @@ export const ErrorCode = {
   unauthenticated: 'unauthenticated',
   forbidden: 'forbidden',
   notFound: 'not_found',
+  /** A known API path called with a method it does not answer (405, with `Allow`). */
+  methodNotAllowed: 'method_not_allowed',
   conflict: 'conflict',
   memberNamesLocked: 'member_names_locked',
   /** A route of the selected organization was called while the user has none selected. */

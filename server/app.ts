@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs'
 import { Hono } from 'hono'
+import { ErrorCode } from '../contract/errors.ts'
 import type { AppDeps } from './deps.ts'
 import { ApiRouter } from './http/api-router.ts'
 import { compressResponses } from './http/compression.ts'
 import type { AppEnv } from './http/env.ts'
-import { errorResponse, handleError, notFound } from './http/errors.ts'
+import { ApiError, errorResponse, handleError, notFound } from './http/errors.ts'
+import { allowedMethodsOf } from './http/method-not-allowed.ts'
 import { openApiDocument, RouteRegistry } from './http/openapi.ts'
 import { requestContext } from './http/request-context.ts'
 import { corsForAllowList, jsonOnly, limitBody, originCheck } from './http/request-guards.ts'
@@ -114,7 +116,16 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       ),
   )
   api.route('/', openApiRouter.hono)
-  api.all('*', (c) => errorResponse(c, notFound('No such API endpoint.')))
+  const allowedMethods = allowedMethodsOf(registry)
+  api.all('*', (c) => {
+    const allowed = allowedMethods(c.req.path.replace(/^\/api/, ''))
+    if (allowed.length === 0) return errorResponse(c, notFound('No such API endpoint.'))
+    c.header('Allow', allowed.join(', '))
+    return errorResponse(
+      c,
+      new ApiError(405, ErrorCode.methodNotAllowed, `This endpoint answers ${allowed.join(', ')} only.`),
+    )
+  })
 
   app.route('/api', api)
 

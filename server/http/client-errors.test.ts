@@ -70,6 +70,12 @@ describe('errors on the wire', () => {
     expect(JSON.parse(answer.split('\r\n\r\n')[1]!).error.code).toBe('bad_request')
   })
 
+  it('answers TRACE on a known path with 405 and Allow (fetch cannot even build such a request)', async () => {
+    const answer = await raw('TRACE /api/keychains HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /)
+    expect(answer).toMatch(/\r\nallow: GET, HEAD, POST\r\n/i)
+  })
+
   it('logs a client that hangs up mid-upload as such, not as an unhandled error', async () => {
     const { port } = new URL(running.url)
     await raw(

@@ -50,6 +50,17 @@ describe('POST /api/sessions', () => {
     expect((await response.json()).locale).toBe('fr')
   })
 
+  it.each(["o'brien-{n}@example.com", 'lea+keys-{n}@xn--mller-kva.de'])(
+    'signs in people whose address real mail systems deliver to (%s)',
+    async (pattern) => {
+      const email = pattern.replace('{n}', String(Date.now()))
+      const { code } = await sendMail(email)
+      const response = await byCode(email, code)
+      expect(response.status).toBe(201)
+      expect((await response.json()).email).toBe(email)
+    },
+  )
+
   it('keeps the account: a second sign-in gets the same user', async () => {
     const email = uniqueEmail()
     const first = await t.signIn(email)

@@ -38,6 +38,24 @@ describe('POST /api/organizations/{id}/users', () => {
     expect(account).toMatchObject({ locale: 'en', signedInAt: null })
   })
 
+  it('invites an address with an apostrophe, and one at a Unicode domain (stored in punycode)', async () => {
+    const { organization, admin } = await adminNamed('Ana', 'Martin')
+    for (const [asked, stored] of [
+      [`o'brien-${Date.now()}@example.com`, null],
+      [`lea-${Date.now()}@müller.de`, `lea-${Date.now()}@xn--mller-kva.de`],
+    ] as const) {
+      const response = await t.post(`/api/organizations/${organization.id}/users`, {
+        cookie: admin.cookie,
+        json: { email: asked, role: 'MEMBER' },
+      })
+      expect(response.status).toBe(201)
+      const email = (await response.json()).email
+      if (stored) expect(email.replace(/\d+/, '')).toBe(stored.replace(/\d+/, ''))
+      else expect(email).toBe(asked)
+      expect(t.mail.last(email)).toBeTruthy()
+    }
+  })
+
   it("writes in French by default, and in an existing account's own language whatever the request says", async () => {
     const { organization, admin } = await adminNamed('Ana', 'Martin')
     const french = uniqueEmail()

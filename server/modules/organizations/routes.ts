@@ -63,7 +63,10 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
       summary: 'Select an organization the caller belongs to',
       access: 'signedIn',
       body: DefaultOrganizationUpdateSchema,
-      responses: { 200: { description: 'Selected', schema: DefaultOrganizationSchema } },
+      responses: {
+        200: { description: 'Selected', schema: DefaultOrganizationSchema },
+        404: { description: 'Not a member of that organization' },
+      },
     },
     async (c, { session, body }) => {
       await selectOrganization(db, session.user.id, body.id)

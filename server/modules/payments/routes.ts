@@ -103,6 +103,7 @@ export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
       responses: {
         200: { description: 'Received', schema: WebhookAnswerSchema },
         400: { description: 'invalid_signature' },
+        404: { description: 'Stripe is not the payment provider in use' },
       },
     },
     async (c) => {
