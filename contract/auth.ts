@@ -45,6 +45,7 @@ export const EmailSchema = v.pipe(
   v.nonEmpty('E-mail is required.'),
   v.maxLength(254, 'E-mail is too long.'),
   v.check((value) => normalizedMailAddress(value) !== null, 'E-mail must be a valid address.'),
+  v.metadata({ format: 'email' }),
   v.transform((value) => normalizedMailAddress(value)!),
 )
 

@@ -13,6 +13,11 @@ export const PageQuerySchema = v.object({
     v.pipe(
       v.string(),
       v.regex(/^\d+$/, 'limit must be a whole number.'),
+      // What the API document states: the bounds below, as a pattern (the parameter travels as text).
+      v.metadata({
+        pattern: '^(?:100|[1-9][0-9]?)$',
+        description: `A whole number from 1 to ${PAGE_SIZE_MAX}.`,
+      }),
       v.transform(Number),
       v.minValue(1, 'limit must be at least 1.'),
       v.maxValue(PAGE_SIZE_MAX, `limit must be at most ${PAGE_SIZE_MAX}.`),
@@ -41,6 +46,9 @@ export const withoutControlCharacters = v.check(
   NO_CONTROL_CHARACTERS,
 )
 
+/** The same rule, as the API document states it. */
+const NO_CONTROL_CHARACTERS_PATTERN = v.metadata<string, { readonly pattern: string }>({ pattern: '^\\P{Cc}*$' })
+
 export const requiredText = (max: number, required: string, tooLong: string) =>
   v.pipe(
     v.string(required),
@@ -48,7 +56,17 @@ export const requiredText = (max: number, required: string, tooLong: string) =>
     v.nonEmpty(required),
     v.maxLength(max, tooLong),
     withoutControlCharacters,
+    NO_CONTROL_CHARACTERS_PATTERN,
   )
 
 export const optionalText = (max: number, tooLong: string) =>
-  v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max, tooLong), withoutControlCharacters), '')
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(max, tooLong),
+      withoutControlCharacters,
+      NO_CONTROL_CHARACTERS_PATTERN,
+    ),
+    '',
+  )

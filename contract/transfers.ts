@@ -54,6 +54,7 @@ export const CalendarDateSchema = v.pipe(
   v.string('Date is required.'),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD.'),
   v.check(isCalendarDate, 'This date does not exist.'),
+  v.metadata({ format: 'date' }),
 )
 
 export function isCalendarDate(value: string): boolean {

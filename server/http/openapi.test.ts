@@ -18,6 +18,28 @@ describe('GET /api/openapi.json', () => {
     }
   })
 
+  it('states what the server enforces: page bounds, calendar days, e-mail addresses, no control characters', async () => {
+    const document = await (await t.get('/api/openapi.json')).json()
+    const limit = document.paths['/keychains'].get.parameters.find(
+      (p: { name: string }) => p.name === 'limit',
+    )
+    const bounds = new RegExp(limit.schema.pattern)
+    expect(['1', '20', '99', '100'].every((value) => bounds.test(value))).toBe(true)
+    expect(['0', '101', '007', '-1', '1.5', ''].some((value) => bounds.test(value))).toBe(false)
+
+    const transfer =
+      document.paths['/keychains/{id}/transfers'].post.requestBody.content['application/json'].schema
+    const variants = JSON.stringify(transfer)
+    expect(transfer.properties.fromDate.format).toBe('date')
+    expect(transfer.properties.toDate.format).toBe('date')
+    expect(variants).toContain('"format":"email"')
+
+    const keychain = document.paths['/keychains'].post.requestBody.content['application/json'].schema
+    const noControls = new RegExp(keychain.properties.name.pattern, 'u')
+    expect(noControls.test('Cave du 14 – bâtiment B')).toBe(true)
+    expect(noControls.test('Cave\r\nB')).toBe(false)
+  })
+
   it('holds the sign-in routes with their schemas', async () => {
     const document = await (await t.get('/api/openapi.json')).json()
     expect(Object.keys(document.paths)).toEqual(
