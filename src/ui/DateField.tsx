@@ -2,6 +2,7 @@ import { Trans } from '@lingui/react/macro'
 import { type ReactNode, useId } from 'react'
 import { intlLocaleOf } from '../lib/format.ts'
 import { useLocale } from '../lib/use-locale.ts'
+import { FieldHelp, fieldHelpIds } from './FieldHelp.tsx'
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/
 
@@ -39,13 +40,6 @@ export function DateField({
   const id = useId()
   const locale = intlLocaleOf(useLocale())
   const chosen = spelledOut(value, locale)
-  const describedBy = [
-    `${id}-chosen`,
-    description && !error ? `${id}-description` : '',
-    error ? `${id}-error` : '',
-  ]
-    .filter(Boolean)
-    .join(' ')
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
@@ -60,22 +54,15 @@ export function DateField({
         min={min}
         onChange={(event) => onChange(event.target.value)}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={[`${id}-chosen`, fieldHelpIds(id, { description, error })]
+          .filter(Boolean)
+          .join(' ')}
         className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600"
       />
       <p id={`${id}-chosen`} className="min-h-5 text-sm font-medium text-slate-800" aria-live="polite">
         {chosen ?? <Trans>No day chosen yet.</Trans>}
       </p>
-      {description && !error ? (
-        <p id={`${id}-description`} className="text-sm text-slate-600">
-          {description}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldHelp id={id} description={description} error={error} />
     </div>
   )
 }

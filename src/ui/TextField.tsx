@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react'
+import { FieldHelp, fieldHelpIds } from './FieldHelp.tsx'
 
 export type TextFieldProps = {
   label: ReactNode
@@ -33,9 +34,6 @@ export function TextField({
   ...props
 }: TextFieldProps) {
   const id = useId()
-  const describedBy = [description ? `${id}-description` : '', error ? `${id}-error` : '']
-    .filter(Boolean)
-    .join(' ')
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
@@ -51,19 +49,10 @@ export function TextField({
         readOnly={isReadOnly}
         disabled={isDisabled}
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
+        aria-describedby={fieldHelpIds(id, { description, error })}
         className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600 read-only:bg-slate-100 read-only:text-slate-700"
       />
-      {description ? (
-        <p id={`${id}-description`} className="text-sm text-slate-600">
-          {description}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FieldHelp id={id} description={description} error={error} />
     </div>
   )
 }

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ScanResult } from '../../../contract/scans.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
+import { transfer } from '../../../tests/offline-rows.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
 import { TransferPickupCard } from '../transfers/TransferPickupCard.tsx'
 import { holderAfterMove } from './holder.ts'
@@ -10,35 +11,9 @@ import { ScanResultCard } from './ScanResultCard.tsx'
 
 type Resolved = Extract<ScanResult, { status: 'resolved' }>
 
-const recipient = { id: 'u-rec', email: 'lea@example.com', firstName: 'Léa', lastName: 'Roux' }
 const keeper = { id: 'u-keep', email: 'marc@example.com', firstName: 'Marc', lastName: 'Petit' }
-const scheduled: Transfer = {
-  id: 't1',
-  organizationId: 'o1',
-  organizationName: 'Syndic des Archives',
-  keychain: { id: 'k1', name: 'Cave du 14', tags: [] },
-  recipient,
-  authorizedBy: null,
-  fromDate: '2026-11-22',
-  toDate: '2026-11-24',
-  startsAt: '2026-11-21T23:00:00.000Z',
-  endsAt: '2026-11-23T23:00:00.000Z',
-  status: 'SCHEDULED',
-  expired: false,
-  expiresAt: '2026-11-23T23:00:00.000Z',
-  pickupAddress: {
-    line1: '14 rue des Archives',
-    line2: '',
-    city: 'Paris',
-    postalCode: '75004',
-    country: 'FR',
-  },
-  pickups: [],
-  next: 'PICKUP',
-  refusal: null,
-  createdAt: '2026-11-22T08:00:00.000Z',
-  cancelledAt: null,
-}
+const scheduled = transfer('t1')
+const { recipient } = scheduled
 const transferred: Transfer = { ...scheduled, status: 'TRANSFERRED', next: null, refusal: 'own_return' }
 const returning: Transfer = { ...transferred, next: 'RETURN', refusal: null }
 const returned: Transfer = { ...transferred, status: 'RETURNED', next: null, refusal: 'already_returned' }
@@ -136,12 +111,12 @@ describe('scan result card', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Confirm the pickup' }))
     })
     expect(screen.getByText('Picked up: you now hold this keychain.')).toBeTruthy()
-    expect(heldBy()).toBe('Held by: Léa Roux')
+    expect(heldBy()).toBe('Held by: Léa Martin')
   })
 
   it('after a return, says custody is back and no longer names the recipient as holder', async () => {
     renderWithProviders(<ScannedCard result={resolved({ transfer: returning })} answer={returned} />)
-    expect(heldBy()).toBe('Held by: Léa Roux')
+    expect(heldBy()).toBe('Held by: Léa Martin')
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Confirm the return' }))
     })
