@@ -1,0 +1,60 @@
+// The mutation table of issue 22 from Stryker's JSON report: per file, per group, against the targets
+// (≥ 90% per group, no file below 80%, no mutant without coverage). `node bench/mutation/summary.ts [report…]`;
+// by default the reports of the groups that have run (reports/mutation/{contract,offline,rules}.json).
+import { existsSync, readFileSync } from 'node:fs'
+
+type Mutant = { status: string }
+type Report = { files: Record<string, { mutants: Mutant[] }> }
+
+const paths =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : ['contract', 'offline', 'rules'].map((group) => `reports/mutation/${group}.json`).filter(existsSync)
+const report: Report = { files: {} }
+for (const path of paths)
+  Object.assign(report.files, (JSON.parse(readFileSync(path, 'utf8')) as Report).files)
+
+const groupOf = (file: string) =>
+  file.startsWith('contract/') ? 'contract' : file.startsWith('src/offline/') ? 'offline' : 'rules'
+
+type Tally = { killed: number; timeout: number; survived: number; noCoverage: number; other: number }
+const empty = (): Tally => ({ killed: 0, timeout: 0, survived: 0, noCoverage: 0, other: 0 })
+const add = (into: Tally, status: string) => {
+  if (status === 'Killed') into.killed++
+  else if (status === 'Timeout') into.timeout++
+  else if (status === 'Survived') into.survived++
+  else if (status === 'NoCoverage') into.noCoverage++
+  else if (status !== 'Ignored' && status !== 'CompileError') into.other++
+}
+const score = (t: Tally) => {
+  const valid = t.killed + t.timeout + t.survived + t.noCoverage
+  return valid === 0 ? 100 : (100 * (t.killed + t.timeout)) / valid
+}
+const row = (name: string, t: Tally) =>
+  `| ${name} | ${score(t).toFixed(1)} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} |`
+
+const files = Object.entries(report.files)
+  .map(([path, file]) => {
+    const tally = empty()
+    for (const mutant of file.mutants) add(tally, mutant.status)
+    return { path: path.replaceAll('\\', '/'), tally }
+  })
+  .sort((a, b) => a.path.localeCompare(b.path))
+
+const groups = new Map<string, Tally>()
+const failures: string[] = []
+console.log('| file | score % | killed | timeout | survived | no coverage |\n|---|---|---|---|---|---|')
+for (const { path, tally } of files) {
+  console.log(row(path, tally))
+  const group = groups.get(groupOf(path)) ?? empty()
+  for (const key of Object.keys(tally) as (keyof Tally)[]) group[key] += tally[key]
+  groups.set(groupOf(path), group)
+  if (score(tally) < 80) failures.push(`${path} below 80% (${score(tally).toFixed(1)}%)`)
+  if (tally.noCoverage > 0) failures.push(`${path}: ${tally.noCoverage} mutant(s) without coverage`)
+}
+console.log('\n| group | score % | killed | timeout | survived | no coverage |\n|---|---|---|---|---|---|')
+for (const [name, tally] of groups) {
+  console.log(row(name, tally))
+  if (score(tally) < 90) failures.push(`group ${name} below 90% (${score(tally).toFixed(1)}%)`)
+}
+console.log(failures.length === 0 ? '\nAll targets met.' : `\nTargets not met:\n- ${failures.join('\n- ')}`)

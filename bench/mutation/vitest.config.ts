@@ -1,0 +1,46 @@
+// The tests Stryker runs for one group of issue 22 (MUTATION_GROUP = contract | offline | rules): the
+// specifications of that group's rules, not the whole suite. Most of contract/ is built when a module loads
+// (schemas, tables), so each of its mutants reloads every test that runs: the group's own tests keep that
+// affordable, and a rule counts as specified only when its own tests notice a change.
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+import { webPlugins } from '../../vite.plugins.ts'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const group = process.env.MUTATION_GROUP ?? 'contract'
+
+const server = (include: string[]) => ({
+  test: {
+    name: 'server',
+    root,
+    environment: 'node' as const,
+    include,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+})
+
+const projects = {
+  contract: [server(['contract/**/*.test.ts'])],
+  offline: [
+    {
+      plugins: webPlugins(),
+      test: {
+        name: 'web',
+        root,
+        environment: 'jsdom' as const,
+        include: ['src/offline/**/*.test.{ts,tsx}'],
+        setupFiles: ['tests/setup-web.ts'],
+      },
+    },
+  ],
+  rules: [
+    server([
+      'server/modules/{transfers,orders,subscriptions,scans}/**/*.test.ts',
+      'server/http/idempotency*.test.ts',
+    ]),
+  ],
+}[group]
+if (!projects) throw new Error(`MUTATION_GROUP must be contract, offline or rules, not ${group}`)
+
+export default defineConfig({ root, test: { projects } })

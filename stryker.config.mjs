@@ -1,0 +1,57 @@
+// StrykerJS over the rules (issue 22): `npm run test:mutation` runs the three groups one after the other
+// (bench/mutation/run.ts), each against its own tests (bench/mutation/vitest.config.ts), then prints the table.
+// Not part of `npm test`. One group: `npm run test:mutation -- offline`; fewer files: add
+// `--mutate src/offline/outbox.ts`. Results are incremental (reports/mutation/<group>.incremental.json,
+// gitignored): a second run only re-tests mutants whose code or tests changed.
+// The table alone: `node bench/mutation/summary.ts` (reads reports/mutation/<group>.json).
+
+/** The three groups of issue 22; bench/mutation/summary.ts groups the report the same way. */
+export const groups = {
+  contract: ['contract/**/*.ts', '!contract/**/*.test.ts'],
+  offline: ['src/offline/**/*.ts', '!src/offline/**/*.test.ts'],
+  rules: [
+    'server/modules/transfers/status.ts',
+    'server/modules/transfers/pickups.ts',
+    'server/modules/transfers/conditions.ts',
+    'server/modules/transfers/service.ts',
+    'server/modules/orders/transitions.ts',
+    'server/modules/subscriptions/calendar.ts',
+    'server/modules/subscriptions/service.ts',
+    'server/modules/scans/service.ts',
+    'server/modules/scans/value.ts',
+    'server/http/idempotency.ts',
+  ],
+}
+
+const group = process.env.MUTATION_GROUP ?? 'contract'
+if (!(group in groups)) throw new Error(`MUTATION_GROUP must be one of ${Object.keys(groups).join(', ')}`)
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'bench/mutation/vitest.config.ts', related: false },
+  // No TypeScript checker: typescript@7 has no JavaScript API, and vitest (type stripping) is the judge. A mutant
+  // that would not type-check is then reported killed or survived by the tests alone.
+  checkers: [],
+  // Stryker's sandbox rewrites `tsconfigFile` through `import('typescript')`, which typescript@7 cannot serve.
+  // Our tsconfig has no `extends` or `references` to rewrite, so point it at a file that does not exist.
+  tsconfigFile: 'tsconfig.stryker-none.json',
+  mutate: groups[group],
+  // The rule tables (ORDER_TRANSITIONS, role permissions) are built when a module loads: measure those
+  // "static" mutants too (each costs a full reload of the test files that import it).
+  ignoreStatic: false,
+  coverageAnalysis: 'perTest',
+  concurrency: 2,
+  timeoutMS: 30_000,
+  timeoutFactor: 2,
+  incremental: true,
+  incrementalFile: `reports/mutation/${group}.incremental.json`,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: `reports/mutation/${group}.json` },
+  htmlReporter: { fileName: `reports/mutation/${group}.html` },
+  clearTextReporter: { allowColor: false, allowEmojis: false, reportScoreTable: true, reportMutants: false },
+  tempDirName: `.stryker-tmp/${group}`,
+  cleanTempDir: 'always',
+  ignorePatterns: ['dist', 'dist-server', 'test-results', 'reports', 'data', 'coverage'],
+  thresholds: { high: 90, low: 80, break: null },
+}
