@@ -47,7 +47,9 @@ export const withoutControlCharacters = v.check(
 )
 
 /** The same rule, as the API document states it. */
-const NO_CONTROL_CHARACTERS_PATTERN = v.metadata<string, { readonly pattern: string }>({ pattern: '^\\P{Cc}*$' })
+const NO_CONTROL_CHARACTERS_PATTERN = v.metadata<string, { readonly pattern: string }>({
+  pattern: '^\\P{Cc}*$',
+})
 
 export const requiredText = (max: number, required: string, tooLong: string) =>
   v.pipe(
