@@ -46,7 +46,7 @@ async function startChild(dataDir: string, port: number): Promise<Child> {
   return { process: child, output: () => output, exited }
 }
 
-async function waitFor(condition: () => boolean, describe: () => string, timeoutMs = 15_000) {
+async function waitFor(condition: () => boolean, describe: () => string, timeoutMs = 40_000) {
   const started = Date.now()
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(describe())
@@ -129,5 +129,5 @@ describe('node server/main.ts', () => {
       restarted.process.kill('SIGTERM')
       expect(await restarted.exited).toBe(0)
     }
-  }, 60_000)
+  }, 120_000)
 })
