@@ -29,7 +29,8 @@ beforeAll(async () => {
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  // Up to 40 s: a fresh PGlite data directory takes that long on a busy two-core machine.
+  for (let attempt = 0; attempt < 400; attempt += 1) {
     if (
       await fetch(`${baseUrl}/api/health/live`).then(
         (response) => response.ok,

@@ -118,7 +118,10 @@ describe('request bodies', () => {
 describe('errors and headers', () => {
   it('answers unknown /api paths with 404 JSON', async () => {
     await expectError(await t.get('/api/does-not-exist'), 404, 'not_found')
-    await expectError(await t.post('/api/profile', { json: {} }), 404, 'not_found')
+    // A known path with a method it does not answer is a 405 naming the ones it does.
+    const wrongMethod = await t.post('/api/profile', { json: {} })
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD, PATCH')
+    await expectError(wrongMethod, 405, 'method_not_allowed')
   })
 
   it('never answers a stack trace, even for an unexpected error', async () => {

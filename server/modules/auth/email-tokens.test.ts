@@ -117,7 +117,7 @@ describe('POST /api/email-tokens', () => {
     const email = uniqueEmail()
     await t.post('/api/email-tokens', { json: { email } })
     const { token } = t.mail.signInFor(email)
-    expect((await t.get(`/api/sessions?token=${token}`)).status).toBe(404)
+    expect((await t.get(`/api/sessions?token=${token}`)).status).toBe(405)
     expect((await t.get(`/?token=${token}`, { headers: { accept: 'text/html' } })).status).toBe(404)
     expect((await t.post('/api/sessions', { json: { token } })).status).toBe(201)
   })
