@@ -52,6 +52,6 @@ export default {
   clearTextReporter: { allowColor: false, allowEmojis: false, reportScoreTable: true, reportMutants: false },
   tempDirName: `.stryker-tmp/${group}`,
   cleanTempDir: 'always',
-  ignorePatterns: ['dist', 'dist-server', 'test-results', 'reports', 'data', 'coverage'],
+  ignorePatterns: ['.stryker-tmp', 'dist', 'dist-server', 'test-results', 'reports', 'data', 'coverage'],
   thresholds: { high: 90, low: 80, break: null },
 }
