@@ -67,7 +67,7 @@ describe('field mode', () => {
   })
 
   it('sends nothing when the session now belongs to someone else', async () => {
-    const fetch = vi.fn(async () => Response.json(profile({ id: ADMIN })))
+    const fetch = vi.fn(async (_url: string) => Response.json(profile({ id: ADMIN })))
     vi.stubGlobal('fetch', fetch)
     vi.stubGlobal('navigator', { ...navigator, locks: undefined, storage: undefined })
     await enqueue({ kind: 'pickup', userId: CONTACT, organizationId: ORG, value: 'tr-1', label: 'Cave' })
