@@ -62,15 +62,12 @@ describe('mail address bounds', () => {
   it.each([
     ['a@example.com', 'a@example.com'],
     ['a@example.xn--p1ai', 'a@example.xn--p1ai'],
-    ['a@müller.de', 'a@xn--mller-kva.de'],
-    ['a@exämple.com', 'a@xn--exmple-cua.com'],
     ['a@example.c', null],
     ['a@example.1com', null],
     ['a@example.com1', null],
     ['a@example.xn--', null],
     ['a@exa\u0000mple.com', null],
     ['a@exa mple.com', null],
-    ['a@例え.テスト', 'a@xn--r8jz45g.xn--zckzah'],
     ['a@ex%ample.com', null],
   ])('%j is %j', (input, address) => {
     expect(normalizedMailAddress(input)).toBe(address)
@@ -82,6 +79,5 @@ describe('mail address bounds', () => {
     expect(v.safeParse(EmailSchema, `${'a'.repeat(250)}@b.fr`).issues?.[0]?.message).toBe(
       'E-mail is too long.',
     )
-    expect(v.safeParse(EmailSchema, 'a@müller.de').output).toBe('a@xn--mller-kva.de')
   })
 })
