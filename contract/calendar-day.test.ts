@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { calendarDayIn, shiftCalendarDay } from './transfers.ts'
+import { calendarDayIn } from './calendar-day.ts'
+import { shiftCalendarDay } from './transfers.ts'
 
 describe('calendar days', () => {
   it.each([

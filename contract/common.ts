@@ -46,11 +46,6 @@ export const withoutControlCharacters = v.check(
   NO_CONTROL_CHARACTERS,
 )
 
-/** The same rule, as the API document states it. */
-const NO_CONTROL_CHARACTERS_PATTERN = v.metadata<string, { readonly pattern: string }>({
-  pattern: '^\\P{Cc}*$',
-})
-
 export const requiredText = (max: number, required: string, tooLong: string) =>
   v.pipe(
     v.string(required),
@@ -58,17 +53,7 @@ export const requiredText = (max: number, required: string, tooLong: string) =>
     v.nonEmpty(required),
     v.maxLength(max, tooLong),
     withoutControlCharacters,
-    NO_CONTROL_CHARACTERS_PATTERN,
   )
 
 export const optionalText = (max: number, tooLong: string) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.maxLength(max, tooLong),
-      withoutControlCharacters,
-      NO_CONTROL_CHARACTERS_PATTERN,
-    ),
-    '',
-  )
+  v.optional(v.pipe(v.string(), v.trim(), v.maxLength(max, tooLong), withoutControlCharacters), '')

@@ -8,7 +8,6 @@ describe('mail addresses', () => {
     ['claire+keys@example.com', 'claire+keys@example.com'],
     ['first.last@mail.agence.example.fr', 'first.last@mail.agence.example.fr'],
     ['x@xn--mller-kva.de', 'x@xn--mller-kva.de'],
-    ['x@müller.de', 'x@xn--mller-kva.de'],
     ['contact@example.xn--p1ai', 'contact@example.xn--p1ai'],
     ['a_b-c@sub-domain.example.org', 'a_b-c@sub-domain.example.org'],
     [`${'l'.repeat(64)}@example.com`, `${'l'.repeat(64)}@example.com`],
@@ -18,6 +17,8 @@ describe('mail addresses', () => {
 
   it.each([
     'plain',
+    // An international domain travels in punycode (browsers' e-mail inputs write it so).
+    'x@müller.de',
     '@example.com',
     'a@',
     'a@localhost',

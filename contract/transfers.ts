@@ -50,29 +50,22 @@ export function judgedTime(serverNow: Date, clientTime: Date | null, fromQueue: 
 }
 
 /** A calendar day, `YYYY-MM-DD`, read in the organization's time zone (Europe/Paris by default). */
+/** Named so that the API document can state it (`format: date`). */
+export const existingCalendarDate = v.check(
+  (value: string) => isCalendarDate(value),
+  'This date does not exist.',
+)
+
 export const CalendarDateSchema = v.pipe(
   v.string('Date is required.'),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written YYYY-MM-DD.'),
-  v.check(isCalendarDate, 'This date does not exist.'),
-  v.metadata({ format: 'date' }),
+  existingCalendarDate,
 )
 
 export function isCalendarDate(value: string): boolean {
   const [year, month, day] = value.split('-').map(Number) as [number, number, number]
   const date = new Date(Date.UTC(year, month - 1, day))
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-}
-
-/** The calendar day (`YYYY-MM-DD`) that `at` falls on in a time zone. */
-export function calendarDayIn(timeZone: string, at: Date): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(at)
-  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? ''
-  return `${part('year')}-${part('month')}-${part('day')}`
 }
 
 /** The calendar day `days` after a `YYYY-MM-DD` day (negative: before). */

@@ -1,5 +1,8 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
+import { isMailAddress } from '../../contract/auth.ts'
+import { withoutControlCharacters } from '../../contract/common.ts'
 import { ApiErrorSchema } from '../../contract/errors.ts'
+import { existingCalendarDate } from '../../contract/transfers.ts'
 import { type Access, describeAccess, requiresSession } from './access.ts'
 import type { AnySchema } from './validate.ts'
 
@@ -40,6 +43,16 @@ export function openApiPath(path: string): string {
 
 type JsonObject = Record<string, unknown>
 
+/**
+ * The contract's own checks, as the document states them (valibot cannot say what a custom check means; the
+ * browser bundle carries no documentation for them).
+ */
+const STATED_CHECKS = new Map<unknown, JsonObject>([
+  [withoutControlCharacters, { pattern: '^\\P{Cc}*$' }],
+  [existingCalendarDate, { format: 'date' }],
+  [isMailAddress, { format: 'email' }],
+])
+
 const inputSchema = (schema: AnySchema) => convert(schema, 'input')
 const outputSchema = (schema: AnySchema) => convert(schema, 'output')
 
@@ -48,6 +61,10 @@ function convert(schema: AnySchema, typeMode: ConversionConfig['typeMode']): Jso
     target: 'draft-2020-12',
     typeMode,
     errorMode: 'ignore',
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      const stated = STATED_CHECKS.get(valibotAction)
+      return stated ? { ...jsonSchema, ...stated } : undefined
+    },
   })
   return rest as JsonObject
 }

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro'
-import { CircleAlert, FileQuestion, Inbox, LoaderCircle, WifiOff } from 'lucide-react'
+import { CircleAlert, Inbox, LoaderCircle, WifiOff } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { refusedWith } from '../lib/api.ts'
 import { useHref } from '../lib/use-locale.ts'
@@ -20,7 +20,6 @@ export function NotFoundState() {
   const href = useHref()
   return (
     <div className="flex flex-col items-start gap-3 rounded-xl border border-slate-200 bg-white p-6">
-      <FileQuestion aria-hidden className="size-8 text-slate-500" />
       <h1 className="text-xl font-bold text-slate-900">
         <Trans>Page Not Found</Trans>
       </h1>

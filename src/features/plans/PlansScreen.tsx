@@ -107,7 +107,7 @@ export function PlansScreen({
       </PageHeader>
       {canChoose ? null : (
         <p className="mb-6 text-slate-700">
-          <Trans>Only an administrator of the organization can choose its plan.</Trans>
+          <Trans>Only an administrator can choose the plan.</Trans>
         </p>
       )}
       {isPending ? (

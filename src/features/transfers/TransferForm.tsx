@@ -4,14 +4,10 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
+import { calendarDayIn } from '../../../contract/calendar-day.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import {
-  calendarDayIn,
-  shiftCalendarDay,
-  type Transfer,
-  type TransferCreate,
-} from '../../../contract/transfers.ts'
+import { shiftCalendarDay, type Transfer, type TransferCreate } from '../../../contract/transfers.ts'
 import { ApiError, refusalMessage, refusedWith } from '../../lib/api.ts'
 import { personName, ROLE_LABELS } from '../../lib/labels.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'

@@ -3,7 +3,6 @@ import { createFileRoute, notFound, Outlet, redirect } from '@tanstack/react-rou
 import type { Locale } from '../../../contract/locale.ts'
 import { setSignedInProfile } from '../../app/session.ts'
 import { createSession } from '../../features/auth/api.ts'
-import { useHeadingTitle } from '../../lib/heading-title.ts'
 import { activateLocale } from '../../lib/i18n.ts'
 import { localizedHref } from '../../lib/paths.ts'
 import { toasts } from '../../ui/toast/store.ts'
@@ -28,10 +27,5 @@ export const Route = createFileRoute('/{-$locale}')({
     }
     return { locale }
   },
-  component: LocaleLayout,
+  component: Outlet,
 })
-
-function LocaleLayout() {
-  useHeadingTitle()
-  return <Outlet />
-}
