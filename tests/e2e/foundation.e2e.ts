@@ -86,11 +86,13 @@ describe('foundation, in a real browser against the real server', () => {
   })
 
   it('answers unknown pages and unknown language prefixes with the 404 page', async () => {
-    await stack.withPage(async (page) => {
+    await stack.withPage(async (page, context) => {
       await page.goto('/nulle-part')
       await page.getByRole('heading', { name: 'Page introuvable' }).waitFor()
       await page.goto('/en/nowhere')
       await page.getByRole('heading', { name: 'Page Not Found' }).waitFor()
+      // The English page was remembered (locale cookie); a visitor without that memory gets French.
+      await context.clearCookies()
       await page.goto('/de/app')
       await page.getByRole('heading', { name: 'Page introuvable' }).waitFor()
     })

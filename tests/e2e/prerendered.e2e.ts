@@ -94,8 +94,9 @@ describe('prerendered public pages', () => {
       await stack.signInByCode(page, 'prerendered@example.com', 'en')
       await page.waitForURL((url) => url.pathname === '/en/app/profile')
       await page.getByRole('heading', { name: 'My profile' }).waitFor()
+      // Having used the English pages, the visitor is remembered as English: the French address leads there.
       await page.goto('/sign-in')
-      await page.waitForURL((url) => url.pathname === '/app')
+      await page.waitForURL((url) => url.pathname === '/en/app')
     })
   })
 })
