@@ -3,6 +3,8 @@ import { webPlugins } from './vite.plugins.ts'
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on the 2-core machines this runs on.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -11,6 +13,9 @@ export default defineConfig({
           include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 60_000,
+          // Server test files share no global state (each opens its own database and app); reusing a worker's
+          // loaded modules saves re-importing the app, drizzle and PGlite for every file.
+          isolate: false,
         },
       },
       {

@@ -44,7 +44,12 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  server?.kill('SIGTERM')
+  // The server closes PGlite on SIGTERM: remove its folder only once it has exited.
+  if (server && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((resolve) => server?.once('exit', resolve))
+    server.kill('SIGTERM')
+    await exited
+  }
   await rm(dataDir, { recursive: true, force: true })
 })
 

@@ -7,7 +7,8 @@ export default defineConfig({
     include: ['tests/e2e/**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // One server and one browser per file; files run one after another to stay within two cores.
-    fileParallelism: false,
+    // One server and one browser per file; two files at a time (Vitest's default would be one on two cores):
+    // a browser test waits on the page about as much as it computes.
+    maxWorkers: 2,
   },
 })
