@@ -23,7 +23,7 @@ describe('statements per request', () => {
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(2)
   })
 
-  it('POST /scans of a tag on a keychain: at most 6; with a transfer to show, at most 9', async () => {
+  it('POST /scans of a tag on a keychain: at most 6, with a transfer to show too', async () => {
     const world = await transferWorld(t)
     const scan = () =>
       t.post('/api/scans', {
@@ -39,7 +39,7 @@ describe('statements per request', () => {
       recipientId: world.contact.id,
     })
     const withTransfer = await cost(scan, 201)
-    expect(withTransfer.length, withTransfer.join('\n')).toBeLessThanOrEqual(9)
+    expect(withTransfer.length, withTransfer.join('\n')).toBeLessThanOrEqual(6)
   })
 
   it('GET /keychains: at most 2', async () => {
@@ -52,5 +52,26 @@ describe('statements per request', () => {
     const world = await transferWorld(t)
     const statements = await cost(() => t.get('/api/stats/dashboard', { cookie: world.admin.cookie }), 200)
     expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(5)
+  })
+})
+
+describe('statements per request: transfers', () => {
+  it('GET /transfers/{id} and GET /transfers: at most 3, the view with its pickups, tags and the keychain out in one', async () => {
+    const world = await transferWorld(t)
+    const transfer = await makeTransfer(t, {
+      organizationId: world.organization.id,
+      keychainId: world.keychain.id,
+      recipientId: world.contact.id,
+      status: 'TRANSFERRED',
+    })
+    const detail = await cost(
+      () => t.get(`/api/transfers/${transfer.id}`, { cookie: world.admin.cookie }),
+      200,
+    )
+    expect(detail.length, detail.join('\n')).toBeLessThanOrEqual(3)
+    const list = await cost(() => t.get('/api/transfers', { cookie: world.admin.cookie }), 200)
+    expect(list.length, list.join('\n')).toBeLessThanOrEqual(2)
+    const requests = await cost(() => t.get('/api/transfers/requests', { cookie: world.contact.cookie }), 200)
+    expect(requests.length, requests.join('\n')).toBeLessThanOrEqual(3)
   })
 })

@@ -175,7 +175,13 @@ export const tagUrl = (publicUrl: string, publicId: string) =>
 
 export type TagKeyLink = { id: string; name: string; keychainId: string; keychainName: string } | null
 
-export function toTag(row: TagRow, key: TagKeyLink, publicUrl: string): Tag {
+/** What a tag's answer is made of. */
+export type TagFields = Pick<
+  TagRow,
+  'id' | 'publicId' | 'code' | 'name' | 'foregroundColor' | 'backgroundColor' | 'createdAt'
+>
+
+export function toTag(row: TagFields, key: TagKeyLink, publicUrl: string): Tag {
   return {
     id: row.id,
     publicId: row.publicId,

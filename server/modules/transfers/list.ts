@@ -37,7 +37,15 @@ function afterWindow(startsAt: Date, id: string): SQL {
 
 async function windowPage(
   db: Db,
-  input: { where: SQL | undefined; query: PageQuery; callerId: string; now: Date; publicUrl: string },
+  input: {
+    where: SQL | undefined
+    query: PageQuery
+    callerId: string
+    /** The caller's role in the organization of these transfers, known from the session's scope. */
+    callerRole: { organizationId: string; role: Role }
+    now: Date
+    publicUrl: string
+  },
 ): Promise<TransferPage> {
   const limit = pageLimit(input.query.limit)
   const after = input.query.cursor ? windowCursor(input.query.cursor, 2) : null
@@ -51,7 +59,8 @@ async function windowPage(
     (row) => [row.transfer.startsAt.toISOString(), row.transfer.id],
     (row) => row,
   )
-  const data = await toTransfers(db, page.data, input.callerId, input.now, input.publicUrl)
+  const roles = new Map([[input.callerRole.organizationId, input.callerRole.role]])
+  const data = await toTransfers(db, page.data, input.callerId, input.now, input.publicUrl, roles)
   return { data, nextCursor: page.nextCursor }
 }
 
@@ -79,6 +88,7 @@ export function listOrganizationTransfers(
     ),
     query,
     callerId: input.caller.userId,
+    callerRole: { organizationId: input.organizationId, role: input.caller.role },
     now,
     publicUrl: input.publicUrl,
   })
@@ -90,7 +100,7 @@ export function listKeychainTransfers(
   input: {
     organizationId: string
     keychainId: string
-    callerId: string
+    caller: { userId: string; role: Role }
     query: PageQuery
     now: Date
     publicUrl: string
@@ -102,7 +112,8 @@ export function listKeychainTransfers(
       eq(transfers.keychainId, input.keychainId),
     ),
     query: input.query,
-    callerId: input.callerId,
+    callerId: input.caller.userId,
+    callerRole: { organizationId: input.organizationId, role: input.caller.role },
     now: input.now,
     publicUrl: input.publicUrl,
   })

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
+import type { Role } from '../../../contract/permissions.ts'
 import { judgedTime } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
@@ -7,9 +8,8 @@ import { notFound } from '../../http/errors.ts'
 import { appendEvent } from '../events/log.ts'
 import { appendCustody } from '../keychains/custody.ts'
 import { isCustodianCandidate } from '../members/service.ts'
-import { memberRole } from '../organizations/roles.ts'
 import { pickupRefused } from './errors.ts'
-import { canSeeTransfer } from './service.ts'
+import { transferAccess } from './service.ts'
 import { pickupDecision } from './status.ts'
 import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
 
@@ -30,16 +30,21 @@ export type PickupInput = {
  * - PICKUP: TRANSFERRED, the recipient becomes the custodian, the previous custodian is kept on the transfer;
  * - RETURN: RETURNED, custody goes back to that previous custodian (nobody if they are no longer a member);
  * each move is logged in the custody log and recorded as a pickup row. Gives the transfer's row after the move
- * (the route answers it with `toTransfer`).
+ * (the route answers it with `toTransfer`), and the caller's role in the transfer's organization.
  * The rules judge at `judgedTime(now, clientTime, fromQueue)` (the device's time of a queued pickup within the
  * tolerance, else the server's); that instant is also the custody entry's `at` and the transfer's
  * `pickedUpAt`/`returnedAt`. The pickup row keeps both times; the answer's status is computed at `now`.
  */
-export async function recordPickup(tx: Db, input: PickupInput): Promise<TransferViewRow> {
+export async function recordPickup(
+  tx: Db,
+  input: PickupInput,
+): Promise<{ view: TransferViewRow; role: Role | null }> {
   const { caller, now } = input
   const [locked] = await tx.select().from(transfers).where(eq(transfers.id, input.transferId)).for('update')
   const view = locked ? await findTransferRow(tx, locked.id) : null
-  if (!locked || !view || !(await canSeeTransfer(tx, view, caller.id))) throw notFound('No such transfer.')
+  const access = view ? await transferAccess(tx, view, caller.id) : null
+  if (!locked || !view || !access?.visible) throw notFound('No such transfer.')
+  const { role } = access
   // The keychain is locked before the rules read its other transfers: custody moves one at a time.
   const [keychain] = await tx
     .select()
@@ -47,7 +52,6 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
     .where(eq(keychains.id, locked.keychainId))
     .for('update')
   const judgedAt = judgedTime(now, input.clientTime, input.fromQueue)
-  const role = await memberRole(tx, caller.id, locked.organizationId)
   const out = locked.status === 'SCHEDULED' ? await outTransfersOf(tx, [locked.keychainId]) : new Map()
   const decision = pickupDecision(locked, { userId: caller.id, role }, judgedAt, keychainOutFor(out, locked))
   if (decision.next === null) {
@@ -97,7 +101,7 @@ export async function recordPickup(tx: Db, input: PickupInput): Promise<Transfer
   })
   const moved = await findTransferRow(tx, locked.id)
   if (!moved) throw notFound('No such transfer.')
-  return moved
+  return { view: moved, role }
 }
 
 /** Custody from → to, dated `at`, and the transfer's change. */

@@ -42,7 +42,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
         await listKeychainTransfers(db, {
           organizationId: organization.organizationId,
           keychainId: keychain.id,
-          callerId: session.user.id,
+          caller: { userId: session.user.id, role: organization.role },
           query,
           now: deps.clock.now(),
           publicUrl,
@@ -193,14 +193,15 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
           now,
         },
         async (tx) => {
-          const moved = await recordPickup(tx, {
+          const { view, role } = await recordPickup(tx, {
             caller: inRequestLanguage(c, session.user),
             transferId: params.id,
             clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
             fromQueue: headers['x-from-queue'] === '1',
             now,
           })
-          return { status: 201, body: await toTransfer(tx, moved, session.user.id, now, publicUrl) }
+          const roles = new Map(role ? [[view.transfer.organizationId, role]] : [])
+          return { status: 201, body: await toTransfer(tx, view, session.user.id, now, publicUrl, roles) }
         },
       )
       return idempotentResponse(c, answer, (body) => withKeychainTags(body as Transfer))

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
@@ -12,13 +12,15 @@ export const seesAllTransfers = (role: Role | null) =>
 
 /** An open transfer of the keychain is addressed to the user, a member (not DISABLED) of its organization. */
 export async function hasOpenTransferTo(db: Db, keychainId: string, userId: string, now: Date) {
-  const [row] = await selectTransfers(db)
+  const [row] = await db
+    .select({ id: transfers.id })
+    .from(transfers)
     .where(
       and(
         eq(transfers.keychainId, keychainId),
         eq(transfers.recipientId, userId),
         openWhere(now),
-        recipientIsMember,
+        sql`exists (select 1 from memberships m where m.user_id = ${transfers.recipientId} and m.organization_id = ${transfers.organizationId} and m.status <> 'DISABLED')`,
       ),
     )
     .limit(1)

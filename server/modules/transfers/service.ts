@@ -2,7 +2,7 @@ import { and, eq, gt, lt, or, sql } from 'drizzle-orm'
 import type * as v from 'valibot'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Locale } from '../../../contract/locale.ts'
-import { permissionsFor } from '../../../contract/permissions.ts'
+import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { Transfer, TransferCreateSchema } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { memberships, type OrganizationRow, transfers, type UserRow, users } from '../../db/schema.ts'
@@ -274,14 +274,18 @@ function cancellationMail(view: TransferViewRow) {
 /**
  * Whether the user may see the transfer: its recipient while a member of its organization (not DISABLED,
  * whichever organization they have selected), or a member of that organization other than a CONTACT whose role
- * reads transfers.
+ * reads transfers. Gives the user's role there too (null: none), which the view and the pickup rules need.
  */
-export async function canSeeTransfer(db: Db, row: TransferViewRow, userId: string): Promise<boolean> {
-  if (row.recipient.id === userId && row.recipientStatus !== null && row.recipientStatus !== 'DISABLED') {
-    return true
-  }
+export async function transferAccess(
+  db: Db,
+  row: TransferViewRow,
+  userId: string,
+): Promise<{ visible: boolean; role: Role | null }> {
   const role = await memberRole(db, userId, row.transfer.organizationId)
-  return role !== null && role !== 'CONTACT' && permissionsFor(role).includes('read__transfer')
+  const recipient =
+    row.recipient.id === userId && row.recipientStatus !== null && row.recipientStatus !== 'DISABLED'
+  const reader = role !== null && role !== 'CONTACT' && permissionsFor(role).includes('read__transfer')
+  return { visible: recipient || reader, role }
 }
 
 /** `GET /transfers/{id}`: a transfer the caller may see (`canSeeTransfer`), else 404. */
@@ -293,6 +297,8 @@ export async function getTransfer(
   publicUrl: string,
 ): Promise<Transfer> {
   const row = await findTransferRow(db, id)
-  if (!row || !(await canSeeTransfer(db, row, userId))) throw notFound('No such transfer.')
-  return toTransfer(db, row, userId, now, publicUrl)
+  const access = row ? await transferAccess(db, row, userId) : null
+  if (!row || !access?.visible) throw notFound('No such transfer.')
+  const roles = new Map(access.role ? [[row.transfer.organizationId, access.role]] : [])
+  return toTransfer(db, row, userId, now, publicUrl, roles)
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { Tag } from '../../../contract/tags.ts'
@@ -6,19 +6,16 @@ import type { Pickup, Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import {
   keychains,
-  keys,
   memberships,
   type OrganizationRow,
   organizations,
   type TransferRow,
-  transferPickups,
   transfers,
   type UserRow,
   users,
 } from '../../db/schema.ts'
 import { toPerson } from '../members/service.ts'
-import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
-import { toTag } from '../tags/service.ts'
+import { type TagFields, toTag } from '../tags/service.ts'
 import { expiresAt, isExpired, isOpen, pickupDecision, transferStatus } from './status.ts'
 
 const recipient = alias(users, 'recipient')
@@ -37,7 +34,60 @@ export type TransferViewRow = {
   /** Whether the recipient has a membership in another organization. */
   recipientElsewhere: boolean
   authorizer: UserRow | null
+  /** The transfer's pickups in order, with who made each (JSON from the same statement). */
+  pickups: PickupJson[]
+  /** The keychain's transfers that are out now (TRANSFERRED, so RETURNING too). */
+  outIds: string[]
+  /** The tags on the keychain's keys now, by code (none once the keychain is deleted). */
+  tags: TagJson[]
 }
+
+type PickupJson = {
+  id: string
+  kind: Pickup['kind']
+  clientTime: string | null
+  serverTime: string
+  fromQueue: boolean
+  by: { id: string; email: string; firstName: string; lastName: string }
+}
+
+type TagJson = Omit<TagFields, 'createdAt'> & {
+  createdAt: string
+  keyId: string
+  keyName: string
+  keychainId: string
+  keychainName: string
+}
+
+/*
+ * What a transfer's view needs besides its row, as correlated subqueries of the same statement (one round trip
+ * for a scan, a detail or a page of a list, where a query each cost three more): they read only the rows of the
+ * transfer (`transfer_pickups` by its unique (transfer, kind)) and of its keychain (`transfers_keychain_window_idx`,
+ * `keys_keychain_idx`).
+ */
+const pickupsJson = sql<PickupJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', p.id, 'kind', p.kind, 'clientTime', p.client_time, 'serverTime', p.server_time,
+    'fromQueue', p.from_queue,
+    'by', json_build_object('id', u.id, 'email', u.email, 'firstName', u.first_name, 'lastName', u.last_name)
+  ) order by p.server_time, p.kind)
+  from transfer_pickups p join users u on u.id = p.by_user_id
+  where p.transfer_id = ${transfers.id}
+), '[]'::json)`
+
+const outIdsJson = sql<string[]>`coalesce((
+  select json_agg(o.id) from transfers o where o.keychain_id = ${transfers.keychainId} and o.status = 'TRANSFERRED'
+), '[]'::json)`
+
+const tagsJson = sql<TagJson[]>`coalesce((
+  select json_agg(json_build_object(
+    'id', tg.id, 'publicId', tg.public_id, 'code', tg.code, 'name', tg.name,
+    'foregroundColor', tg.foreground_color, 'backgroundColor', tg.background_color, 'createdAt', tg.created_at,
+    'keyId', k.id, 'keyName', k.name, 'keychainId', kc.id, 'keychainName', kc.name
+  ) order by tg.code)
+  from keys k join tags tg on tg.id = k.tag_id join keychains kc on kc.id = k.keychain_id
+  where k.keychain_id = ${transfers.keychainId}
+), '[]'::json)`
 
 /** Transfers with their organization, keychain name, recipient (and membership) and authorizer. */
 export function selectTransfers(db: Db) {
@@ -53,6 +103,9 @@ export function selectTransfers(db: Db) {
           Boolean,
         ),
       authorizer,
+      pickups: pickupsJson,
+      outIds: outIdsJson,
+      tags: tagsJson,
     })
     .from(transfers)
     .innerJoin(organizations, eq(organizations.id, transfers.organizationId))
@@ -93,41 +146,24 @@ async function rolesOf(db: Db, userId: string, organizationIds: string[]): Promi
   return new Map(rows.map((row) => [row.organizationId, row.role]))
 }
 
-async function pickupsOf(db: Db, transferIds: string[]): Promise<Map<string, Pickup[]>> {
-  const byTransfer = new Map<string, Pickup[]>()
-  if (transferIds.length === 0) return byTransfer
-  const rows = await db
-    .select({ pickup: transferPickups, by: users })
-    .from(transferPickups)
-    .innerJoin(users, eq(users.id, transferPickups.byUserId))
-    .where(inArray(transferPickups.transferId, transferIds))
-    .orderBy(asc(transferPickups.serverTime), asc(transferPickups.kind))
-  for (const { pickup, by } of rows) {
-    const list = byTransfer.get(pickup.transferId) ?? []
-    list.push({
-      id: pickup.id,
-      kind: pickup.kind,
-      by: toPerson(by),
-      clientTime: pickup.clientTime?.toISOString() ?? null,
-      serverTime: pickup.serverTime.toISOString(),
-      fromQueue: pickup.fromQueue,
-    })
-    byTransfer.set(pickup.transferId, list)
+/** A pickup as the contract shows it, from its JSON (times are re-read: PostgreSQL writes its own offset). */
+function toPickup(pickup: PickupJson): Pickup {
+  return {
+    id: pickup.id,
+    kind: pickup.kind,
+    by: toPerson(pickup.by),
+    clientTime: pickup.clientTime === null ? null : new Date(pickup.clientTime).toISOString(),
+    serverTime: new Date(pickup.serverTime).toISOString(),
+    fromQueue: pickup.fromQueue,
   }
-  return byTransfer
 }
 
-/** The tags on these keychains' keys now, by code: keychain id → tags (a deleted keychain has none). */
-async function tagsOf(db: Db, keychainIds: string[], publicUrl: string): Promise<Map<string, Tag[]>> {
-  const byKeychain = new Map<string, Tag[]>()
-  if (keychainIds.length === 0) return byKeychain
-  for (const row of await selectLinkedTags(db, inArray(keys.keychainId, keychainIds))) {
-    if (!row.keychainId) continue
-    const list = byKeychain.get(row.keychainId) ?? []
-    list.push(toTag(row.tag, keyLinkOf(row), publicUrl))
-    byKeychain.set(row.keychainId, list)
+function toKeychainTag(tag: TagJson, publicUrl: string): Tag {
+  const { keyId, keyName, keychainId, keychainName, createdAt, ...row } = tag
+  return {
+    ...toTag({ ...row, createdAt: new Date(createdAt) }, null, publicUrl),
+    key: { id: keyId, name: keyName, keychainId, keychainName },
   }
-  return byKeychain
 }
 
 /**
@@ -193,22 +229,15 @@ export async function toTransfers(
   knownRoles: ReadonlyMap<string, Role> = new Map(),
 ): Promise<Transfer[]> {
   if (rows.length === 0) return []
-  // One query each, in turn (inside a transaction a connection runs one query at a time anyway).
-  const pickups = await pickupsOf(
-    db,
-    rows.map((row) => row.transfer.id),
-  )
-  const scheduled = rows.filter((row) => row.transfer.status === 'SCHEDULED')
-  const out = await outTransfersOf(db, [...new Set(scheduled.map((row) => row.transfer.keychainId))])
   const unknown = [...new Set(rows.map((row) => row.transfer.organizationId))].filter(
     (id) => !knownRoles.has(id),
   )
   const roles = new Map([...knownRoles, ...(await rolesOf(db, callerId, unknown))])
-  const tags = await tagsOf(db, [...new Set(rows.map((row) => row.transfer.keychainId))], publicUrl)
   return rows.map((row) => {
     const { transfer, organization } = row
     const caller = { userId: callerId, role: roles.get(transfer.organizationId) ?? null }
-    const decision = pickupDecision(transfer, caller, now, keychainOutFor(out, transfer))
+    const othersOut = row.outIds.some((id) => id !== transfer.id)
+    const decision = pickupDecision(transfer, caller, now, othersOut)
     return {
       id: transfer.id,
       organizationId: transfer.organizationId,
@@ -216,7 +245,7 @@ export async function toTransfers(
       keychain: {
         id: transfer.keychainId,
         name: row.keychainName ?? transfer.keychainName,
-        tags: showsTags(row, caller, now) ? (tags.get(transfer.keychainId) ?? []) : [],
+        tags: showsTags(row, caller, now) ? row.tags.map((tag) => toKeychainTag(tag, publicUrl)) : [],
       },
       recipient: recipientPerson(row, callerId),
       authorizedBy: row.authorizer ? toPerson(row.authorizer) : null,
@@ -234,7 +263,7 @@ export async function toTransfers(
         postalCode: organization.postalCode,
         country: organization.country,
       },
-      pickups: pickups.get(transfer.id) ?? [],
+      pickups: row.pickups.map(toPickup),
       next: decision.next,
       refusal: decision.refusal,
       createdAt: transfer.createdAt.toISOString(),
