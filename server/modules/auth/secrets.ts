@@ -1,4 +1,11 @@
-import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto'
+import {
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  randomInt,
+  timingSafeEqual,
+} from 'node:crypto'
 
 /** 32 random bytes, base64url: 43 characters, 256 bits. */
 export function newLinkToken(): string {
@@ -19,7 +26,18 @@ export type HashPurpose = 'session' | 'link' | 'code'
 
 /** HMAC-SHA256 under the server secret; the purpose keeps a value hashed for one use from matching another. */
 export function keyedHash(secret: Buffer, purpose: HashPurpose, value: string): string {
-  return createHmac('sha256', secret).update(`${purpose}\0${value}`).digest('base64url')
+  return createHmac('sha256', keyOf(secret)).update(`${purpose}\0${value}`).digest('base64url')
+}
+
+/** The secret as a key object, made once per secret (every request hashes its session id with it). */
+const keys = new WeakMap<Buffer, KeyObject>()
+function keyOf(secret: Buffer): KeyObject {
+  let key = keys.get(secret)
+  if (!key) {
+    key = createSecretKey(secret)
+    keys.set(secret, key)
+  }
+  return key
 }
 
 export function sameHash(a: string, b: string): boolean {
