@@ -13,9 +13,15 @@ export type KeychainListQuery = { cursor?: string; limit?: number; q?: string; c
 const custodian = alias(users, 'custodian')
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-function afterCursor(cursor: string): SQL {
+/** The (lower(name), id) a page goes on after. */
+function cursorOf(cursor: string): [string, string] {
   const [name, id] = decodeCursor(cursor, 2) as [string, string]
   if (!UUID.test(id)) throw new ApiError(400, ErrorCode.validation, 'Malformed cursor.')
+  return [name, id]
+}
+
+function afterCursor(cursor: string): SQL {
+  const [name, id] = cursorOf(cursor)
   return sql`(lower(${keychains.name}), ${keychains.id}) > (${name}, ${id}::uuid)`
 }
 
@@ -29,33 +35,86 @@ const keySummary = sql<{ count: number; codes: string[] }>`(
   where ${keys.keychainId} = ${keychains.id}
 )`
 
-/**
- * One page of the organization's keychains in (lower(name), id) order, read through the index of the same
- * shape: `limit + 1` rows from the cursor on, whatever the organization's size. Exported for the plan test.
- */
-export function keychainPageQuery(db: Db, organizationId: string, query: KeychainListQuery, limit: number) {
+/** What a summary shows, and nothing more (fewer columns to send, decode and map per row). */
+function selectSummaries(db: Db) {
   return (
     db
       // The sort key as the database computes it: JavaScript's toLowerCase() differs for some letters.
       .select({
-        keychain: keychains,
-        custodian,
+        keychain: { id: keychains.id, name: keychains.name, updatedAt: keychains.updatedAt },
+        custodian: {
+          id: custodian.id,
+          email: custodian.email,
+          firstName: custodian.firstName,
+          lastName: custodian.lastName,
+        },
         sortName: sql<string>`lower(${keychains.name})`,
         keySummary,
       })
       .from(keychains)
       .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
+  )
+}
+
+const byName = [asc(sql`lower(${keychains.name})`), asc(keychains.id)]
+
+/**
+ * One page of the organization's keychains in (lower(name), id) order, read through the index of the same
+ * shape: `limit + 1` rows from the cursor on, whatever the organization's size. Exported for the plan test.
+ */
+export function keychainPageQuery(db: Db, organizationId: string, query: KeychainListQuery, limit: number) {
+  return selectSummaries(db)
+    .where(
+      and(
+        eq(keychains.organizationId, organizationId),
+        query.cursor ? afterCursor(query.cursor) : undefined,
+        query.q ? sql`lower(${keychains.name}) like ${likeContains(query.q)}` : undefined,
+        query.custodianId ? eq(keychains.custodianId, query.custodianId) : undefined,
+      ),
+    )
+    .orderBy(...byName)
+    .limit(limit + 1)
+}
+
+/**
+ * The two pages every list opens with, a first one and the next ones, as named statements: built once per
+ * database, parsed and planned once per connection. A search or a custodian filter goes through
+ * `keychainPageQuery` (their plans depend on the values).
+ */
+function preparePages(db: Db) {
+  const organization = eq(keychains.organizationId, sql.placeholder('organizationId'))
+  const rows = sql.placeholder('rows')
+  return {
+    first: selectSummaries(db)
+      .where(organization)
+      .orderBy(...byName)
+      .limit(rows)
+      .prepare('keychain_page'),
+    after: selectSummaries(db)
       .where(
         and(
-          eq(keychains.organizationId, organizationId),
-          query.cursor ? afterCursor(query.cursor) : undefined,
-          query.q ? sql`lower(${keychains.name}) like ${likeContains(query.q)}` : undefined,
-          query.custodianId ? eq(keychains.custodianId, query.custodianId) : undefined,
+          organization,
+          sql`(lower(${keychains.name}), ${keychains.id}) > (${sql.placeholder('afterName')}, ${sql.placeholder('afterId')}::uuid)`,
         ),
       )
-      .orderBy(asc(sql`lower(${keychains.name})`), asc(keychains.id))
-      .limit(limit + 1)
-  )
+      .orderBy(...byName)
+      .limit(rows)
+      .prepare('keychain_page_after'),
+  }
+}
+
+const preparedPages = new WeakMap<Db, ReturnType<typeof preparePages>>()
+
+function pageRows(db: Db, organizationId: string, query: KeychainListQuery, limit: number) {
+  if (query.q || query.custodianId) return keychainPageQuery(db, organizationId, query, limit)
+  let pages = preparedPages.get(db)
+  if (!pages) {
+    pages = preparePages(db)
+    preparedPages.set(db, pages)
+  }
+  if (!query.cursor) return pages.first.execute({ organizationId, rows: limit + 1 })
+  const [afterName, afterId] = cursorOf(query.cursor)
+  return pages.after.execute({ organizationId, rows: limit + 1, afterName, afterId })
 }
 
 export async function listKeychains(
@@ -64,7 +123,7 @@ export async function listKeychains(
   query: KeychainListQuery,
 ): Promise<{ data: KeychainSummary[]; nextCursor: string | null }> {
   const limit = pageLimit(query.limit)
-  const rows = await keychainPageQuery(db, organizationId, query, limit)
+  const rows = await pageRows(db, organizationId, query, limit)
   return toPage(
     rows,
     limit,
