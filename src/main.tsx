@@ -29,7 +29,8 @@ async function boot() {
   })
   await Promise.all([activateLocale(localeOfPath(location.pathname)), persistCache(queryClient)])
   const router = createAppRouter(queryClient, restoreSession(queryClient))
-  createRoot(document.getElementById('root')!).render(
+  const root = document.getElementById('root')!
+  createRoot(root).render(
     <StrictMode>
       <I18nProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
@@ -38,6 +39,8 @@ async function boot() {
       </I18nProvider>
     </StrictMode>,
   )
+  // The same mark as the prerendered pages': from here React answers what the visitor does.
+  root.dataset.ready = 'true'
   startPwa()
 }
 

@@ -45,6 +45,8 @@ async function hydrate() {
     )
   const [element] = await Promise.all([pageElement(page, locale), activateLocale(locale, { app: false })])
   hydrateRoot(root, element)
+  // From here React answers (or replays) what the visitor does; before it, a click submits the bare HTML form.
+  root.dataset.ready = 'true'
 }
 
 void hydrate()

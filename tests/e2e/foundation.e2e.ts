@@ -61,6 +61,7 @@ describe('foundation, in a real browser against the real server', () => {
     await stack.withPage(async (page) => {
       const already = stack.mailbox.received.length
       await page.goto('/en/sign-in')
+      await page.locator('#root[data-ready]').waitFor()
       await page.getByLabel('E-mail').fill('robin@example.com')
       await page.getByRole('button', { name: 'Receive a sign-in link' }).click()
       await page.getByText('A link and a code were sent to').waitFor()

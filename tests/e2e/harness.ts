@@ -103,6 +103,9 @@ export async function startStack() {
     const signInPath = locale === 'fr' ? '/sign-in' : '/en/sign-in'
     if (!page.url().startsWith(baseUrl) || new URL(page.url()).pathname !== signInPath)
       await page.goto(signInPath)
+    // The prerendered page answers a click only once hydrated: typed and clicked earlier, the form would
+    // submit itself as plain HTML (slow on a busy machine, with two browser files at a time).
+    await page.locator('#root[data-ready]').waitFor()
     await page.getByLabel('E-mail').fill(email)
     await page
       .getByRole('button', {

@@ -60,6 +60,7 @@ describe('prerendered public pages', () => {
       })
       page.on('pageerror', (error) => errors.push(error.message))
       await page.goto('/sign-in?redirect=%2Fapp%2Fscan')
+      await page.locator('#root[data-ready]').waitFor()
       // Only a hydrated form answers a submit with its own message.
       await page.getByLabel('E-mail').fill('not an address')
       await page.getByRole('button', { name: 'Recevoir un lien de connexion' }).click()
@@ -70,6 +71,7 @@ describe('prerendered public pages', () => {
       await page.getByRole('heading', { level: 1, name: 'Sign in', exact: true }).waitFor()
       // The English page was a page load of its own: hydrated too, and the choice is remembered.
       expect((await page.context().cookies()).find((cookie) => cookie.name === 'locale')?.value).toBe('en')
+      await page.locator('#root[data-ready]').waitFor()
       await page.getByLabel('E-mail').fill('x')
       await page.getByRole('button', { name: 'Receive a sign-in link' }).click()
       await page.getByText('Enter a valid e-mail address.').waitFor()
