@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm } from '@tanstack/react-form'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { useForm } from '../../lib/form.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'

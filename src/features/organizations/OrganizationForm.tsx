@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm, useStore } from '@tanstack/react-form'
 import type { Locale } from '../../../contract/locale.ts'
 import type { OrganizationCreate } from '../../../contract/organizations.ts'
-import { useForm, useStore } from '../../lib/form.tsx'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { useForm, useStore } from '@tanstack/react-form'
 import * as v from 'valibot'
 import { PhoneSchema, type Profile } from '../../../contract/auth.ts'
-import { useForm, useStore } from '../../lib/form.tsx'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
