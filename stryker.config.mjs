@@ -25,6 +25,9 @@ export const groups = {
 
 const group = process.env.MUTATION_GROUP ?? 'contract'
 if (!(group in groups)) throw new Error(`MUTATION_GROUP must be one of ${Object.keys(groups).join(', ')}`)
+// MUTATION_TAG names a run of some files apart (its own sandbox and reports), so two runs of one group can go
+// side by side: `MUTATION_TAG=mirror npm run test:mutation -- offline --mutate src/offline/mirror.ts`.
+const name = process.env.MUTATION_TAG ? `${group}-${process.env.MUTATION_TAG}` : group
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -45,12 +48,12 @@ export default {
   timeoutMS: 30_000,
   timeoutFactor: 2,
   incremental: true,
-  incrementalFile: `reports/mutation/${group}.incremental.json`,
+  incrementalFile: `reports/mutation/${name}.incremental.json`,
   reporters: ['clear-text', 'progress', 'json', 'html'],
-  jsonReporter: { fileName: `reports/mutation/${group}.json` },
-  htmlReporter: { fileName: `reports/mutation/${group}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
   clearTextReporter: { allowColor: false, allowEmojis: false, reportScoreTable: true, reportMutants: false },
-  tempDirName: `.stryker-tmp/${group}`,
+  tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: 'always',
   ignorePatterns: ['.stryker-tmp', 'dist', 'dist-server', 'test-results', 'reports', 'data', 'coverage'],
   thresholds: { high: 90, low: 80, break: null },

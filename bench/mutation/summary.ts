@@ -1,7 +1,8 @@
 // The mutation table of issue 22 from Stryker's JSON report: per file, per group, against the targets
 // (≥ 90% per group, no file below 80%, no mutant without coverage). `node bench/mutation/summary.ts [report…]`;
-// by default the reports of the groups that have run (reports/mutation/{contract,offline,rules}.json).
-import { existsSync, readFileSync } from 'node:fs'
+// by default every report in reports/mutation/ (whole groups and MUTATION_TAG runs of some files), the newest
+// report of a file winning.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 
 type Mutant = { status: string }
 type Report = { files: Record<string, { mutants: Mutant[] }> }
@@ -9,7 +10,12 @@ type Report = { files: Record<string, { mutants: Mutant[] }> }
 const paths =
   process.argv.length > 2
     ? process.argv.slice(2)
-    : ['contract', 'offline', 'rules'].map((group) => `reports/mutation/${group}.json`).filter(existsSync)
+    : existsSync('reports/mutation')
+      ? readdirSync('reports/mutation')
+          .filter((name) => name.endsWith('.json') && !name.endsWith('.incremental.json'))
+          .map((name) => `reports/mutation/${name}`)
+          .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
+      : []
 const report: Report = { files: {} }
 for (const path of paths)
   Object.assign(report.files, (JSON.parse(readFileSync(path, 'utf8')) as Report).files)
