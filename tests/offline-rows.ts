@@ -1,4 +1,4 @@
-import type { KeychainSummary } from '../contract/keychains.ts'
+import type { Keychain, KeychainSummary } from '../contract/keychains.ts'
 import type { Tag } from '../contract/tags.ts'
 import type { Transfer } from '../contract/transfers.ts'
 
@@ -61,4 +61,33 @@ export const transfer = (id: string, overrides: Partial<Transfer> = {}): Transfe
   createdAt: '2026-11-20T08:00:00.000Z',
   cancelledAt: null,
   ...overrides,
+})
+
+export const CUSTODIAN = {
+  id: '00000000-0000-4000-8000-0000000000c1',
+  email: 'gardien@example.com',
+  firstName: 'Paul',
+  lastName: 'Gardien',
+}
+
+export const keychain = (id: string, overrides: Partial<Keychain> = {}): Keychain => ({
+  id,
+  organizationId: ORG,
+  organizationName: 'Syndic des Archives',
+  name: `Keychain ${id}`,
+  custodian: null,
+  keys: [],
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+  ...overrides,
+})
+
+/** A key of a keychain's detail, with the tag it carries (or none). */
+export const keyOf = (name: string, carried: Tag | null): Keychain['keys'][number] => ({
+  id: carried?.key?.id ?? `key-${name}`,
+  name,
+  type: carried ? 'TAG' : 'KEY',
+  tag: carried
+    ? { id: carried.id, publicId: carried.publicId, code: carried.code, name: carried.name }
+    : null,
 })
