@@ -1,9 +1,15 @@
 import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Profile } from '../../contract/auth.ts'
-import { ADMIN, CONTACT, NOW, ORG, transfer } from '../../tests/offline-rows.ts'
+import { ADMIN, CONTACT, NOW, ORG, OTHER_ORG, transfer } from '../../tests/offline-rows.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
-import { fieldContext, forgetAccount, startFieldMode } from './field-mode.ts'
+import {
+  fieldContext,
+  forgetAccount,
+  refreshFieldExtras,
+  startFieldMode,
+  syncFieldMirror,
+} from './field-mode.ts'
 import { claimMirror, mirroredTransfer, mirrorOwner, mirrorTransfers } from './mirror.ts'
 import { enqueue } from './outbox.ts'
 import { requestPersistentStorage } from './storage.ts'
@@ -84,6 +90,167 @@ describe('field mode', () => {
     await forgetAccount()
     expect(await mirrorOwner(offlineDb())).toBeNull()
     expect(await mirroredTransfer('tr-1')).toBeUndefined()
+  })
+})
+
+/** A fake server: `/profile` answers `who`; each other path its handler, else 500. */
+const server = (who: Profile, routes: Record<string, (init?: RequestInit) => Response> = {}) =>
+  vi.fn(async (url: string, init?: RequestInit) => {
+    const path = url.replace(/^\/api/, '').split('?')[0]!
+    if (path === '/profile') return Response.json(who)
+    const route = routes[path]
+    return route
+      ? route(init)
+      : Response.json({ error: { code: 'internal_error', message: 'Broken.' } }, { status: 500 })
+  })
+
+const called = (fetch: ReturnType<typeof server>, path: string) =>
+  fetch.mock.calls.filter(([url]) => url.replace(/^\/api/, '').startsWith(path)).length
+
+describe('field mode’s outbox', () => {
+  beforeEach(() => {
+    vi.stubGlobal('navigator', { ...navigator, locks: undefined, storage: undefined, onLine: true })
+  })
+
+  it('asks the browser to keep the app’s data when it starts', async () => {
+    const persist = vi.fn(async () => true)
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      locks: undefined,
+      storage: { persist, persisted: async () => false },
+    })
+    vi.stubGlobal('fetch', server(profile()))
+    const worker = await startFieldMode({ profile: profile(), onChanged: vi.fn() })
+    await worker.wake()
+    worker.stop()
+    expect(persist).toHaveBeenCalledTimes(1)
+    expect(await offlineDb().profile.get(CONTACT)).toEqual(profile())
+  })
+
+  it('tells nobody when a drain sent nothing, and fetches nothing again', async () => {
+    const fetch = server(profile())
+    vi.stubGlobal('fetch', fetch)
+    const onChanged = vi.fn()
+    const worker = await startFieldMode({ profile: profile(), onChanged })
+    expect(await worker.wake()).toMatchObject({ sent: 0, refused: 0, serverFailed: 0 })
+    worker.stop()
+    expect(onChanged).not.toHaveBeenCalled()
+    expect(called(fetch, '/sync')).toBe(0)
+  })
+
+  it('sends a scan of the selected organization with the session, mirrors no transfer for it, and syncs nothing', async () => {
+    const fetch = server(profile(), {
+      '/scans': () => Response.json({ status: 'unknown', scanId: 'scan-1', value: 'x' }),
+    })
+    vi.stubGlobal('fetch', fetch)
+    await enqueue({ kind: 'scan', userId: CONTACT, organizationId: ORG, value: 'x', label: 'x' })
+    const waiting = await enqueue({
+      kind: 'scan',
+      userId: CONTACT,
+      organizationId: OTHER_ORG,
+      value: 'y',
+      label: 'y',
+    })
+    const onChanged = vi.fn()
+    const worker = await startFieldMode({ profile: profile(), onChanged })
+    expect(await worker.wake()).toMatchObject({ sent: 1, refused: 0 })
+    worker.stop()
+    expect(onChanged).toHaveBeenCalled()
+    expect(called(fetch, '/scans')).toBe(1)
+    expect(called(fetch, '/sync')).toBe(0)
+    expect(await offlineDb().transfers.count()).toBe(0)
+    expect(await offlineDb().outbox.get(waiting.id)).toMatchObject({ status: 'pending', attempts: 0 })
+  })
+
+  it('fetches the truth again after a refusal, without mirroring the refused pickup', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await claimMirror(CONTACT)
+    await mirrorTransfers([transfer('tr-1')], CONTACT)
+    const fetch = server(profile(), {
+      '/transfers/tr-1/pickups': () =>
+        Response.json({ error: { code: 'pickup_refused', message: 'Cancelled.' } }, { status: 409 }),
+    })
+    vi.stubGlobal('fetch', fetch)
+    await enqueue({ kind: 'pickup', userId: CONTACT, organizationId: ORG, value: 'tr-1', label: 'Cave' })
+    const onChanged = vi.fn()
+    const worker = await startFieldMode({ profile: profile(), onChanged })
+    expect(await worker.wake()).toMatchObject({ sent: 0, refused: 1 })
+    worker.stop()
+    expect(onChanged).toHaveBeenCalled()
+    expect((await mirroredTransfer('tr-1'))?.status).toBe('SCHEDULED')
+    await vi.waitFor(() => expect(called(fetch, '/sync/changes')).toBeGreaterThan(0))
+    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith('Mirror sync failed', expect.anything()))
+    warn.mockRestore()
+  })
+
+  it('fetches the truth again after an item given up on server errors', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await claimMirror(CONTACT)
+    const fetch = server(profile())
+    vi.stubGlobal('fetch', fetch)
+    const item = await enqueue({
+      kind: 'pickup',
+      userId: CONTACT,
+      organizationId: ORG,
+      value: 'tr-1',
+      label: 'Cave',
+    })
+    await offlineDb().outbox.update(item.id, { serverErrors: 4 } as never)
+    const onChanged = vi.fn()
+    const worker = await startFieldMode({ profile: profile(), onChanged })
+    expect(await worker.wake()).toMatchObject({ sent: 0, refused: 0, serverFailed: 1 })
+    worker.stop()
+    expect(onChanged).toHaveBeenCalled()
+    await vi.waitFor(() => expect(called(fetch, '/sync/changes')).toBeGreaterThan(0))
+    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith('Mirror sync failed', expect.anything()))
+    warn.mockRestore()
+  })
+})
+
+describe('the mirror’s refresh in field mode', () => {
+  const context = { userId: CONTACT, organizationId: ORG, permissions: ['pickup__transfer'] }
+
+  beforeEach(() => {
+    vi.stubGlobal('navigator', { ...navigator, locks: undefined, onLine: true })
+  })
+
+  it('does nothing without a selected organization or a network', async () => {
+    const fetch = server(profile())
+    vi.stubGlobal('fetch', fetch)
+    await claimMirror(ADMIN)
+    await syncFieldMirror(null)
+    await refreshFieldExtras(null)
+    vi.stubGlobal('navigator', { ...navigator, locks: undefined, onLine: false })
+    await syncFieldMirror(context)
+    await refreshFieldExtras(context)
+    expect(fetch).not.toHaveBeenCalled()
+    expect(await mirrorOwner(offlineDb())).toBe(ADMIN)
+  })
+
+  it('syncs the mirror as the account’s, and only warns when the feed fails', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const fetch = server(profile())
+    vi.stubGlobal('fetch', fetch)
+    await claimMirror(ADMIN)
+    await mirrorTransfers([transfer('tr-admin')], ADMIN)
+    await syncFieldMirror(context)
+    expect(await mirrorOwner(offlineDb())).toBe(CONTACT)
+    expect(await mirroredTransfer('tr-admin')).toBeUndefined()
+    expect(called(fetch, '/sync/changes')).toBeGreaterThan(0)
+    expect(warn).toHaveBeenCalledWith('Mirror sync failed', expect.objectContaining({ status: 500 }))
+    warn.mockRestore()
+  })
+
+  it('refreshes the extras as the account’s, and only warns when the server fails', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const fetch = server(profile())
+    vi.stubGlobal('fetch', fetch)
+    await claimMirror(ADMIN)
+    await refreshFieldExtras(context)
+    expect(await mirrorOwner(offlineDb())).toBe(CONTACT)
+    expect(called(fetch, '/organizations')).toBeGreaterThan(0)
+    expect(warn).toHaveBeenCalledWith('Mirror refresh failed', expect.objectContaining({ status: 500 }))
+    warn.mockRestore()
   })
 })
 

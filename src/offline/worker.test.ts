@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { OutboxItem } from './db.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
-import { enqueue, type SendOutcome, type Transport } from './outbox.ts'
+import { type DrainReport, enqueue, type SendOutcome, type Transport } from './outbox.ts'
 import { startOutboxWorker } from './worker.ts'
 
 /** When the outbox worker drains: at start, online, back in the foreground, on the service worker's word. */
@@ -99,5 +99,266 @@ describe('the outbox worker', () => {
       expect(await offlineDb().outbox.where('status').equals('sent').count()).toBe(1),
     )
     worker.stop()
+  })
+})
+
+/** Lets IndexedDB (fake-indexeddb: setImmediate, never faked here) finish what it was doing. */
+const idle = async () => {
+  for (let i = 0; i < 100; i++) await new Promise((done) => setImmediate(done))
+}
+
+const START = new Date('2026-11-22T10:00:00.000Z')
+const unreachable = async (): Promise<SendOutcome> => ({ kind: 'unreachable' })
+
+/** The worker's timer: setTimeout and the clock faked, setImmediate (IndexedDB's) left alone. */
+describe('when the outbox worker looks again', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    vi.setSystemTime(START)
+  })
+
+  it('looks again a minute after a drain that found nothing to send', async () => {
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    expect(await worker.wake()).toMatchObject({ sent: 0, nextAttemptAt: null })
+    await scan()
+    await vi.advanceTimersByTimeAsync(59_999)
+    await idle()
+    expect(transport).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    worker.stop()
+  })
+
+  it('looks again at the item’s backoff after no answer', async () => {
+    await scan()
+    const transport = vi.fn<Transport>(unreachable)
+    const worker = startOutboxWorker({ userId: USER, transport })
+    expect(await worker.wake()).toMatchObject({
+      stoppedUnreachable: true,
+      nextAttemptAt: START.getTime() + 2000,
+    })
+    transport.mockImplementation(async (item) => sent(item))
+    await vi.advanceTimersByTimeAsync(1999)
+    await idle()
+    expect(transport).toHaveBeenCalledTimes(1)
+    await vi.advanceTimersByTimeAsync(1)
+    await vi.waitFor(async () =>
+      expect(await offlineDb().outbox.where('status').equals('sent').count()).toBe(1),
+    )
+    expect(transport).toHaveBeenCalledTimes(2)
+    worker.stop()
+  })
+
+  it('never looks again sooner than a second, even for an item due sooner', async () => {
+    const item = await scan()
+    await offlineDb().outbox.update(item.id, { nextAttemptAt: START.getTime() + 500 })
+    const transport = vi.fn<Transport>(async (each) => sent(each))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    expect(await worker.wake()).toMatchObject({ sent: 0, nextAttemptAt: START.getTime() + 500 })
+    await vi.advanceTimersByTimeAsync(999)
+    await idle()
+    expect(transport).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    worker.stop()
+  })
+
+  it('looks again 10 s after a drain that failed, and says why', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const failure = new Error('lock manager gone')
+    const request = vi.fn(async (_name: string, _options: unknown, _callback: unknown): Promise<unknown> => {
+      throw failure
+    })
+    vi.stubGlobal('navigator', { ...navigator, locks: { request } })
+    const onDrained = vi.fn()
+    const worker = startOutboxWorker({ userId: USER, transport: vi.fn<Transport>(unreachable), onDrained })
+    expect(await worker.wake()).toBeNull()
+    expect(warn).toHaveBeenCalledWith('Outbox drain failed', failure)
+    expect(onDrained).not.toHaveBeenCalled()
+    const tries = request.mock.calls.length
+    await vi.advanceTimersByTimeAsync(9_999)
+    await idle()
+    expect(request).toHaveBeenCalledTimes(tries)
+    await vi.advanceTimersByTimeAsync(1)
+    await vi.waitFor(() => expect(request).toHaveBeenCalledTimes(tries + 1))
+    worker.stop()
+  })
+
+  it('looks again a minute later when another tab holds the drain', async () => {
+    localStorage.setItem(
+      'trousseau-outbox-lease',
+      JSON.stringify({ tab: 'other', until: START.getTime() + 120_000 }),
+    )
+    await scan()
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const onDrained = vi.fn()
+    const worker = startOutboxWorker({ userId: USER, transport, onDrained })
+    expect(await worker.wake()).toBeNull()
+    expect(onDrained).not.toHaveBeenCalled()
+    localStorage.clear()
+    await vi.advanceTimersByTimeAsync(59_999)
+    await idle()
+    expect(transport).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    worker.stop()
+  })
+
+  it('does not look again once stopped', async () => {
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    await worker.wake()
+    worker.stop()
+    await scan()
+    await vi.advanceTimersByTimeAsync(120_000)
+    await idle()
+    expect(transport).not.toHaveBeenCalled()
+  })
+
+  it('does not look again when stopped during a drain', async () => {
+    await scan()
+    let answer: (outcome: SendOutcome) => void = () => {}
+    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const draining = worker.wake()
+    worker.stop()
+    answer({ kind: 'unreachable' })
+    expect(await draining).toMatchObject({ stoppedUnreachable: true })
+    await vi.advanceTimersByTimeAsync(120_000)
+    await idle()
+    expect(transport).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('drains that meet', () => {
+  it('answers a wake during a drain with that drain, and drains again at once when the network came back meanwhile', async () => {
+    await scan()
+    let answer: (outcome: SendOutcome) => void = () => {}
+    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
+    const onDrained = vi.fn()
+    const worker = startOutboxWorker({ userId: USER, transport, onDrained })
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const first = worker.wake()
+    const forced = worker.wake(true)
+    transport.mockImplementation(async (item) => sent(item))
+    answer({ kind: 'unreachable' })
+    expect(await first).toMatchObject({ stoppedUnreachable: true })
+    expect(await forced).toBe(await first)
+    // The item waits for its backoff, but the network came back: it goes now.
+    await vi.waitFor(async () =>
+      expect(await offlineDb().outbox.where('status').equals('sent').count()).toBe(1),
+    )
+    expect(transport).toHaveBeenCalledTimes(2)
+    expect(onDrained).toHaveBeenCalledTimes(2)
+    worker.stop()
+  })
+
+  it('does not drain again after a drain for a wake that did not say the network came back', async () => {
+    await scan()
+    let answer: (outcome: SendOutcome) => void = () => {}
+    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
+    const onDrained = vi.fn<(report: DrainReport) => void>()
+    const worker = startOutboxWorker({ userId: USER, transport, onDrained })
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const first = worker.wake()
+    answer({ kind: 'unreachable' })
+    await first
+    await idle()
+    expect(onDrained).toHaveBeenCalledTimes(1)
+    worker.stop()
+  })
+})
+
+describe('the session a drain sends with', () => {
+  const pickup = () =>
+    enqueue({ kind: 'pickup', userId: USER, organizationId: 'org-2', value: 'tr-1', label: 'Cave' })
+
+  it('does not ask for the session when nothing waits', async () => {
+    const session = vi.fn(async () => ({ selectedOrganizationId: 'org-1' }))
+    const worker = startOutboxWorker({ userId: USER, session, transport: vi.fn<Transport>() })
+    expect(await worker.wake()).toEqual({
+      sent: 0,
+      refused: 0,
+      serverFailed: 0,
+      stoppedUnreachable: false,
+      nextAttemptAt: null,
+    })
+    expect(session).not.toHaveBeenCalled()
+    worker.stop()
+  })
+
+  it('sends nothing and tries later when the server cannot be asked', async () => {
+    await scan()
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const onDrained = vi.fn()
+    const session = vi.fn(async () => Promise.reject(new TypeError('Failed to fetch')))
+    const worker = startOutboxWorker({ userId: USER, session, transport, onDrained })
+    const report = { sent: 0, refused: 0, serverFailed: 0, stoppedUnreachable: true, nextAttemptAt: null }
+    expect(await worker.wake()).toEqual(report)
+    expect(onDrained).toHaveBeenCalledWith(report)
+    expect(transport).not.toHaveBeenCalled()
+    worker.stop()
+  })
+
+  it('sends a scan only while its organization is the selected one, and a pickup in any', async () => {
+    const kept = await scan()
+    await pickup()
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const worker = startOutboxWorker({
+      userId: USER,
+      session: async () => ({ selectedOrganizationId: 'org-2' }),
+      transport,
+    })
+    expect(await worker.wake()).toMatchObject({ sent: 1 })
+    expect(transport.mock.calls.map(([item]) => item.kind)).toEqual(['pickup'])
+    expect(await offlineDb().outbox.get(kept.id)).toMatchObject({ status: 'pending', attempts: 0 })
+    worker.stop()
+    const again = startOutboxWorker({
+      userId: USER,
+      session: async () => ({ selectedOrganizationId: 'org-1' }),
+      transport,
+    })
+    expect(await again.wake()).toMatchObject({ sent: 1 })
+    expect(transport.mock.calls.map(([item]) => item.kind)).toEqual(['pickup', 'scan'])
+    again.stop()
+  })
+
+  it('sends every item when it has no session to ask', async () => {
+    await scan()
+    await pickup()
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    expect(await worker.wake()).toMatchObject({ sent: 2 })
+    worker.stop()
+  })
+
+  it('prunes the sent items of over a day after a drain, not when the session is another account’s', async () => {
+    const old = await scan()
+    await offlineDb().outbox.update(old.id, { status: 'sent', sentAt: '2020-01-01T00:00:00.000Z' })
+    await scan()
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const other = startOutboxWorker({ userId: USER, session: async () => null, transport })
+    expect(await other.wake()).toBeNull()
+    other.stop()
+    expect(await offlineDb().outbox.get(old.id)).toBeDefined()
+    const worker = startOutboxWorker({ userId: USER, transport })
+    await worker.wake()
+    worker.stop()
+    expect(await offlineDb().outbox.get(old.id)).toBeUndefined()
+    expect(await offlineDb().outbox.where('status').equals('sent').count()).toBe(1)
+  })
+
+  it('no longer drains when the app comes to the foreground once stopped', async () => {
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    await worker.wake()
+    worker.stop()
+    await scan()
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible')
+    document.dispatchEvent(new Event('visibilitychange'))
+    await idle()
+    expect(transport).not.toHaveBeenCalled()
   })
 })
