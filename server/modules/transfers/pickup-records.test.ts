@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto'
+import { asc, eq } from 'drizzle-orm'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { custodyLog, keychains, organizationEvents, transferPickups, transfers } from '../../db/schema.ts'
+import { HOUR, MINUTE, TEST_EPOCH } from '../../test/clock.ts'
+import { makeKeychain } from '../../test/fixtures.ts'
+import { setupTestApp } from '../../test/harness.ts'
+import {
+  makeTransfer,
+  pickup,
+  pickupRefusal,
+  scheduledTransfer,
+  transferWorld,
+} from '../../test/transfers.ts'
+
+/**
+ * What a pickup writes, beyond its answer: the transfer's row, the keychain's custodian, the custody log, the
+ * pickup row and the organization's event; and the instant it is judged and dated at.
+ */
+const t = setupTestApp()
+beforeEach(() => {
+  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
+})
+
+const transferRow = async (id: string) =>
+  (await t.db.select().from(transfers).where(eq(transfers.id, id)))[0]!
+const keychainRow = async (id: string) =>
+  (await t.db.select().from(keychains).where(eq(keychains.id, id)))[0]!
+const custodyOf = (keychainId: string) =>
+  t.db
+    .select({
+      byUserId: custodyLog.byUserId,
+      fromUserId: custodyLog.fromUserId,
+      toUserId: custodyLog.toUserId,
+      at: custodyLog.at,
+      reason: custodyLog.reason,
+    })
+    .from(custodyLog)
+    .where(eq(custodyLog.keychainId, keychainId))
+    .orderBy(asc(custodyLog.seq))
+const pickupRows = (transferId: string) =>
+  t.db
+    .select({
+      kind: transferPickups.kind,
+      byUserId: transferPickups.byUserId,
+      clientTime: transferPickups.clientTime,
+      serverTime: transferPickups.serverTime,
+      fromQueue: transferPickups.fromQueue,
+    })
+    .from(transferPickups)
+    .where(eq(transferPickups.transferId, transferId))
+/** The organization's transfer events (its tags and keychains were made before). */
+const eventsOf = async (organizationId: string) =>
+  (
+    await t.db
+      .select({
+        kind: organizationEvents.kind,
+        actorId: organizationEvents.actorId,
+        clientTime: organizationEvents.clientTime,
+        serverTime: organizationEvents.serverTime,
+        fromQueue: organizationEvents.fromQueue,
+        keychainIds: organizationEvents.keychainIds,
+        transferIds: organizationEvents.transferIds,
+        payload: organizationEvents.payload,
+      })
+      .from(organizationEvents)
+      .where(eq(organizationEvents.organizationId, organizationId))
+      .orderBy(asc(organizationEvents.seq))
+  ).filter((event) => event.kind.startsWith('transfer.'))
+
+const queued = (clientTime: Date) => ({ 'x-client-time': clientTime.toISOString(), 'x-from-queue': '1' })
+
+describe('a pickup', () => {
+  it('makes the recipient the custodian, dated at the queued device time, and records it everywhere', async () => {
+    const { organization, member, contact, keychain, transfer } = await scheduledTransfer(t)
+    const deviceTime = new Date(TEST_EPOCH.getTime() - 5 * MINUTE)
+    const response = await pickup(t, contact.cookie, transfer.id, randomUUID(), queued(deviceTime))
+    expect(response.status).toBe(201)
+
+    expect(await transferRow(transfer.id)).toMatchObject({
+      status: 'TRANSFERRED',
+      previousCustodianId: member.id,
+      pickedUpAt: deviceTime,
+      returnedAt: null,
+    })
+    expect(await keychainRow(keychain.id)).toMatchObject({ custodianId: contact.id, updatedAt: TEST_EPOCH })
+    expect(await custodyOf(keychain.id)).toEqual([
+      {
+        byUserId: contact.id,
+        fromUserId: member.id,
+        toUserId: contact.id,
+        at: deviceTime,
+        reason: 'Transfer pickup',
+      },
+    ])
+    expect(await pickupRows(transfer.id)).toEqual([
+      {
+        kind: 'PICKUP',
+        byUserId: contact.id,
+        clientTime: deviceTime,
+        serverTime: TEST_EPOCH,
+        fromQueue: true,
+      },
+    ])
+    expect(await eventsOf(organization.id)).toEqual([
+      {
+        kind: 'transfer.picked_up',
+        actorId: contact.id,
+        clientTime: deviceTime,
+        serverTime: TEST_EPOCH,
+        fromQueue: true,
+        keychainIds: [keychain.id],
+        transferIds: [transfer.id],
+        payload: { custodian: { from: member.id, to: contact.id } },
+      },
+    ])
+  })
+
+  it('is dated at the server’s time when it does not come from the queue, the device time only kept', async () => {
+    const { organization, contact, keychain, transfer } = await scheduledTransfer(t)
+    const deviceTime = new Date(TEST_EPOCH.getTime() - 5 * MINUTE)
+    const response = await pickup(t, contact.cookie, transfer.id, randomUUID(), {
+      'x-client-time': deviceTime.toISOString(),
+    })
+    expect(response.status).toBe(201)
+    expect((await transferRow(transfer.id)).pickedUpAt).toEqual(TEST_EPOCH)
+    expect((await custodyOf(keychain.id)).map((entry) => entry.at)).toEqual([TEST_EPOCH])
+    expect(await pickupRows(transfer.id)).toEqual([
+      {
+        kind: 'PICKUP',
+        byUserId: contact.id,
+        clientTime: deviceTime,
+        serverTime: TEST_EPOCH,
+        fromQueue: false,
+      },
+    ])
+    expect(await eventsOf(organization.id)).toMatchObject([{ clientTime: deviceTime, fromQueue: false }])
+  })
+
+  it('is judged at the queued device time: picked up inside the window, replayed after it closed', async () => {
+    const { contact, transfer } = await scheduledTransfer(t)
+    t.clock.set(new Date(transfer.endsAt.getTime() + HOUR))
+    const deviceTime = new Date(transfer.endsAt.getTime() - HOUR)
+    expect((await pickupRefusal(await pickup(t, contact.cookie, transfer.id))).reason).toBe('window_closed')
+    const replayed = await pickup(t, contact.cookie, transfer.id, randomUUID(), queued(deviceTime))
+    expect(replayed.status).toBe(201)
+    expect(await transferRow(transfer.id)).toMatchObject({ status: 'TRANSFERRED', pickedUpAt: deviceTime })
+  })
+
+  it('logs no custody move when the recipient already holds the keychain, and leaves the keychain as it was', async () => {
+    const { organization, contact, keychain } = await transferWorld(t)
+    await t.db.update(keychains).set({ custodianId: contact.id }).where(eq(keychains.id, keychain.id))
+    const transfer = await makeTransfer(t, {
+      organizationId: organization.id,
+      keychainId: keychain.id,
+      recipientId: contact.id,
+    })
+    const before = await keychainRow(keychain.id)
+    t.clock.advance(MINUTE)
+    expect((await pickup(t, contact.cookie, transfer.id)).status).toBe(201)
+    expect(await keychainRow(keychain.id)).toEqual(before)
+    expect(await custodyOf(keychain.id)).toEqual([])
+    expect(await transferRow(transfer.id)).toMatchObject({
+      status: 'TRANSFERRED',
+      previousCustodianId: contact.id,
+      pickedUpAt: t.clock.now(),
+    })
+    expect(await eventsOf(organization.id)).toMatchObject([
+      { kind: 'transfer.picked_up', payload: { custodian: { from: contact.id, to: contact.id } } },
+    ])
+  })
+
+  it('writes nothing when refused', async () => {
+    const { organization, member, keychain, transfer } = await scheduledTransfer(t)
+    const before = await transferRow(transfer.id)
+    expect((await pickupRefusal(await pickup(t, member.cookie, transfer.id))).reason).toBe('not_recipient')
+    expect(await transferRow(transfer.id)).toEqual(before)
+    expect((await keychainRow(keychain.id)).custodianId).toBe(member.id)
+    expect(await custodyOf(keychain.id)).toEqual([])
+    expect(await pickupRows(transfer.id)).toEqual([])
+    expect(await eventsOf(organization.id)).toEqual([])
+  })
+})
+
+describe('a return', () => {
+  it('gives custody back to the previous holder, dated at the judged time, and records it everywhere', async () => {
+    const { organization, admin, member, contact, keychain, transfer } = await scheduledTransfer(t)
+    await pickup(t, contact.cookie, transfer.id)
+    t.clock.advance(HOUR)
+    const serverTime = t.clock.now()
+    const deviceTime = new Date(serverTime.getTime() - 10 * MINUTE)
+    const response = await pickup(t, admin.cookie, transfer.id, randomUUID(), queued(deviceTime))
+    expect(response.status).toBe(201)
+
+    expect(await transferRow(transfer.id)).toMatchObject({
+      status: 'RETURNED',
+      previousCustodianId: member.id,
+      pickedUpAt: TEST_EPOCH,
+      returnedAt: deviceTime,
+    })
+    expect(await keychainRow(keychain.id)).toMatchObject({ custodianId: member.id, updatedAt: serverTime })
+    expect((await custodyOf(keychain.id))[1]).toEqual({
+      byUserId: admin.id,
+      fromUserId: contact.id,
+      toUserId: member.id,
+      at: deviceTime,
+      reason: 'Transfer return',
+    })
+    expect((await pickupRows(transfer.id))[1]).toEqual({
+      kind: 'RETURN',
+      byUserId: admin.id,
+      clientTime: deviceTime,
+      serverTime,
+      fromQueue: true,
+    })
+    expect((await eventsOf(organization.id))[1]).toEqual({
+      kind: 'transfer.returned',
+      actorId: admin.id,
+      clientTime: deviceTime,
+      serverTime,
+      fromQueue: true,
+      keychainIds: [keychain.id],
+      transferIds: [transfer.id],
+      payload: { custodian: { from: contact.id, to: member.id } },
+    })
+  })
+
+  it('is never dated before its pickup, whatever the returning device’s clock says', async () => {
+    const { admin, contact, keychain, transfer } = await scheduledTransfer(t)
+    await pickup(t, contact.cookie, transfer.id)
+    t.clock.advance(10 * MINUTE)
+    const deviceTime = new Date(TEST_EPOCH.getTime() - HOUR)
+    expect((await pickup(t, admin.cookie, transfer.id, randomUUID(), queued(deviceTime))).status).toBe(201)
+    expect((await transferRow(transfer.id)).returnedAt).toEqual(TEST_EPOCH)
+    expect((await custodyOf(keychain.id)).map((entry) => entry.at)).toEqual([TEST_EPOCH, TEST_EPOCH])
+  })
+
+  it('leaves the keychain with nobody when nobody held it before the pickup', async () => {
+    const { organization, admin, contact } = await transferWorld(t)
+    const keychain = await makeKeychain(t, organization.id, 'Loose')
+    const transfer = await makeTransfer(t, {
+      organizationId: organization.id,
+      keychainId: keychain.id,
+      recipientId: contact.id,
+    })
+    await pickup(t, contact.cookie, transfer.id)
+    expect((await transferRow(transfer.id)).previousCustodianId).toBeNull()
+    expect((await pickup(t, admin.cookie, transfer.id)).status).toBe(201)
+    expect((await keychainRow(keychain.id)).custodianId).toBeNull()
+    expect(
+      (await custodyOf(keychain.id)).map(({ fromUserId, toUserId }) => ({ fromUserId, toUserId })),
+    ).toEqual([
+      { fromUserId: null, toUserId: contact.id },
+      { fromUserId: contact.id, toUserId: null },
+    ])
+  })
+
+  it('answers 404 No such transfer. for a transfer that does not exist', async () => {
+    const { contact } = await transferWorld(t)
+    const response = await pickup(t, contact.cookie, randomUUID())
+    expect(response.status).toBe(404)
+    expect((await response.json()).error).toMatchObject({ code: 'not_found', message: 'No such transfer.' })
+  })
+})
