@@ -10,10 +10,14 @@ import {
   discardItem,
   drain,
   enqueue,
+  hasPending,
   inFlight,
   outboxItems,
+  pruneSent,
   retryItem,
+  SENT_KEPT_MS,
   type SendOutcome,
+  settle,
   type Transport,
 } from './outbox.ts'
 import { asSingleDrainer, startOutboxWorker } from './worker.ts'
@@ -355,5 +359,234 @@ describe('outbox worker', () => {
     otherOrganization.stop()
     expect(transport.mock.calls.map(([item]) => item.id)).toEqual([pickup.id])
     expect((await outboxItems()).find((item) => item.value === 'F-1')!.status).toBe('pending')
+  })
+})
+
+describe('the outbox, item by item', () => {
+  const T0 = new Date('2030-01-15T09:00:00.000Z')
+
+  it('waits 2 s after a first failure whatever the count says, and never more than 5 minutes', () => {
+    expect(backoffDelay(0)).toBe(2000)
+    expect(backoffDelay(1)).toBe(2000)
+    expect(backoffDelay(8)).toBe(256_000)
+    expect(backoffDelay(9)).toBe(BACKOFF_CAP_MS)
+    expect(BACKOFF_CAP_MS).toBe(300_000)
+  })
+
+  it('keeps a new action pending, never tried, with when and what the person did', async () => {
+    const item = await enqueue({
+      kind: 'pickup',
+      userId: USER,
+      organizationId: ORG,
+      value: 'tr-1',
+      label: 'Cave',
+      now: T0,
+      id: 'made-by-the-caller',
+    })
+    expect(item).toEqual({
+      id: 'made-by-the-caller',
+      seq: expect.any(Number),
+      kind: 'pickup',
+      userId: USER,
+      organizationId: ORG,
+      value: 'tr-1',
+      label: 'Cave',
+      clientTime: T0.toISOString(),
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: 0,
+      error: null,
+      result: null,
+      sentAt: null,
+    })
+    expect(await offlineDb().outbox.get('made-by-the-caller')).toEqual(item)
+    expect(inFlight.has(item.id)).toBe(false)
+  })
+
+  it('orders actions strictly, even made in the same millisecond or with a clock set back', async () => {
+    const first = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'a',
+      label: 'a',
+      now: T0,
+    })
+    const second = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'b',
+      label: 'b',
+      now: T0,
+    })
+    const earlier = new Date(T0.getTime() - 60_000)
+    const third = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'c',
+      label: 'c',
+      now: earlier,
+    })
+    expect(first.seq).toBeGreaterThanOrEqual(T0.getTime())
+    expect(second.seq).toBe(first.seq + 1)
+    expect(third.seq).toBe(second.seq + 1)
+    const later = new Date(T0.getTime() + 3_600_000)
+    const fourth = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'd',
+      label: 'd',
+      now: later,
+    })
+    expect(fourth.seq).toBe(later.getTime())
+  })
+
+  it('claims an action sent at once, and gives the claim up when it cannot be kept', async () => {
+    const claimed = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'a',
+      label: 'a',
+      claim: true,
+    })
+    expect(inFlight.has(claimed.id)).toBe(true)
+    inFlight.delete(claimed.id)
+    vi.spyOn(offlineDb().outbox, 'add').mockRejectedValue(new Error('QuotaExceededError'))
+    await expect(
+      enqueue({
+        kind: 'scan',
+        userId: USER,
+        organizationId: ORG,
+        value: 'b',
+        label: 'b',
+        claim: true,
+        id: 'lost',
+      }),
+    ).rejects.toThrow('QuotaExceededError')
+    expect(inFlight.has('lost')).toBe(false)
+  })
+
+  it('asks the service worker for a Background Sync when an attempt got no answer, and not otherwise', async () => {
+    const register = vi.fn(async (_tag: string) => {})
+    const getRegistration = vi.fn(async () => ({ sync: { register } }))
+    vi.stubGlobal('navigator', { ...navigator, serviceWorker: { getRegistration } })
+    const item = await scan('S-1')
+    expect(await settle(item, { kind: 'serverError', status: 502, code: 'x', message: 'y' }, T0)).toBe(false)
+    expect(await settle(item, { kind: 'refused', status: 409, code: 'x', message: 'y' }, T0)).toBe(true)
+    expect(getRegistration).not.toHaveBeenCalled()
+    const other = await scan('S-2')
+    expect(await settle(other, { kind: 'unreachable' }, T0)).toBe(false)
+    await vi.waitFor(() => expect(register).toHaveBeenCalledWith('trousseau-outbox'))
+  })
+
+  it('goes on without Background Sync where the browser refuses or lacks it', async () => {
+    const getRegistration = vi.fn(async () => Promise.reject(new Error('SecurityError')))
+    vi.stubGlobal('navigator', { ...navigator, serviceWorker: { getRegistration } })
+    const item = await scan('S-1')
+    expect(await settle(item, { kind: 'unreachable' }, T0)).toBe(false)
+    await vi.waitFor(() => expect(getRegistration).toHaveBeenCalled())
+    vi.stubGlobal('navigator', { ...navigator, serviceWorker: { getRegistration: async () => ({}) } })
+    expect(await settle(item, { kind: 'unreachable' }, T0)).toBe(false)
+    expect(await offlineDb().outbox.get(item.id)).toMatchObject({ status: 'pending', attempts: 2 })
+  })
+
+  it('sends an item whose backoff ends now, and reports when the next one is due', async () => {
+    const due = await scan('N-1')
+    const waiting = await scan('N-2')
+    await offlineDb().outbox.update(due.id, { nextAttemptAt: T0.getTime() })
+    await offlineDb().outbox.update(waiting.id, { nextAttemptAt: T0.getTime() + 1 })
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    expect(await drain(transport, { userId: USER, now: () => T0 })).toEqual({
+      sent: 1,
+      refused: 0,
+      serverFailed: 0,
+      stoppedUnreachable: false,
+      nextAttemptAt: T0.getTime() + 1,
+    })
+    expect(transport.mock.calls.map(([item]) => item.value)).toEqual(['N-1'])
+  })
+
+  it('holds the items the caller says must wait, and sends the others', async () => {
+    await scan('W-1')
+    await scan('W-2')
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    expect(await drain(transport, { userId: USER, canSend: (item) => item.value !== 'W-1' })).toMatchObject({
+      sent: 1,
+    })
+    expect(transport.mock.calls.map(([item]) => item.value)).toEqual(['W-2'])
+  })
+
+  it('stops at a server error below the limit, without counting the item as given up', async () => {
+    await scan('E-1')
+    await scan('E-2')
+    const transport = vi.fn<Transport>(async () => ({
+      kind: 'serverError',
+      status: 500,
+      code: 'x',
+      message: 'y',
+    }))
+    expect(await drain(transport, { userId: USER, now: () => T0 })).toEqual({
+      sent: 0,
+      refused: 0,
+      serverFailed: 0,
+      stoppedUnreachable: true,
+      nextAttemptAt: T0.getTime() + 2000,
+    })
+    expect(transport).toHaveBeenCalledTimes(1)
+  })
+
+  it('puts a failed item back in line as new: pending, due now, no reason, no run of server errors', async () => {
+    const item = await scan('R-1')
+    await offlineDb().outbox.update(item.id, {
+      status: 'failed',
+      nextAttemptAt: T0.getTime(),
+      error: { status: 500, code: 'x', message: 'y' },
+      serverErrors: 5,
+    } as never)
+    await retryItem(item.id)
+    expect(await offlineDb().outbox.get(item.id)).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: 0,
+      error: null,
+      serverErrors: 0,
+    })
+  })
+
+  it('keeps sent items a day, then prunes them; never a pending or failed one', async () => {
+    const now = new Date('2030-01-15T09:00:00.000Z')
+    const aDayAgo = new Date(now.getTime() - SENT_KEPT_MS).toISOString()
+    const older = new Date(now.getTime() - SENT_KEPT_MS - 1).toISOString()
+    const kept = await scan('P-1')
+    const pruned = await scan('P-2')
+    const failed = await scan('P-3')
+    const pending = await scan('P-4')
+    await offlineDb().outbox.update(kept.id, { status: 'sent', sentAt: aDayAgo })
+    await offlineDb().outbox.update(pruned.id, { status: 'sent', sentAt: older })
+    await offlineDb().outbox.update(failed.id, { status: 'failed', sentAt: older })
+    await offlineDb().outbox.update(pending.id, { sentAt: older })
+    await pruneSent(now)
+    expect((await outboxItems()).map((item) => item.value)).toEqual(['P-1', 'P-3', 'P-4'])
+    expect(SENT_KEPT_MS).toBe(86_400_000)
+  })
+
+  it('prunes by the device’s clock when no time is given', async () => {
+    const item = await scan('P-1')
+    await offlineDb().outbox.update(item.id, { status: 'sent', sentAt: '2020-01-01T00:00:00.000Z' })
+    await pruneSent()
+    expect(await outboxItems()).toEqual([])
+  })
+
+  it('says whether the user has anything waiting, not counting another account’s or what was sent', async () => {
+    expect(await hasPending(USER)).toBe(false)
+    await scan('H-1', 'someone-else')
+    expect(await hasPending(USER)).toBe(false)
+    const mine = await scan('H-2')
+    expect(await hasPending(USER)).toBe(true)
+    await settle(mine, sent(mine))
+    expect(await hasPending(USER)).toBe(false)
   })
 })
