@@ -12,9 +12,10 @@ import { requestContext } from './http/request-context.ts'
 import { corsForAllowList, jsonOnly, limitBody, originCheck } from './http/request-guards.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { sessionMiddleware } from './http/session.ts'
+import { sessionCookieName } from './http/session-cookie.ts'
 import { staticSpa } from './http/static-spa.ts'
-import { sessionCookieName } from './modules/auth/cookie.ts'
 import { authRoutes } from './modules/auth/routes.ts'
+import { resolveSession } from './modules/auth/sessions.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
@@ -81,7 +82,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.use(originCheck(config, (path) => WEBHOOK_PATH.test(path)))
   api.use(limitBody())
   api.use(jsonOnly((path) => WEBHOOK_PATH.test(path) || SANDBOX_FORM_PATH.test(path)))
-  api.use(sessionMiddleware(deps))
+  api.use(sessionMiddleware(deps, (sessionId) => resolveSession(deps, sessionId)))
   api.use(async (c, next) => {
     await next()
     c.res.headers.set('Cache-Control', c.res.headers.get('Cache-Control') ?? 'no-store')

@@ -1,9 +1,9 @@
 import { ErrorCode } from '../../contract/errors.ts'
 import { type Permission, permissionsFor, type Role } from '../../contract/permissions.ts'
 import type { Db } from '../db/client.ts'
-import { memberRole } from '../modules/organizations/roles.ts'
 import type { CurrentSession } from './env.ts'
 import { ApiError, forbidden, notFound, unauthenticated } from './errors.ts'
+import { memberRole } from './member-role.ts'
 
 /**
  * Who may call a route. Every route declares one; the router enforces it before the handler runs, and the

@@ -4,9 +4,6 @@ import { createApp } from '../app.ts'
 import type { Database } from '../db/client.ts'
 import type { AppDeps } from '../deps.ts'
 import { createLogger } from '../logger.ts'
-import { TestClock } from '../test/clock.ts'
-import { setupTestApp, testConfig } from '../test/harness.ts'
-import { CapturedMailer } from '../test/mailer.ts'
 import {
   buildWorld,
   type Caller,
@@ -14,7 +11,10 @@ import {
   MATRIX_OPERATOR,
   MATRIX_STRIPE,
   type World,
-} from './authorization-fixtures.ts'
+} from '../test/authorization-fixtures.ts'
+import { TestClock } from '../test/clock.ts'
+import { setupTestApp, testConfig } from '../test/harness.ts'
+import { CapturedMailer } from '../test/mailer.ts'
 import type { RouteSpec } from './openapi.ts'
 
 /**
@@ -116,7 +116,7 @@ describe.each(routes.map((route) => [keyOf(route), route] as const))('%s', (key,
     async (caller) => {
       expect(
         FIXTURES[key],
-        `add a FIXTURES entry for ${key} in server/http/authorization-fixtures.ts`,
+        `add a FIXTURES entry for ${key} in server/test/authorization-fixtures.ts`,
       ).toBeDefined()
       for (const target of ['own', 'foreign'] as const) {
         const result = await send(route, caller, target)

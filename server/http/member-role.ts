@@ -1,7 +1,7 @@
 import { and, eq, ne } from 'drizzle-orm'
-import type { Role } from '../../../contract/permissions.ts'
-import type { Db } from '../../db/client.ts'
-import { memberships } from '../../db/schema.ts'
+import type { Role } from '../../contract/permissions.ts'
+import type { Db } from '../db/client.ts'
+import { memberships } from '../db/schema.ts'
 
 /**
  * The user's role in the organization, or null when they are not a member or their membership is DISABLED.

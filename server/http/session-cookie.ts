@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import { type Config, isSecureDeployment } from '../../config.ts'
+import { type Config, isSecureDeployment } from '../config.ts'
 
 /**
  * `__Host-session` (HttpOnly, Secure, SameSite=Lax, Path=/, no Domain) behind https. A plain http PUBLIC_URL

@@ -1,6 +1,5 @@
 import type { Order } from '../../contract/commerce.ts'
 import type { Locale } from '../../contract/locale.ts'
-import { PRICES } from '../modules/prices/prices.ts'
 import { formatEuros, lineName, paymentMessages, paymentText } from './messages.ts'
 
 const ESCAPES: Record<string, string> = {
@@ -39,6 +38,8 @@ export function sandboxPage(input: {
   locale: Locale
   sessionId: string
   order: Order
+  /** The VAT rate the order's totals were computed with. */
+  vatRatePercent: number
   open: boolean
   resultUrl: string
 }): string {
@@ -77,7 +78,7 @@ export function sandboxPage(input: {
           ],
         ]
       : []),
-    [t(paymentMessages.vat, { rate: PRICES.vatRatePercent }), money(totals.taxInCents)],
+    [t(paymentMessages.vat, { rate: input.vatRatePercent }), money(totals.taxInCents)],
   ]
     .map(([label, amount]) => `<tr><td colspan="2">${label}</td><td class="n">${amount}</td></tr>`)
     .join('')

@@ -1,6 +1,5 @@
 import Stripe from 'stripe'
 import type { Config } from '../config.ts'
-import { PRICES } from '../modules/prices/prices.ts'
 import { lineName, paymentMessages, paymentText } from './messages.ts'
 import { orderResultUrl, type PaymentOrder, type PaymentProvider, type SessionStatus } from './provider.ts'
 
@@ -37,7 +36,7 @@ export function checkoutLineItems(order: PaymentOrder): Stripe.Checkout.SessionC
     items.push(item(paymentText(order.locale, paymentMessages.shipping), order.totals.shippingInCents, 1))
   }
   if (order.totals.taxInCents > 0) {
-    const vat = paymentText(order.locale, paymentMessages.vat, { rate: PRICES.vatRatePercent })
+    const vat = paymentText(order.locale, paymentMessages.vat, { rate: order.vatRatePercent })
     items.push(item(vat, order.totals.taxInCents, 1))
   }
   return items

@@ -3,6 +3,7 @@ import Stripe from 'stripe'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
 import { keys } from '../db/schema.ts'
+import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import {
   addMember,
@@ -14,10 +15,9 @@ import {
   putTagsInCart,
   signedInMember,
   TAG_CONFIGURATION,
-} from '../test/fixtures.ts'
-import { type TestApp, uniqueEmail } from '../test/harness.ts'
-import { makeTransfer, parisDay, subscribe } from '../test/transfers.ts'
-import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from './access.ts'
+} from './fixtures.ts'
+import { type TestApp, uniqueEmail } from './harness.ts'
+import { makeTransfer, parisDay, subscribe } from './transfers.ts'
 
 /** The platform operator of the matrix (OPERATOR_EMAILS), also a MEMBER of the callers' organization. */
 export const MATRIX_OPERATOR = 'operator@matrix.example.test'

@@ -9,10 +9,10 @@ import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { clientIp } from '../../http/client-ip.ts'
 import { ApiError } from '../../http/errors.ts'
+import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie.ts'
 import { activateMemberships } from '../members/service.ts'
 import { profileOf, selectedRoleOf } from '../profile/service.ts'
 import { signInUser } from '../users/service.ts'
-import { clearSessionCookie, setSessionCookie } from './cookie.ts'
 import { createSession, deleteSession, sessionIdHash } from './sessions.ts'
 import {
   consumeCode,

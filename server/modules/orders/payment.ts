@@ -11,7 +11,9 @@ import type { Db } from '../../db/client.ts'
 import { type OrderRow, orders, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError } from '../../http/errors.ts'
-import { type PaymentProvider, paymentProvider, type SessionStatus } from '../../payments/provider.ts'
+import type { PaymentProvider, SessionStatus } from '../../payments/provider.ts'
+import { paymentProvider } from '../../payments/providers.ts'
+import { PRICES } from '../prices/prices.ts'
 import { isPaid, isPaymentPending } from './actions.ts'
 import { fulfilPaidOrder } from './fulfilment.ts'
 import { allowedNextStatuses, invalidTransition, moveOrder } from './transitions.ts'
@@ -147,7 +149,12 @@ export async function startPaymentSession(
   const [view] = await toOrders(db, [{ order, organizationName }], caller)
   const locale = await orderLocale(db, order.id)
   const session = await askProvider(deps, () =>
-    provider.createSession({ ...(view as Order), locale, organizationName }),
+    provider.createSession({
+      ...(view as Order),
+      locale,
+      organizationName,
+      vatRatePercent: PRICES.vatRatePercent,
+    }),
   )
   const [recorded] = await db
     .update(orders)

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts'
 import { memberships, type OrganizationRow, organizations, type UserRow, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { notFound } from '../../http/errors.ts'
-import { memberRole } from './roles.ts'
+import { memberRole } from '../../http/member-role.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 

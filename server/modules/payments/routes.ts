@@ -5,10 +5,12 @@ import type { ApiRouter } from '../../http/api-router.ts'
 import { notFound } from '../../http/errors.ts'
 import { findLocalSession, type LocalOutcome, localStatus, recordLocalOutcome } from '../../payments/local.ts'
 import { sandboxPage } from '../../payments/local-page.ts'
-import { orderResultUrl, paymentProvider } from '../../payments/provider.ts'
+import { orderResultUrl } from '../../payments/provider.ts'
+import { paymentProvider } from '../../payments/providers.ts'
 import { isPaid } from '../orders/actions.ts'
 import { applySessionStatus, orderLocale } from '../orders/payment.ts'
 import { orderView } from '../orders/view.ts'
+import { PRICES } from '../prices/prices.ts'
 import { handleStripeWebhook } from './webhook.ts'
 
 /** The sandbox session id: 16 random bytes, base64url. */
@@ -57,6 +59,7 @@ export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
         locale,
         sessionId: params.sessionId,
         order,
+        vatRatePercent: PRICES.vatRatePercent,
         open,
         resultUrl: orderResultUrl(deps.config, locale, outcome, order.id),
       })

@@ -5,7 +5,8 @@ import type { Db } from '../../db/client.ts'
 import { paymentEvents } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
-import { paymentProvider, type SessionStatus } from '../../payments/provider.ts'
+import type { SessionStatus } from '../../payments/provider.ts'
+import { paymentProvider } from '../../payments/providers.ts'
 import { applySessionStatus } from '../orders/payment.ts'
 
 type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger'>

@@ -2,7 +2,7 @@ import type { Profile, ProfileUpdate } from '../../../contract/auth.ts'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { UserRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
-import { memberRole } from '../organizations/roles.ts'
+import { memberRole } from '../../http/member-role.ts'
 import { updateUser } from '../users/service.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'config'>

@@ -1,11 +1,9 @@
-import { act, fireEvent, screen } from '@testing-library/react'
-import { useState } from 'react'
+import { screen } from '@testing-library/react'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { ScanResult } from '../../../contract/scans.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { transfer } from '../../../tests/offline-rows.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
-import { TransferPickupCard } from '../transfers/TransferPickupCard.tsx'
 import { holderAfterMove } from './holder.ts'
 import { ScanResultCard } from './ScanResultCard.tsx'
 
@@ -35,27 +33,6 @@ function resolved(overrides: Partial<Resolved>): Resolved {
     transfer: null,
     ...overrides,
   }
-}
-
-/** The card as the scan screen composes it: a confirmation on the transfer updates the card above it. */
-function ScannedCard({ result, answer }: { result: Resolved; answer: Transfer }) {
-  const [moved, setMoved] = useState<Transfer | null>(null)
-  return (
-    <ScanResultCard
-      result={result}
-      moved={moved}
-      canOpenKeychain={false}
-      transfer={
-        result.transfer ? (
-          <TransferPickupCard
-            transfer={result.transfer}
-            confirm={async () => ({ transfer: answer, queued: false })}
-            onMoved={setMoved}
-          />
-        ) : null
-      }
-    />
-  )
 }
 
 beforeAll(async () => {
@@ -104,31 +81,13 @@ describe('scan result card', () => {
     expect(holderAfterMove(result, moved)).toEqual(holder)
   })
 
-  it('states the recipient as the holder after a pickup, never "nobody"', async () => {
-    renderWithProviders(<ScannedCard result={resolved({ transfer: scheduled })} answer={transferred} />)
-    expect(heldBy()).toBe('Held by: nobody')
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Confirm the pickup' }))
-    })
-    expect(screen.getByText('Picked up: you now hold this keychain.')).toBeTruthy()
-    expect(heldBy()).toBe('Held by: Léa Martin')
-  })
-
-  it('after a return, says custody is back and no longer names the recipient as holder', async () => {
-    renderWithProviders(<ScannedCard result={resolved({ transfer: returning })} answer={returned} />)
-    expect(heldBy()).toBe('Held by: Léa Martin')
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Confirm the return' }))
-    })
-    expect(screen.getByText('Returned: custody is back with the organization.')).toBeTruthy()
-    expect(heldBy()).toBeNull()
-  })
-
   it('to a contact resolving offline (no key, no holder known), says neither "no key" nor "nobody"', () => {
     renderWithProviders(
-      <ScannedCard
+      <ScanResultCard
         result={resolved({ key: null, actions: ['pickup__transfer'], transfer: scheduled })}
-        answer={transferred}
+        moved={null}
+        canOpenKeychain={false}
+        transfer={null}
       />,
     )
     expect(screen.getByRole('heading', { name: 'Cave du 14' })).toBeTruthy()
@@ -137,7 +96,14 @@ describe('scan result card', () => {
   })
 
   it('says a free tag is on no key', () => {
-    renderWithProviders(<ScannedCard result={resolved({ key: null, keychain: null })} answer={transferred} />)
+    renderWithProviders(
+      <ScanResultCard
+        result={resolved({ key: null, keychain: null })}
+        moved={null}
+        canOpenKeychain={false}
+        transfer={null}
+      />,
+    )
     expect(screen.getByText('This tag is not on a key yet.')).toBeTruthy()
   })
 })

@@ -1,0 +1,85 @@
+// The scan screen composes two features: the scan result card and, under it, the transfer's pickup card.
+import { act, fireEvent, screen } from '@testing-library/react'
+import { useState } from 'react'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { ScanResult } from '../../contract/scans.ts'
+import type { Transfer } from '../../contract/transfers.ts'
+import { transfer } from '../../tests/offline-rows.ts'
+import { renderWithProviders, useLocale } from '../../tests/render.tsx'
+import { ScanResultCard } from '../features/scan/ScanResultCard.tsx'
+import { TransferPickupCard } from '../features/transfers/TransferPickupCard.tsx'
+
+type Resolved = Extract<ScanResult, { status: 'resolved' }>
+
+const scheduled = transfer('t1')
+const transferred: Transfer = { ...scheduled, status: 'TRANSFERRED', next: null, refusal: 'own_return' }
+const returning: Transfer = { ...transferred, next: 'RETURN', refusal: null }
+const returned: Transfer = { ...transferred, status: 'RETURNED', next: null, refusal: 'already_returned' }
+const tag = { id: 'tag1', publicId: 'PUB1', code: 'ARC-00001', name: 'Cave' } as Resolved['tag']
+
+function resolved(overrides: Partial<Resolved>): Resolved {
+  return {
+    status: 'resolved',
+    scanId: 's1',
+    tag,
+    key: {
+      id: 'key1',
+      type: 'TAG',
+      name: 'Porte cave',
+      tag: { id: 'tag1', publicId: 'PUB1', code: 'ARC-00001', name: 'Cave' },
+    },
+    keychain: { id: 'k1', name: 'Cave du 14', custodian: null },
+    actions: ['read__keychain', 'pickup__transfer'],
+    transfer: null,
+    ...overrides,
+  }
+}
+
+/** The card as the scan screen composes it: a confirmation on the transfer updates the card above it. */
+function ScannedCard({ result, answer }: { result: Resolved; answer: Transfer }) {
+  const [moved, setMoved] = useState<Transfer | null>(null)
+  return (
+    <ScanResultCard
+      result={result}
+      moved={moved}
+      canOpenKeychain={false}
+      transfer={
+        result.transfer ? (
+          <TransferPickupCard
+            transfer={result.transfer}
+            confirm={async () => ({ transfer: answer, queued: false })}
+            onMoved={setMoved}
+          />
+        ) : null
+      }
+    />
+  )
+}
+
+beforeAll(async () => {
+  await useLocale('en')
+})
+
+const heldBy = () => screen.queryByText(/^Held by:/)?.textContent ?? null
+
+describe('the scan result with its transfer', () => {
+  it('states the recipient as the holder after a pickup, never "nobody"', async () => {
+    renderWithProviders(<ScannedCard result={resolved({ transfer: scheduled })} answer={transferred} />)
+    expect(heldBy()).toBe('Held by: nobody')
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm the pickup' }))
+    })
+    expect(screen.getByText('Picked up: you now hold this keychain.')).toBeTruthy()
+    expect(heldBy()).toBe('Held by: Léa Martin')
+  })
+
+  it('after a return, says custody is back and no longer names the recipient as holder', async () => {
+    renderWithProviders(<ScannedCard result={resolved({ transfer: returning })} answer={returned} />)
+    expect(heldBy()).toBe('Held by: Léa Martin')
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm the return' }))
+    })
+    expect(screen.getByText('Returned: custody is back with the organization.')).toBeTruthy()
+    expect(heldBy()).toBeNull()
+  })
+})
