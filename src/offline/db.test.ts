@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto'
 import Dexie from 'dexie'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CAVE_TAG, ORG } from '../../tests/offline-rows.ts'
-import { TrousseauDb } from './db.ts'
+import { offlineDb, resetOfflineDbForTests, TrousseauDb, withDb } from './db.ts'
 
 describe('the device database', () => {
   it('opens a version 1 database of an earlier build with its outbox and mirror intact, its tags left to the first full sync', async () => {
@@ -30,5 +30,100 @@ describe('the device database', () => {
     expect(db.tables.map((table) => table.name)).not.toContain('tags')
     db.close()
     await db.delete()
+  })
+})
+
+describe('the app’s database', () => {
+  beforeEach(async () => {
+    await resetOfflineDbForTests()
+  })
+
+  it('is the one "trousseau" database, shared by every caller', () => {
+    expect(offlineDb().name).toBe('trousseau')
+    expect(offlineDb()).toBe(offlineDb())
+  })
+
+  it('starts empty again for the next test', async () => {
+    const first = offlineDb()
+    await first.meta.put({ key: 'k', value: 'v' })
+    await resetOfflineDbForTests()
+    expect(offlineDb()).not.toBe(first)
+    expect(await offlineDb().meta.count()).toBe(0)
+  })
+})
+
+describe('withDb', () => {
+  const named = (name: string, message: string) => Object.assign(new Error(message), { name })
+
+  beforeEach(async () => {
+    await resetOfflineDbForTests()
+  })
+
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('answers what the work gives, from one run of it', async () => {
+    const work = vi.fn(async (db: TrousseauDb) => db.name)
+    expect(await withDb(work)).toBe('trousseau')
+    expect(work).toHaveBeenCalledTimes(1)
+  })
+
+  it.each([
+    ['Dexie’s closed database', named('DatabaseClosedError', 'Database has been closed')],
+    [
+      'Safari’s lost connection',
+      named('UnknownError', 'Connection to Indexed Database server lost. Refresh the page to try again'),
+    ],
+    ['a lost connection under another name', named('Error', 'connection to indexed database server lost')],
+  ])('opens the database anew and runs the work once more after %s', async (_, lost) => {
+    await offlineDb().meta.put({ key: 'k', value: 'kept' })
+    const connections: IDBDatabase[] = []
+    const work = vi.fn(async (db: TrousseauDb) => {
+      connections.push(db.backendDB())
+      if (work.mock.calls.length === 1) throw lost
+      return (await db.meta.get('k'))?.value
+    })
+    expect(await withDb(work)).toBe('kept')
+    expect(work).toHaveBeenCalledTimes(2)
+    // The lost connection is closed: the second run goes through a new one.
+    expect(connections[1]).not.toBe(connections[0])
+  })
+
+  it('opens a database already closed under it without closing it first', async () => {
+    const db = offlineDb()
+    await db.open()
+    const close = vi.spyOn(db, 'close')
+    const work = vi.fn(async (each: TrousseauDb) => {
+      if (work.mock.calls.length === 1) {
+        each.close()
+        close.mockClear()
+        throw named('DatabaseClosedError', 'Database has been closed')
+      }
+      return each.isOpen()
+    })
+    expect(await withDb(work)).toBe(true)
+    expect(close).not.toHaveBeenCalled()
+  })
+
+  it.each([
+    ['an error of the work', named('ConstraintError', 'Key already exists in the object store.')],
+    ['another unknown error of the browser', named('UnknownError', 'Internal error opening backing store')],
+    ['a value thrown that is not an error', 'connection to indexed database server lost'],
+  ])('lets %s through without running the work again', async (_, failure) => {
+    const work = vi.fn(async () => {
+      throw failure
+    })
+    await expect(withDb(work)).rejects.toBe(failure)
+    expect(work).toHaveBeenCalledTimes(1)
+  })
+
+  it('lets the second failure through when the work fails again once reopened', async () => {
+    const lost = named('DatabaseClosedError', 'Database has been closed')
+    const work = vi.fn(async () => {
+      throw lost
+    })
+    await expect(withDb(work)).rejects.toBe(lost)
+    expect(work).toHaveBeenCalledTimes(2)
   })
 })
