@@ -1,17 +1,30 @@
 import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Keychain } from '../../contract/keychains.ts'
-import type { SyncPage } from '../../contract/sync.ts'
+import { SYNC_PAGE_MAX, type SyncPage } from '../../contract/sync.ts'
+import type { Transfer } from '../../contract/transfers.ts'
 import { ADMIN, CAVE_TAG, CONTACT, NOW, ORG, OTHER_ORG, tag, transfer } from '../../tests/offline-rows.ts'
 import { applySyncPage, readSyncState, type SyncState } from './apply.ts'
 import { resetOfflineDbForTests, withDb } from './db.ts'
-import { claimMirror, mirroredKeychainSummaries, mirroredTransfer, mirrorTransfers } from './mirror.ts'
+import {
+  claimMirror,
+  mirroredDashboard,
+  mirroredKeychainSummaries,
+  mirroredOrganizations,
+  mirroredTransfer,
+  mirrorTransfers,
+} from './mirror.ts'
 import { enqueue } from './outbox.ts'
 import { refreshAlongside } from './refresh.ts'
 import { resolveScanOffline } from './scan-offline.ts'
 import { syncMirror } from './sync.ts'
-import { useSyncProgress } from './sync-progress.ts'
+import { reportSyncProgress, useSyncProgress } from './sync-progress.ts'
 import { allTags } from './tag-store.ts'
+
+vi.mock('./sync-progress.ts', async (original) => {
+  const real = await original<typeof import('./sync-progress.ts')>()
+  return { ...real, reportSyncProgress: vi.fn(real.reportSyncProgress) }
+})
 
 const keychain = (id: string, overrides: Partial<Keychain> = {}): Keychain => ({
   id,
@@ -70,6 +83,7 @@ beforeEach(async () => {
 
 afterEach(() => {
   vi.unstubAllGlobals()
+  vi.mocked(reportSyncProgress).mockClear()
 })
 
 describe('applying the change feed', () => {
@@ -284,6 +298,94 @@ describe('syncMirror', () => {
     expect((await withDb(readSyncState))?.cursor).toBe('c1')
     expect(useSyncProgress).toBeTypeOf('function')
   })
+
+  it('shows a full sync’s progress page after page, never a page of changes’, and none once it ended', async () => {
+    serve([
+      page({ reset: true, phase: 'snapshot', more: true, progress: { done: 1, total: 3 }, cursor: 'c1' }),
+      page({ phase: 'snapshot', more: true, progress: { done: 3, total: 3 }, cursor: 'c2' }),
+      page({ phase: 'changes', more: true, progress: { done: 9, total: 9 }, cursor: 'c3' }),
+      page({ cursor: 'c4' }),
+    ])
+    expect(await syncMirror(context)).toBe('synced')
+    expect(vi.mocked(reportSyncProgress).mock.calls).toEqual([
+      [{ done: 1, total: 3 }],
+      [{ done: 3, total: 3 }],
+      [null],
+      [null],
+      [null],
+    ])
+  })
+
+  it('shows no progress any more once a full sync failed half-way', async () => {
+    serve([
+      page({ reset: true, phase: 'snapshot', more: true, progress: { done: 1, total: 3 }, cursor: 'c1' }),
+    ])
+    await expect(syncMirror(context)).rejects.toThrow()
+    expect(vi.mocked(reportSyncProgress).mock.lastCall).toEqual([null])
+  })
+
+  it('asks pages of the size given, of the largest size the feed allows by default', async () => {
+    serve([page(), page()])
+    await syncMirror(context)
+    await syncMirror(context, { pageSize: 50 })
+    const limits = vi
+      .mocked(fetch)
+      .mock.calls.map(([url]) => new URL(String(url), 'http://localhost').searchParams.get('limit'))
+    expect(limits).toEqual([String(SYNC_PAGE_MAX), '50'])
+  })
+
+  it('asks from the start for another account than the one it synced for, and writes nothing for an account the mirror is not for', async () => {
+    serve([page({ reset: true, phase: 'snapshot', more: true, cursor: 'c1' }), page({ cursor: 'c2' })])
+    await syncMirror(context)
+    const asked = serve([page({ reset: true, phase: 'snapshot', keychains: [keychain('kc-a')] })])
+    expect(await syncMirror({ ...context, userId: CONTACT })).toBe('stopped')
+    expect(asked).toEqual([null])
+    expect((await withDb(readSyncState))?.cursor).toBe('c2')
+    expect(await counts()).toEqual({ keychains: 0, tags: 0, transfers: 0 })
+  })
+
+  it('takes tags from the feed for a role that lists them, from the keychains lent to it for one that does not', async () => {
+    serve([page({ reset: true, phase: 'snapshot', transfers: [transfer('tr-1')] })])
+    await syncMirror(context)
+    expect(await counts()).toMatchObject({ tags: 0, transfers: 1 })
+    serve([page({ reset: true, phase: 'snapshot', transfers: [transfer('tr-1')] })])
+    await syncMirror({ ...context, permissions: ['read__keychain'] })
+    expect((await withDb(allTags)).map((each) => each.code)).toEqual([CAVE_TAG.code])
+  })
+
+  describe('with other tabs of the app', () => {
+    function locks(held: boolean) {
+      const request = vi.fn(
+        async (_name: string, _options: LockOptions, work: (lock: Lock | null) => Promise<unknown>) =>
+          work(held ? null : ({ name: 'trousseau-sync', mode: 'exclusive' } as Lock)),
+      )
+      vi.stubGlobal('navigator', { ...navigator, locks: { request } })
+      return request
+    }
+
+    it('syncs under the app’s sync lock, taken only when free', async () => {
+      const request = locks(false)
+      serve([page({ cursor: 'c1' })])
+      expect(await syncMirror(context)).toBe('synced')
+      expect(request).toHaveBeenCalledWith('trousseau-sync', { ifAvailable: true }, expect.any(Function))
+      expect((await withDb(readSyncState))?.cursor).toBe('c1')
+    })
+
+    it('answers busy, asking nothing, while another tab syncs', async () => {
+      locks(true)
+      const asked = serve([page({ cursor: 'c1' })])
+      expect(await syncMirror(context)).toBe('busy')
+      expect(asked).toEqual([])
+      expect(await withDb(readSyncState)).toBeNull()
+    })
+
+    it('syncs without a lock where there is no navigator', async () => {
+      serve([page({ cursor: 'c1' })])
+      vi.stubGlobal('navigator', undefined)
+      expect(await syncMirror(context)).toBe('synced')
+      expect((await withDb(readSyncState))?.cursor).toBe('c1')
+    })
+  })
 })
 
 describe('refreshAlongside', () => {
@@ -343,5 +445,108 @@ describe('refreshAlongside', () => {
     expect(await refreshAlongside({ userId: ADMIN, organizationId: ORG, permissions: [] })).toBe(true)
     expect(await mirroredTransfer('tr-elsewhere')).toBeDefined()
     expect(await mirroredTransfer('tr-ended')).toBeUndefined()
+  })
+
+  /** The server for a refresh: `requests` are the pages of GET /transfers/requests, in order. */
+  function serveAll(answers: { profile?: object; dashboard?: unknown; requests: Transfer[][] }) {
+    const asked: string[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        const address = new URL(url, 'http://localhost')
+        asked.push(`${address.pathname}${address.search}`)
+        switch (address.pathname) {
+          case '/api/organizations':
+            return Response.json({ data: [] })
+          case '/api/stats/dashboard':
+            return Response.json(answers.dashboard ?? { organization: null, requests: { open: 2 } })
+          case '/api/profile':
+            return Response.json(answers.profile ?? profile(ORG))
+          case '/api/transfers/requests': {
+            const cursor = address.searchParams.get('cursor')
+            const index = cursor ? Number(cursor.replace('after page ', '')) : 0
+            const more = index + 1 < answers.requests.length
+            return Response.json({
+              data: answers.requests[index] ?? [],
+              nextCursor: more ? `after page ${index + 1}` : null,
+            })
+          }
+          default:
+            return new Response('{}', { status: 404 })
+        }
+      }),
+    )
+    return asked
+  }
+
+  const mine = (id: string, organizationId = OTHER_ORG) =>
+    transfer(id, {
+      organizationId,
+      recipient: { id: ADMIN, email: 'a@example.com', firstName: '', lastName: '' },
+    })
+  const context = { userId: ADMIN, organizationId: ORG, permissions: [] }
+
+  it('reads the user’s requests page by page, each from the cursor the last one gave, encoded', async () => {
+    const asked = serveAll({ requests: [[mine('tr-1')], [mine('tr-2')], [mine('tr-3')]] })
+    expect(await refreshAlongside(context)).toBe(true)
+    expect(asked.filter((each) => each.startsWith('/api/transfers/requests'))).toEqual([
+      '/api/transfers/requests?limit=100',
+      '/api/transfers/requests?limit=100&cursor=after%20page%201',
+      '/api/transfers/requests?limit=100&cursor=after%20page%202',
+    ])
+    for (const id of ['tr-1', 'tr-2', 'tr-3']) expect((await mirroredTransfer(id))?.id).toBe(id)
+  })
+
+  it('reads at most 20 pages of requests, and then forgets none it did not see', async () => {
+    await mirrorTransfers([mine('tr-old')], ADMIN)
+    const pages = Array.from({ length: 25 }, (_, index) => [mine(`tr-${index}`)])
+    const asked = serveAll({ requests: pages })
+    expect(await refreshAlongside(context)).toBe(true)
+    expect(asked.filter((each) => each.startsWith('/api/transfers/requests'))).toHaveLength(20)
+    expect(await mirroredTransfer('tr-19')).toBeDefined()
+    expect(await mirroredTransfer('tr-20')).toBeUndefined()
+    expect(await mirroredTransfer('tr-old')).toBeDefined()
+  })
+
+  it('mirrors the organizations, the dashboard and the profile as the server gave them', async () => {
+    const dashboard = { organization: null, requests: { open: 7 } }
+    serveAll({ dashboard, requests: [[]] })
+    expect(await refreshAlongside(context)).toBe(true)
+    expect(await mirroredOrganizations()).toEqual([])
+    expect(await mirroredDashboard(ORG)).toEqual(dashboard)
+    expect(await withDb((db) => db.profile.get(ADMIN))).toMatchObject({ id: ADMIN, firstName: 'Ada' })
+  })
+
+  it('writes nothing when the dashboard’s answer is not what the contract says', async () => {
+    serveAll({ dashboard: { requests: 'many' }, requests: [[]] })
+    await expect(refreshAlongside(context)).rejects.toThrow()
+    expect(await mirroredOrganizations()).toBeUndefined()
+    expect(await mirroredDashboard(ORG)).toBeUndefined()
+  })
+
+  it('writes nothing when another account signed in while it fetched', async () => {
+    serveAll({ profile: { ...profile(ORG), id: CONTACT }, requests: [[mine('tr-1')]] })
+    expect(await refreshAlongside(context)).toBe(false)
+    expect(await mirroredOrganizations()).toBeUndefined()
+    expect(await mirroredTransfer('tr-1')).toBeUndefined()
+  })
+
+  it('writes nothing when the device’s mirror belongs to another account', async () => {
+    await claimMirror(CONTACT)
+    serveAll({ requests: [[mine('tr-1')]] })
+    expect(await refreshAlongside(context)).toBe(false)
+    expect(await mirroredOrganizations()).toBeUndefined()
+    expect(await mirroredTransfer('tr-1')).toBeUndefined()
+  })
+
+  it('forgets only the user’s own requests in other organizations: the change feed keeps the rest', async () => {
+    const someoneElse = transfer('tr-someone-elses', { organizationId: OTHER_ORG })
+    await mirrorTransfers([someoneElse], ADMIN)
+    await mirrorTransfers([mine('tr-mine-here', ORG), mine('tr-mine-elsewhere')], ADMIN)
+    serveAll({ requests: [[]] })
+    expect(await refreshAlongside(context)).toBe(true)
+    expect(await mirroredTransfer('tr-someone-elses')).toBeDefined()
+    expect(await mirroredTransfer('tr-mine-here')).toBeDefined()
+    expect(await mirroredTransfer('tr-mine-elsewhere')).toBeUndefined()
   })
 })
