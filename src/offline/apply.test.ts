@@ -170,17 +170,19 @@ describe('the rows a page writes', () => {
     await applyPage(page(), { userId: CONTACT, readsTags: false })
     const other = tag('AGC-00070', 'hhhhhhhhhhhhhhhhhhhh', 'kc-other')
     const second = tag('AGC-00043', 'iiiiiiiiiiiiiiiiiiii', 'kc-cave')
-    await withDb((db) => putTags(db, [asMirroredTag(ORG, other)]))
+    const loose = tag('AGC-00071', 'nnnnnnnnnnnnnnnnnnnn', null)
+    await withDb((db) => putTags(db, [asMirroredTag(ORG, other), asMirroredTag(ORG, loose)]))
     const lent = transfer('tr-1', { keychain: { id: 'kc-cave', name: 'Cave', tags: [CAVE_TAG, second] } })
     const state = await applyPage(page({ transfers: [lent] }), { userId: CONTACT, readsTags: false })
     expect(await withDb(allTags)).toEqual([
       { ...CAVE_TAG, organizationId: ORG, gen: state!.gen },
       { ...second, organizationId: ORG, gen: state!.gen },
       { ...other, organizationId: ORG },
+      { ...loose, organizationId: ORG },
     ])
     const fewer = transfer('tr-1', { keychain: { id: 'kc-cave', name: 'Cave', tags: [second] } })
     await applyPage(page({ transfers: [fewer] }), { userId: CONTACT, readsTags: false })
-    expect((await ids()).tags).toEqual(['AGC-00043', 'AGC-00070'])
+    expect((await ids()).tags).toEqual(['AGC-00043', 'AGC-00070', 'AGC-00071'])
   })
 })
 

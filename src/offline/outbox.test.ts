@@ -444,6 +444,54 @@ describe('the outbox, item by item', () => {
     expect(fourth.seq).toBe(later.getTime())
   })
 
+  it('goes on after the last action this tab made, even once the outbox is emptied', async () => {
+    const first = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'a',
+      label: 'a',
+      now: T0,
+    })
+    await offlineDb().outbox.clear()
+    const earlier = new Date(T0.getTime() - 60_000)
+    const second = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'b',
+      label: 'b',
+      now: earlier,
+    })
+    expect(second.seq).toBe(first.seq + 1)
+  })
+
+  it('goes on after the last action kept on the device, in a tab loaded since', async () => {
+    const kept = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'a',
+      label: 'a',
+      now: T0,
+    })
+    offlineDb().close()
+    vi.resetModules()
+    const reloaded = await import('./outbox.ts')
+    const earlier = new Date(T0.getTime() - 60_000)
+    const next = await reloaded.enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'b',
+      label: 'b',
+      now: earlier,
+    })
+    expect(next.seq).toBe(kept.seq + 1)
+    const { offlineDb: reloadedDb } = await import('./db.ts')
+    reloadedDb().close()
+  })
+
   it('claims an action sent at once, and gives the claim up when it cannot be kept', async () => {
     const claimed = await enqueue({
       kind: 'scan',

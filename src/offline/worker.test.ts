@@ -130,6 +130,21 @@ describe('when the outbox worker looks again', () => {
     worker.stop()
   })
 
+  it('puts its next look off after each drain, keeping no earlier one', async () => {
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    await worker.wake()
+    await vi.advanceTimersByTimeAsync(30_000)
+    await worker.wake()
+    await scan()
+    await vi.advanceTimersByTimeAsync(30_000)
+    await idle()
+    expect(transport).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(30_000)
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    worker.stop()
+  })
+
   it('looks again at the item’s backoff after no answer', async () => {
     await scan()
     const transport = vi.fn<Transport>(unreachable)
