@@ -44,14 +44,30 @@ const restricted = 'lint/style/noRestrictedImports'
 
 describe('the layout rules', () => {
   it.each([
-    ['a feature importing another feature', 'src/features/cart/Cart.tsx', '../plans/api.ts', '../../lib/money.ts'],
+    [
+      'a feature importing another feature',
+      'src/features/cart/Cart.tsx',
+      '../plans/api.ts',
+      '../../lib/money.ts',
+    ],
     ['ui/ importing a feature', 'src/ui/Button.tsx', '../features/cart/api.ts', '../lib/money.ts'],
+    [
+      'the data layer importing a feature',
+      'src/api/cart.ts',
+      '../features/cart/CartSummary.tsx',
+      '../lib/api.ts',
+    ],
     ['lib/ importing offline code', 'src/lib/api.ts', '../offline/outbox.ts', './money.ts'],
     ['lib/ importing the app', 'src/lib/api.ts', '../app/router.tsx', './money.ts'],
     ['contract/ importing server code', 'contract/tags.ts', '../server/config.ts', './common.ts'],
     ['contract/ importing a package other than valibot', 'contract/tags.ts', 'date-fns', 'valibot'],
     ['http/ importing a module', 'server/http/access.ts', '../modules/auth/sessions.ts', '../db/schema.ts'],
-    ['payments/ importing a module', 'server/payments/stripe.ts', '../modules/prices/prices.ts', '../config.ts'],
+    [
+      'payments/ importing a module',
+      'server/payments/stripe.ts',
+      '../modules/prices/prices.ts',
+      '../config.ts',
+    ],
   ])('refuse %s, and take the allowed import', (_, file, forbidden, allowed) => {
     expect(lint({ [file]: used(forbidden) })).toEqual([`${file}: ${restricted}`])
     expect(lint({ [file]: used(allowed) })).toEqual([])

@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro'
 import { LayoutDashboard } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { useProfile } from '../features/auth/session.ts'
+import { useProfile } from '../api/profile.ts'
 import { useHref, useLocale } from '../lib/use-locale.ts'
 import { OfflineBanner } from '../offline/OfflineBanner.tsx'
 import { AppLink } from '../ui/AppLink.tsx'

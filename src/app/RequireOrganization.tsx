@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro'
 import { Building2 } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { useProfile } from '../features/auth/session.ts'
+import { useProfile } from '../api/profile.ts'
 import { useHref } from '../lib/use-locale.ts'
 import { AppLink } from '../ui/AppLink.tsx'
 import { buttonClass } from '../ui/Button.tsx'

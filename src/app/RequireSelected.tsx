@@ -1,9 +1,7 @@
 import { Trans } from '@lingui/react/macro'
-import { useQueryClient } from '@tanstack/react-query'
-import { useRouter } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { useProfile } from '../features/auth/session.ts'
-import { selectOrganization } from '../features/organizations/api.ts'
+import { useSelectOrganization } from '../api/organizations.ts'
+import { useProfile } from '../api/profile.ts'
 import { Button } from '../ui/Button.tsx'
 import { Card } from '../ui/Card.tsx'
 
@@ -21,8 +19,7 @@ export function RequireSelected({
   children: ReactNode
 }) {
   const profile = useProfile()
-  const queryClient = useQueryClient()
-  const router = useRouter()
+  const { select, isPending } = useSelectOrganization()
   if (profile?.selectedOrganizationId === organizationId) return <>{children}</>
   return (
     <Card className="flex max-w-xl flex-col items-start gap-4">
@@ -31,13 +28,7 @@ export function RequireSelected({
           Orders are placed for the selected organization. Switch to {organizationName} to order for it.
         </Trans>
       </p>
-      <Button
-        onPress={async () => {
-          await selectOrganization(organizationId)
-          await queryClient.invalidateQueries()
-          await router.invalidate()
-        }}
-      >
+      <Button isDisabled={isPending} onPress={() => void select(organizationId)}>
         <Trans>Switch to {organizationName}</Trans>
       </Button>
     </Card>

@@ -2,7 +2,7 @@ import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { Organization } from '../../contract/organizations.ts'
-import { organizationQuery } from '../features/organizations/api.ts'
+import { organizationQuery } from '../api/organizations.ts'
 import { ErrorState, LoadingState } from '../ui/States.tsx'
 import { RequireSelected } from './RequireSelected.tsx'
 

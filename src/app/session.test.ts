@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Profile } from '../../contract/auth.ts'
-import { profileKey } from '../features/auth/session.ts'
+import { profileKey } from '../api/profile.ts'
 import { createQueryClient } from './query.ts'
 import { restoreSession, setSignedInProfile } from './session.ts'
 

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Profile } from '../../contract/auth.ts'
-import { fetchProfile } from '../features/auth/api.ts'
-import { currentProfile, profileKey } from '../features/auth/session.ts'
+import { fetchProfile } from '../api/auth.ts'
+import { currentProfile, profileKey } from '../api/profile.ts'
 import { ApiError } from '../lib/api.ts'
 import { clearClientData } from './query.ts'
 

@@ -22,7 +22,7 @@ async function pageElement(page: PublicPageName, locale: Locale): Promise<ReactN
   }
   const [{ PublicSignIn }, { fetchProfile }] = await Promise.all([
     import('./sign-in.tsx'),
-    import('../features/auth/api.ts'),
+    import('../api/auth.ts'),
   ])
   // A signed-in visitor has nothing to do here (the SPA's route redirects the same way).
   void fetchProfile()

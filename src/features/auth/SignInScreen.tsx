@@ -5,13 +5,13 @@ import { useState } from 'react'
 import * as v from 'valibot'
 import { EmailSchema, type Profile, SignInCodeSchema } from '../../../contract/auth.ts'
 import type { Locale } from '../../../contract/locale.ts'
+import { createSession, requestSignInMail } from '../../api/auth.ts'
 import { ApiError } from '../../lib/api.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { useHydrated } from '../../lib/use-hydrated.ts'
 import { Button } from '../../ui/Button.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { createSession, requestSignInMail } from './api.ts'
 
 type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { ShoppingCart } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
 import type { Order } from '../../../contract/commerce.ts'
-import { cartQuery } from './api.ts'
+import { cartQuery } from '../../api/cart.ts'
 
 const CartDialog = lazy(() => import('./CartDialog.tsx'))
 

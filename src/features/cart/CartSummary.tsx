@@ -1,15 +1,15 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import type { CartItem, Order } from '../../../contract/commerce.ts'
+import { cartQuery, useCheckout, useEmptyCart, useRemoveCartItem } from '../../api/cart.ts'
 import { formatMoney } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
 import { PricePreview } from '../../ui/PricePreview.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { cartKey, cartQuery, checkout, emptyCart, removeCartItem } from './api.ts'
 
 /** How a cart line reads: "Plan Pro, yearly", "Tags “Cave” (CAV)". */
 function useItemLabel(): (item: CartItem) => string {
@@ -39,15 +39,15 @@ export function CartSummary({
   const { t } = useLingui()
   const itemLabel = useItemLabel()
   const locale = useLocale()
-  const queryClient = useQueryClient()
   const [busy, setBusy] = useState(false)
   const { data: cart, isPending, isError, refetch } = useQuery(cartQuery(organizationId))
-  const refresh = () => queryClient.invalidateQueries({ queryKey: cartKey(organizationId) })
+  const removeItem = useRemoveCartItem(organizationId)
+  const emptyCart = useEmptyCart(organizationId)
+  const checkout = useCheckout(organizationId)
   const run = async (action: () => Promise<unknown>, failure: string) => {
     setBusy(true)
     try {
       await action()
-      await refresh()
     } catch {
       toasts.add({ severity: 'error', summary: failure, life: 6000 })
     } finally {
@@ -84,7 +84,9 @@ export function CartSummary({
             <Button
               variant="ghost"
               isDisabled={busy}
-              onPress={() => void run(() => removeCartItem(item.id), t`The item could not be removed.`)}
+              onPress={() =>
+                void run(() => removeItem.mutateAsync(item.id), t`The item could not be removed.`)
+              }
               aria-label={t`Remove ${itemLabel(item)}`}
             >
               <Trash2 aria-hidden className="size-4" />
@@ -99,9 +101,7 @@ export function CartSummary({
           onPress={async () => {
             setBusy(true)
             try {
-              const order = await checkout()
-              await refresh()
-              onOrdered(order)
+              onOrdered(await checkout.mutateAsync(undefined))
             } catch {
               toasts.add({ severity: 'error', summary: t`The order could not be placed.`, life: 6000 })
             } finally {
@@ -114,7 +114,7 @@ export function CartSummary({
         <Button
           variant="secondary"
           isDisabled={busy}
-          onPress={() => void run(emptyCart, t`The cart could not be emptied.`)}
+          onPress={() => void run(() => emptyCart.mutateAsync(), t`The cart could not be emptied.`)}
         >
           <Trans>Empty the cart</Trans>
         </Button>

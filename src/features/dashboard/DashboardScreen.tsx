@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import { Building2, CreditCard, Inbox, KeyRound, Plus, ScanLine } from 'lucide-react'
 import { type ReactNode, useId } from 'react'
 import type { Profile } from '../../../contract/auth.ts'
+import { dashboardQuery } from '../../api/dashboard.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatNumber } from '../../lib/format.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -10,7 +11,6 @@ import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { dashboardQuery } from './api.ts'
 
 function Shortcut({
   href,

@@ -2,9 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Check, KeyRound, Pencil, QrCode, Trash2, X } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import type { Key } from '../../../contract/keychains.ts'
+import { removeKey, renameKey } from '../../api/keychains.ts'
 import { Button } from '../../ui/Button.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { removeKey, renameKey } from './api.ts'
 
 /** One key of a keychain: its name and type, renamed in place or removed by those who may edit. */
 export function KeyRow({

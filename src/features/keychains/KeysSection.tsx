@@ -3,12 +3,12 @@ import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Key, KeyType } from '../../../contract/keychains.ts'
+import { addKey, unusedTagsQuery } from '../../api/keychains.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { addKey, unusedTagsQuery } from './api.ts'
 import { KeyRow } from './KeyRow.tsx'
 
 function AddKeyForm({

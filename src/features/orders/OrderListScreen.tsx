@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useInfiniteQuery } from '@tanstack/react-query'
+import { orderListQuery } from '../../api/orders.ts'
 import { formatDate, formatMoney } from '../../lib/format.ts'
 import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -8,7 +9,6 @@ import { Badge } from '../../ui/Badge.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
-import { orderListQuery } from './api.ts'
 import { OrderContents } from './OrderContents.tsx'
 
 /** Orders: the selected organization's, or every organization's for an operator. */

@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query'
 import { CircleCheck, CircleHelp, CircleX, LoaderCircle } from 'lucide-react'
 import { useRef } from 'react'
 import type { OrderStatus } from '../../../contract/commerce.ts'
+import { checkOrder } from '../../api/orders.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
-import { checkOrder } from './api.ts'
 
 const POLL_MS = 2000
 /** After about a minute the page stops asking and says the payment is still being processed. */

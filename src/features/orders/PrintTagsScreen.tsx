@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
+import { orderDetailsQuery } from '../../api/orders.ts'
 import { Button } from '../../ui/Button.tsx'
 import { QrCode } from '../../ui/QrCode.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { orderDetailsQuery } from './api.ts'
 
 /** One QR per tag on A4 sheets: 4 columns × 6 rows of 45 mm cells, with the code under each. */
 export function PrintTagsScreen({ orderId }: { orderId: string }) {

@@ -1,19 +1,21 @@
 import { useLingui } from '@lingui/react/macro'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { type Order, OrderSchema } from '../../../contract/commerce.ts'
+import type { Order } from '../../../contract/commerce.ts'
 import type { Address } from '../../../contract/organizations.ts'
 import { priceBreakdown, tagUnitPrice } from '../../../contract/pricing.ts'
-import { ApiError, api } from '../../lib/api.ts'
+import { useAddToCart, useCheckout } from '../../api/cart.ts'
+import { pricesQuery } from '../../api/orders.ts'
+import { ApiError } from '../../lib/api.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { toasts } from '../../ui/toast/store.ts'
-import { pricesQuery } from './api.ts'
 import { draftProblems, EMPTY_DRAFT, type TagOrderDraft, tagCartItem } from './tag-order.ts'
 
 /** State and actions of a tag order, shared by both order screens so they produce the same cart lines. */
 export function useTagOrder(organizationId: string, onOrdered: (order: Order) => void, onAdded: () => void) {
   const { t } = useLingui()
-  const queryClient = useQueryClient()
+  const addToCart = useAddToCart(organizationId)
+  const checkout = useCheckout(organizationId)
   const prices = useQuery(pricesQuery).data
   const [draft, setDraft] = useState<TagOrderDraft>(EMPTY_DRAFT)
   const [showProblems, setShowProblems] = useState(false)
@@ -38,9 +40,8 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
     setShowProblems(true)
     if (!valid || !prices) return false
     setBusy(true)
-    const refreshCart = () => queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
     try {
-      await api('/cart/items', { method: 'POST', body: tagCartItem(draft, prices, shippingAddress) })
+      await addToCart.mutateAsync(tagCartItem(draft, prices, shippingAddress))
     } catch (error) {
       setBusy(false)
       const detail = error instanceof ApiError && error.status < 500 ? error.message : undefined
@@ -55,7 +56,6 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
     // The line is in the cart now: clear the form so a retry can never add it twice.
     setDraft(EMPTY_DRAFT)
     setShowProblems(false)
-    await refreshCart()
     if (!complete) {
       setBusy(false)
       toasts.add({ severity: 'success', summary: t`The tags have been added to the cart.`, life: 4000 })
@@ -63,13 +63,7 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
       return true
     }
     try {
-      const order = await api('/cart/checkout', {
-        method: 'POST',
-        body: shippingAddress ? { shippingAddress } : {},
-        schema: OrderSchema,
-      })
-      await refreshCart()
-      onOrdered(order)
+      onOrdered(await checkout.mutateAsync(shippingAddress))
       return true
     } catch (error) {
       const detail = error instanceof ApiError && error.status < 500 ? error.message : undefined

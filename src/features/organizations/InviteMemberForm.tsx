@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
+import { inviteMember, organizationKeys } from '../../api/organizations.ts'
 import { ApiError } from '../../lib/api.ts'
 import { ROLE_LABELS } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
@@ -11,7 +12,6 @@ import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { inviteMember, organizationKeys } from './api.ts'
 
 /** Invites someone by e-mail with a role; they get a mail in their language and join at their first sign-in. */
 export function InviteMemberForm({ organizationId }: { organizationId: string }) {

@@ -2,6 +2,12 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
+import {
+  organizationMembersQuery,
+  organizationOrdersQuery,
+  organizationQuery,
+  organizationTagsQuery,
+} from '../../api/organizations.ts'
 import { formatDate, formatMoney } from '../../lib/format.ts'
 import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -14,12 +20,6 @@ import { MemberTable } from '../../ui/MemberTable.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { Tabs } from '../../ui/Tabs.tsx'
 import { TagTable } from '../../ui/TagTable.tsx'
-import {
-  organizationMembersQuery,
-  organizationOrdersQuery,
-  organizationQuery,
-  organizationTagsQuery,
-} from './api.ts'
 import { InviteMemberForm } from './InviteMemberForm.tsx'
 
 export type OrganizationTab = 'users' | 'orders' | 'tags'

@@ -1,9 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { Organization } from '../../../contract/organizations.ts'
+import { createOrganization } from '../../api/organizations.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { createOrganization } from './api.ts'
 import { OrganizationForm } from './OrganizationForm.tsx'
 
 export function OrganizationNewScreen({

@@ -1,37 +1,18 @@
 import { useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { Building2 } from 'lucide-react'
-import { useState } from 'react'
-import { toasts } from '../../ui/toast/store.ts'
-import { organizationsQuery, selectOrganization } from './api.ts'
+import { organizationsQuery, useSelectOrganization } from '../../api/organizations.ts'
 
 /**
  * Picks the selected organization. The server's default is matched against the list; choosing one saves it as the
- * default, then `onSelected` refreshes what depends on it (profile permissions, lists, the cart).
+ * default and refreshes what depends on it (profile permissions, lists, the cart).
  */
-export function OrganizationSwitcher({
-  selectedId,
-  onSelected,
-}: {
-  selectedId: string | null
-  onSelected: () => Promise<void>
-}) {
+export function OrganizationSwitcher({ selectedId }: { selectedId: string | null }) {
   const { t } = useLingui()
-  const [saving, setSaving] = useState(false)
+  const { select, isPending } = useSelectOrganization()
   const { data: organizations } = useQuery(organizationsQuery)
   if (!organizations || organizations.length === 0) return null
   const known = organizations.some((organization) => organization.id === selectedId)
-  const choose = async (id: string) => {
-    setSaving(true)
-    try {
-      await selectOrganization(id)
-      await onSelected()
-    } catch {
-      toasts.add({ severity: 'error', summary: t`The organization could not be selected.`, life: 6000 })
-    } finally {
-      setSaving(false)
-    }
-  }
   return (
     <label className="flex flex-col gap-1 px-3 text-sm">
       <span className="flex items-center gap-1.5 font-medium text-slate-600">
@@ -40,8 +21,8 @@ export function OrganizationSwitcher({
       </span>
       <select
         value={known ? (selectedId ?? '') : ''}
-        disabled={saving}
-        onChange={(event) => void choose(event.target.value)}
+        disabled={isPending}
+        onChange={(event) => void select(event.target.value)}
         className="min-h-10 w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm font-semibold text-slate-900"
       >
         {known ? null : <option value="">{t`Choose an organization`}</option>}

@@ -1,8 +1,10 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Check } from 'lucide-react'
 import { useState } from 'react'
 import type { BillingCycle, Plan } from '../../../contract/commerce.ts'
+import { useAddToCart } from '../../api/cart.ts'
+import { planCartItem, plansQuery } from '../../api/plans.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatMoney } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
@@ -10,7 +12,6 @@ import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { choosePlan, plansQuery } from './api.ts'
 
 const cycleOf = (plan: Plan): BillingCycle => (plan.recurringInterval === 'year' ? 'YEARLY' : 'MONTHLY')
 
@@ -60,7 +61,7 @@ export function PlansScreen({
 }) {
   const { t } = useLingui()
   const ability = useAbility()
-  const queryClient = useQueryClient()
+  const addToCart = useAddToCart(organizationId ?? '')
   const [cycle, setCycle] = useState<BillingCycle>('MONTHLY')
   const [busy, setBusy] = useState(false)
   const { data: plans, isPending, isError, refetch } = useQuery(plansQuery)
@@ -71,8 +72,7 @@ export function PlansScreen({
     }
     setBusy(true)
     try {
-      await choosePlan(plan)
-      await queryClient.invalidateQueries({ queryKey: ['cart', organizationId] })
+      await addToCart.mutateAsync(planCartItem(plan))
       toasts.add({ severity: 'success', summary: t`The plan ${plan.name} is in your cart.`, life: 5000 })
       onChosen()
     } catch {

@@ -2,21 +2,16 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm, useStore } from '@tanstack/react-form'
 import * as v from 'valibot'
 import { PhoneSchema, type Profile } from '../../../contract/auth.ts'
+import { useUpdateProfile } from '../../api/profile.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { updateProfile } from './api.ts'
 
-export function ProfileScreen({
-  profile,
-  onSaved,
-}: {
-  profile: Profile
-  onSaved: (profile: Profile) => void
-}) {
+export function ProfileScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
+  const updateProfile = useUpdateProfile()
   const form = useForm({
     defaultValues: {
       firstName: profile.firstName,
@@ -25,8 +20,7 @@ export function ProfileScreen({
     },
     onSubmit: async ({ value, formApi }) => {
       try {
-        const updated = await updateProfile(value)
-        onSaved(updated)
+        const updated = await updateProfile.mutateAsync(value)
         formApi.reset({
           firstName: updated.firstName,
           lastName: updated.lastName,

@@ -2,11 +2,11 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
 import { CircleCheck } from 'lucide-react'
 import { useState } from 'react'
+import { sendFoundReport } from '../../api/tags.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { sendFoundReport } from './api.ts'
 
 /** A finder leaves a message and a way to reach them; the organization is told by mail, nobody's address is shown. */
 export function FoundReportForm({ publicId }: { publicId: string }) {

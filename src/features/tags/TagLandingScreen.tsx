@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query'
 import { KeyRound } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { TagLanding } from '../../../contract/tags.ts'
+import { tagLandingQuery } from '../../api/tags.ts'
 import { ApiError } from '../../lib/api.ts'
 import { personName } from '../../lib/labels.ts'
 import { Card } from '../../ui/Card.tsx'
 import { QrCode } from '../../ui/QrCode.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { tagLandingQuery } from './api.ts'
 import { FoundReportForm } from './FoundReportForm.tsx'
 
 export type MemberView = Extract<TagLanding, { view: 'member' }>

@@ -1,11 +1,11 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
+import { tagListQuery } from '../../api/tags.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { PageHeader } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TagTable } from '../../ui/TagTable.tsx'
-import { tagListQuery } from './api.ts'
 
 export function TagListScreen({ organizationId }: { organizationId: string }) {
   const href = useHref()

@@ -2,12 +2,12 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Transfer } from '../../../contract/transfers.ts'
+import { cancelTransfer, transferKeys } from '../../api/transfers.ts'
 import { ApiError } from '../../lib/api.ts'
 import { personName } from '../../lib/labels.ts'
 import { Button } from '../../ui/Button.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { cancelTransfer, transferKeys } from './api.ts'
 
 /** Cancels a SCHEDULED transfer after asking; the recipient is told by e-mail. */
 export function CancelTransferButton({ transfer }: { transfer: Transfer }) {

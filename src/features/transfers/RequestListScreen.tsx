@@ -1,10 +1,10 @@
 import { Trans } from '@lingui/react/macro'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { requestsQuery } from '../../api/transfers.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { PageHeader } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
-import { requestsQuery } from './api.ts'
 import { TransferTable } from './TransferTable.tsx'
 
 /** `/app/transfers/requests`: keychains transferred to me, in every organization, open ones first. */

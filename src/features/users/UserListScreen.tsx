@@ -1,10 +1,10 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
+import { membersQuery } from '../../api/users.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { PageHeader } from '../../ui/Card.tsx'
 import { MemberTable } from '../../ui/MemberTable.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { membersQuery } from './api.ts'
 
 export function UserListScreen({ organizationId }: { organizationId: string }) {
   const href = useHref()

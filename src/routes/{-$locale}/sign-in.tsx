@@ -2,10 +2,10 @@ import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router'
 import * as v from 'valibot'
 import type { Profile } from '../../../contract/auth.ts'
+import { currentProfile } from '../../api/profile.ts'
 import { LanguageSwitch } from '../../app/LanguageSwitch.tsx'
 import { setSignedInProfile } from '../../app/session.ts'
 import { SignInPage } from '../../features/auth/SignInPage.tsx'
-import { currentProfile } from '../../features/auth/session.ts'
 import { localizedHref, safeRedirect } from '../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/sign-in')({

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { useProfile } from '../../../features/auth/session.ts'
+import { useProfile } from '../../../api/profile.ts'
 import { DashboardScreen } from '../../../features/dashboard/DashboardScreen.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/')({

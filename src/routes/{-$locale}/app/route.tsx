@@ -1,15 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { createFileRoute, Outlet, redirect, useNavigate, useRouter } from '@tanstack/react-router'
+import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router'
 import type { Locale } from '../../../../contract/locale.ts'
 import { hasPermission } from '../../../../contract/permissions.ts'
+import { deleteSession } from '../../../api/auth.ts'
+import { currentProfile, profileQuery, useUpdateProfile } from '../../../api/profile.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
 import { setSignedInProfile } from '../../../app/session.ts'
 import { useFieldSync } from '../../../app/useFieldSync.ts'
-import { deleteSession } from '../../../features/auth/api.ts'
-import { currentProfile, profileQuery } from '../../../features/auth/session.ts'
 import { CartButton } from '../../../features/cart/CartButton.tsx'
 import { OrganizationSwitcher } from '../../../features/organizations/OrganizationSwitcher.tsx'
-import { updateProfile } from '../../../features/profile/api.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
 import { SyncIndicator } from '../../../offline/SyncIndicator.tsx'
@@ -33,7 +32,7 @@ function AppLayout() {
   const { locale, profile: initial } = Route.useRouteContext()
   const queryClient = useQueryClient()
   const navigate = useNavigate()
-  const router = useRouter()
+  const updateProfile = useUpdateProfile()
   const { data: profile } = useQuery({ ...profileQuery, initialData: initial })
   useFieldSync(profile ?? initial)
   const signOut = async () => {
@@ -43,9 +42,9 @@ function AppLayout() {
   }
   // The account's language follows the switch, so its mail is written in the language it reads.
   const saveLocale = (next: Locale) => {
-    updateProfile({ locale: next }).then(
-      (updated) => queryClient.setQueryData(profileQuery.queryKey, updated),
-      (error: unknown) => console.warn('Saving the language failed', error),
+    updateProfile.mutate(
+      { locale: next },
+      { onError: (error) => console.warn('Saving the language failed', error) },
     )
   }
   if (!profile) return null
@@ -65,16 +64,7 @@ function AppLayout() {
             />
           ) : null
         }
-        organizationSwitcher={
-          <OrganizationSwitcher
-            selectedId={profile.selectedOrganizationId}
-            onSelected={async () => {
-              // Permissions and every list depend on the selected organization.
-              await queryClient.invalidateQueries()
-              await router.invalidate()
-            }}
-          />
-        }
+        organizationSwitcher={<OrganizationSwitcher selectedId={profile.selectedOrganizationId} />}
       >
         <Outlet />
       </AppShell>

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useProfile } from '../../../api/profile.ts'
 import { wakeOutbox } from '../../../app/useFieldSync.ts'
-import { useProfile } from '../../../features/auth/session.ts'
 import { SyncPanel } from '../../../offline/SyncPanel.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/sync')({

@@ -1,10 +1,9 @@
 import { Trans } from '@lingui/react/macro'
-import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useSelectOrganization } from '../../../api/organizations.ts'
+import { useProfile } from '../../../api/profile.ts'
 import { NotFoundPage } from '../../../app/ErrorPages.tsx'
 import { PublicLayout } from '../../../app/PublicLayout.tsx'
-import { useProfile } from '../../../features/auth/session.ts'
-import { selectOrganization } from '../../../features/organizations/api.ts'
 import { type MemberView, TagLandingScreen } from '../../../features/tags/TagLandingScreen.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
 import { AppLink } from '../../../ui/AppLink.tsx'
@@ -19,7 +18,7 @@ function TagLanding() {
   const { publicId } = Route.useParams()
   const { locale } = Route.useRouteContext()
   const profile = useProfile()
-  const queryClient = useQueryClient()
+  const { select } = useSelectOrganization()
   const navigate = useNavigate()
   const openKeychain = ({ organization, keychain }: MemberView) => {
     if (!keychain) return null
@@ -36,9 +35,7 @@ function TagLanding() {
       <Button
         onPress={async () => {
           // The keychain page shows the selected organization: switch to the tag's organization first.
-          await selectOrganization(organization.id)
-          await queryClient.invalidateQueries()
-          await navigate({ href })
+          if (await select(organization.id)) await navigate({ href })
         }}
       >
         <Trans>Open the keychain in {name}</Trans>

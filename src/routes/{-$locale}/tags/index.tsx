@@ -1,7 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router'
+import { currentProfile } from '../../../api/profile.ts'
 import { PublicLayout } from '../../../app/PublicLayout.tsx'
 import { RequireOrganization } from '../../../app/RequireOrganization.tsx'
-import { currentProfile } from '../../../features/auth/session.ts'
 import { TagListScreen } from '../../../features/tags/TagListScreen.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
 

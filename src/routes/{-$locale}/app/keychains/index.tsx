@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useProfile } from '../../../../api/profile.ts'
+import { useMembersIfAllowed } from '../../../../api/users.ts'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
-import { useProfile } from '../../../../features/auth/session.ts'
 import { KeychainListScreen } from '../../../../features/keychains/KeychainListScreen.tsx'
-import { useMembersIfAllowed } from '../../../../features/users/api.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/')({
   component: () => (

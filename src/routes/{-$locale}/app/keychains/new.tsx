@@ -1,7 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useMembersIfAllowed } from '../../../../api/users.ts'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { KeychainNewScreen } from '../../../../features/keychains/KeychainNewScreen.tsx'
-import { useMembersIfAllowed } from '../../../../features/users/api.ts'
 import { localizedHref } from '../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/new')({

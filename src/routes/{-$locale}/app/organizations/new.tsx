@@ -1,7 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { profileKey } from '../../../../features/auth/session.ts'
-import { organizationKeys, selectOrganization } from '../../../../features/organizations/api.ts'
+import { useSelectOrganization } from '../../../../api/organizations.ts'
 import { OrganizationNewScreen } from '../../../../features/organizations/OrganizationNewScreen.tsx'
 import { localizedHref } from '../../../../lib/paths.ts'
 
@@ -11,17 +9,13 @@ export const Route = createFileRoute('/{-$locale}/app/organizations/new')({
 
 function NewOrganization() {
   const { locale } = Route.useRouteContext()
-  const queryClient = useQueryClient()
+  const { select } = useSelectOrganization()
   const navigate = useNavigate()
   return (
     <OrganizationNewScreen
       onCreated={async (organization) => {
         // A new organization becomes the selected one: the person creating it wants to work in it.
-        await selectOrganization(organization.id)
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: profileKey }),
-          queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-        ])
+        await select(organization.id)
         await navigate({ href: localizedHref(locale, `/app/organizations/${organization.id}`) })
       }}
     />

@@ -1,11 +1,11 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { keychainQuery } from '../../../../../api/keychains.ts'
+import { useMembersIfAllowed } from '../../../../../api/users.ts'
 import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
 import { useTimeZone } from '../../../../../app/useTimeZone.ts'
-import { keychainQuery } from '../../../../../features/keychains/api.ts'
 import { CreateTransferScreen } from '../../../../../features/transfers/CreateTransferScreen.tsx'
-import { useMembersIfAllowed } from '../../../../../features/users/api.ts'
 import { localizedHref } from '../../../../../lib/paths.ts'
 import { ErrorState, LoadingState } from '../../../../../ui/States.tsx'
 

@@ -1,9 +1,9 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useMembersIfAllowed } from '../../../../../api/users.ts'
 import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
 import { useTimeZone } from '../../../../../app/useTimeZone.ts'
 import { KeychainDetailScreen } from '../../../../../features/keychains/KeychainDetailScreen.tsx'
 import { KeychainTransfersSection } from '../../../../../features/transfers/KeychainTransfersSection.tsx'
-import { useMembersIfAllowed } from '../../../../../features/users/api.ts'
 import { useAbility } from '../../../../../lib/ability.tsx'
 import { localizedHref } from '../../../../../lib/paths.ts'
 

@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import * as v from 'valibot'
-import { useProfile } from '../../../../../features/auth/session.ts'
+import { useProfile } from '../../../../../api/profile.ts'
 import {
   OrganizationDetailScreen,
   type OrganizationTab,

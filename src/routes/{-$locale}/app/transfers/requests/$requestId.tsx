@@ -1,11 +1,8 @@
-import { useLingui } from '@lingui/react/macro'
-import { useQueryClient } from '@tanstack/react-query'
-import { createFileRoute, useNavigate, useRouter } from '@tanstack/react-router'
-import { useProfile } from '../../../../../features/auth/session.ts'
-import { selectOrganization } from '../../../../../features/organizations/api.ts'
+import { createFileRoute, useNavigate } from '@tanstack/react-router'
+import { useSelectOrganization } from '../../../../../api/organizations.ts'
+import { useProfile } from '../../../../../api/profile.ts'
 import { RequestDetailScreen } from '../../../../../features/transfers/RequestDetailScreen.tsx'
 import { localizedHref } from '../../../../../lib/paths.ts'
-import { toasts } from '../../../../../ui/toast/store.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/transfers/requests/$requestId')({
   component: RequestDetail,
@@ -15,10 +12,8 @@ function RequestDetail() {
   const { requestId } = Route.useParams()
   const { locale } = Route.useRouteContext()
   const profile = useProfile()
-  const queryClient = useQueryClient()
-  const router = useRouter()
+  const { select } = useSelectOrganization()
   const navigate = useNavigate()
-  const { t } = useLingui()
   return (
     <RequestDetailScreen
       key={requestId}
@@ -26,14 +21,7 @@ function RequestDetail() {
       onScan={async (transfer) => {
         // The scan screen works in the selected organization: switch to the transfer's first.
         if (profile?.selectedOrganizationId !== transfer.organizationId) {
-          try {
-            await selectOrganization(transfer.organizationId)
-          } catch {
-            toasts.add({ severity: 'error', summary: t`The organization could not be selected.`, life: 6000 })
-            return
-          }
-          await queryClient.invalidateQueries()
-          await router.invalidate()
+          if (!(await select(transfer.organizationId))) return
         }
         await navigate({ href: localizedHref(locale, '/app/scan') })
       }}

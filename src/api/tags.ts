@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
-import { type FoundReport, TagLandingSchema, TagPageSchema } from '../../../contract/tags.ts'
-import { api } from '../../lib/api.ts'
-import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
+import { type FoundReport, TagLandingSchema, TagPageSchema } from '../../contract/tags.ts'
+import { api } from '../lib/api.ts'
+import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 
 export const tagListQuery = (organizationId: string, cursor: string | null) =>
   queryOptions({

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { MemberListSchema, MemberSchema, type MemberUpdate } from '../../../contract/organizations.ts'
-import { useAbility } from '../../lib/ability.tsx'
-import { api } from '../../lib/api.ts'
+import { MemberListSchema, MemberSchema, type MemberUpdate } from '../../contract/organizations.ts'
+import { useAbility } from '../lib/ability.tsx'
+import { api } from '../lib/api.ts'
 
 /** Members of the selected organization; keyed by it so switching never shows another organization's people. */
 export const membersQuery = (organizationId: string) =>

@@ -1,5 +1,7 @@
-import { queryOptions } from '@tanstack/react-query'
-import { OrderPageSchema } from '../../../contract/commerce.ts'
+import { useLingui } from '@lingui/react/macro'
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { useRouter } from '@tanstack/react-router'
+import { OrderPageSchema } from '../../contract/commerce.ts'
 import {
   DefaultOrganizationSchema,
   type Invitation,
@@ -8,10 +10,11 @@ import {
   type OrganizationCreate,
   OrganizationListSchema,
   OrganizationSchema,
-} from '../../../contract/organizations.ts'
-import { TagPageSchema } from '../../../contract/tags.ts'
-import { api } from '../../lib/api.ts'
-import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
+} from '../../contract/organizations.ts'
+import { TagPageSchema } from '../../contract/tags.ts'
+import { api } from '../lib/api.ts'
+import { mirrored, mirrorStore } from '../offline/mirrored.ts'
+import { toasts } from '../ui/toast/store.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -64,8 +67,31 @@ export function inviteMember(organizationId: string, invitation: Invitation) {
   })
 }
 
-export function selectOrganization(id: string) {
-  return api('/organizations/default', { method: 'PATCH', body: { id }, schema: DefaultOrganizationSchema })
+/**
+ * Makes an organization the selected one, then refetches everything that depends on it (the profile's
+ * permissions, every list, the cart, the routes' data). `select` answers false once the user has been told it
+ * failed.
+ */
+export function useSelectOrganization() {
+  const { t } = useLingui()
+  const queryClient = useQueryClient()
+  const router = useRouter()
+  const mutation = useMutation({
+    mutationFn: (id: string) =>
+      api('/organizations/default', { method: 'PATCH', body: { id }, schema: DefaultOrganizationSchema }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries()
+      await router.invalidate()
+    },
+    onError: () =>
+      toasts.add({ severity: 'error', summary: t`The organization could not be selected.`, life: 6000 }),
+  })
+  const select = (id: string) =>
+    mutation.mutateAsync(id).then(
+      () => true,
+      () => false,
+    )
+  return { select, isPending: mutation.isPending }
 }
 
 export const organizationOrdersQuery = (id: string) =>

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
-import { DashboardSchema } from '../../../contract/transfers.ts'
-import { api } from '../../lib/api.ts'
-import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
+import { DashboardSchema } from '../../contract/transfers.ts'
+import { api } from '../lib/api.ts'
+import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 
 /** Counts of the selected organization and my open requests; keyed by the organization it was asked for. */
 export const dashboardQuery = (organizationId: string | null) =>

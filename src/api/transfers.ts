@@ -4,9 +4,9 @@ import {
   TransferPageSchema,
   TransferSchema,
   type TransferStatus,
-} from '../../../contract/transfers.ts'
-import { api } from '../../lib/api.ts'
-import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
+} from '../../contract/transfers.ts'
+import { api } from '../lib/api.ts'
+import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 
 export const transferKeys = {
   /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */

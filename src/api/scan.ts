@@ -1,5 +1,5 @@
-import { ScanResultSchema } from '../../../contract/scans.ts'
-import { api } from '../../lib/api.ts'
+import { ScanResultSchema } from '../../contract/scans.ts'
+import { api } from '../lib/api.ts'
 
 /** Sends a scan with its client-made id as `Idempotency-Key`, so a repeat never records it twice. */
 export function postScan(value: string, idempotencyKey: string = crypto.randomUUID()) {

@@ -5,9 +5,9 @@ import {
   OrderPageSchema,
   OrderSchema,
   PaymentSessionSchema,
-} from '../../../contract/commerce.ts'
-import { PricesSchema } from '../../../contract/pricing.ts'
-import { API_BASE_URL, ApiError, api } from '../../lib/api.ts'
+} from '../../contract/commerce.ts'
+import { PricesSchema } from '../../contract/pricing.ts'
+import { API_BASE_URL, ApiError, api } from '../lib/api.ts'
 
 export const pricesQuery = queryOptions({
   queryKey: ['prices'],

@@ -1,12 +1,16 @@
-import { type Profile, ProfileSchema, type SessionRequest } from '../../../contract/auth.ts'
-import type { Locale } from '../../../contract/locale.ts'
-import { ApiError, api } from '../../lib/api.ts'
+import { type Profile, ProfileSchema, type SessionRequest } from '../../contract/auth.ts'
+import type { Locale } from '../../contract/locale.ts'
+import { ApiError, api } from '../lib/api.ts'
 
 // The sign-in calls alone, without the query cache: the prerendered sign-in page loads only these.
 
+/** The signed-in user's profile; a 401 when no session is alive. */
+export const getProfile = () => api('/profile', { schema: ProfileSchema })
+
+/** The profile, or null when nobody is signed in. */
 export async function fetchProfile(): Promise<Profile | null> {
   try {
-    return await api('/profile', { schema: ProfileSchema })
+    return await getProfile()
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null
     throw error

@@ -7,10 +7,10 @@ import {
   KeychainSchema,
   type KeychainUpdate,
   KeySchema,
-} from '../../../contract/keychains.ts'
-import { TagPageSchema } from '../../../contract/tags.ts'
-import { api } from '../../lib/api.ts'
-import { mirrored, mirrorStore } from '../../offline/mirrored.ts'
+} from '../../contract/keychains.ts'
+import { TagPageSchema } from '../../contract/tags.ts'
+import { api } from '../lib/api.ts'
+import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 
 export const keychainKeys = {
   all: (organizationId: string) => ['keychains', organizationId] as const,

@@ -1,0 +1,41 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { type CartItemCreate, CartSchema, OrderSchema } from '../../contract/commerce.ts'
+import type { Address } from '../../contract/organizations.ts'
+import { api } from '../lib/api.ts'
+
+export const cartKey = (organizationId: string) => ['cart', organizationId] as const
+
+/** The selected organization's cart; keyed by it, so switching organization shows (and reloads) its own cart. */
+export const cartQuery = (organizationId: string) =>
+  queryOptions({ queryKey: cartKey(organizationId), queryFn: () => api('/cart', { schema: CartSchema }) })
+
+/** The cart's changes; each resolves once the organization's cart has been fetched again. */
+function useCartMutation<TInput, TResult>(organizationId: string, send: (input: TInput) => Promise<TResult>) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: cartKey(organizationId) }),
+  })
+}
+
+/** Puts a line in the cart (a plan replaces the cart's plan). */
+export const useAddToCart = (organizationId: string) =>
+  useCartMutation(organizationId, (item: CartItemCreate) =>
+    api('/cart/items', { method: 'POST', body: item }),
+  )
+
+export const useRemoveCartItem = (organizationId: string) =>
+  useCartMutation(organizationId, (id: string) => api(`/cart/items/${id}`, { method: 'DELETE' }))
+
+export const useEmptyCart = (organizationId: string) =>
+  useCartMutation(organizationId, () => api('/cart', { method: 'DELETE' }))
+
+/** Turns the cart into an order (shipped to `shippingAddress`, else to the organization's address). */
+export const useCheckout = (organizationId: string) =>
+  useCartMutation(organizationId, (shippingAddress?: Address) =>
+    api('/cart/checkout', {
+      method: 'POST',
+      body: shippingAddress ? { shippingAddress } : {},
+      schema: OrderSchema,
+    }),
+  )
