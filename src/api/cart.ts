@@ -1,7 +1,8 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import { type CartItemCreate, CartSchema, OrderSchema } from '../../contract/commerce.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { api } from '../lib/api.ts'
+import { useRefetchingMutation } from './refetching-mutation.ts'
 
 export const cartKey = (organizationId: string) => ['cart', organizationId] as const
 
@@ -10,13 +11,10 @@ export const cartQuery = (organizationId: string) =>
   queryOptions({ queryKey: cartKey(organizationId), queryFn: () => api('/cart', { schema: CartSchema }) })
 
 /** The cart's changes; each resolves once the organization's cart has been fetched again. */
-function useCartMutation<TInput, TResult>(organizationId: string, send: (input: TInput) => Promise<TResult>) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: send,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: cartKey(organizationId) }),
-  })
-}
+const useCartMutation = <TInput, TResult>(
+  organizationId: string,
+  send: (input: TInput) => Promise<TResult>,
+) => useRefetchingMutation(cartKey(organizationId), send)
 
 /** Puts a line in the cart (a plan replaces the cart's plan). */
 export const useAddToCart = (organizationId: string) =>

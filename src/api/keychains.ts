@@ -11,6 +11,7 @@ import {
 import { TagPageSchema } from '../../contract/tags.ts'
 import { api } from '../lib/api.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
+import { useRefetchingMutation } from './refetching-mutation.ts'
 
 export const keychainKeys = {
   all: (organizationId: string) => ['keychains', organizationId] as const,
@@ -77,19 +78,36 @@ export const unusedTagsQuery = (organizationId: string, q: string) =>
     },
   })
 
-export const createKeychain = (input: KeychainCreate) =>
-  api('/keychains', { method: 'POST', body: input, schema: KeychainSchema })
+/** A change to a keychain or its keys; resolves once the organization's keychain lists and pages are fetched again. */
+const useKeychainMutation = <TInput, TResult>(
+  organizationId: string,
+  send: (input: TInput) => Promise<TResult>,
+) => useRefetchingMutation(keychainKeys.all(organizationId), send)
 
-export const updateKeychain = (id: string, input: KeychainUpdate) =>
-  api(`/keychains/${id}`, { method: 'PATCH', body: input, schema: KeychainSchema })
+export const useCreateKeychain = (organizationId: string) =>
+  useKeychainMutation(organizationId, (input: KeychainCreate) =>
+    api('/keychains', { method: 'POST', body: input, schema: KeychainSchema }),
+  )
 
-export const deleteKeychain = (id: string) => api(`/keychains/${id}`, { method: 'DELETE' })
+export const useUpdateKeychain = (organizationId: string) =>
+  useKeychainMutation(organizationId, ({ id, update }: { id: string; update: KeychainUpdate }) =>
+    api(`/keychains/${id}`, { method: 'PATCH', body: update, schema: KeychainSchema }),
+  )
 
-export const addKey = (keychainId: string, input: KeyCreate) =>
-  api(`/keychains/${keychainId}/keys`, { method: 'POST', body: input, schema: KeySchema })
+export const useDeleteKeychain = (organizationId: string) =>
+  useKeychainMutation(organizationId, (id: string) => api(`/keychains/${id}`, { method: 'DELETE' }))
 
-export const renameKey = (keychainId: string, keyId: string, name: string) =>
-  api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'PATCH', body: { name }, schema: KeySchema })
+export const useAddKey = (organizationId: string, keychainId: string) =>
+  useKeychainMutation(organizationId, (input: KeyCreate) =>
+    api(`/keychains/${keychainId}/keys`, { method: 'POST', body: input, schema: KeySchema }),
+  )
 
-export const removeKey = (keychainId: string, keyId: string) =>
-  api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'DELETE' })
+export const useRenameKey = (organizationId: string, keychainId: string) =>
+  useKeychainMutation(organizationId, ({ keyId, name }: { keyId: string; name: string }) =>
+    api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'PATCH', body: { name }, schema: KeySchema }),
+  )
+
+export const useRemoveKey = (organizationId: string, keychainId: string) =>
+  useKeychainMutation(organizationId, (keyId: string) =>
+    api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'DELETE' }),
+  )

@@ -8,6 +8,7 @@ import {
 } from '../../contract/commerce.ts'
 import { PricesSchema } from '../../contract/pricing.ts'
 import { API_BASE_URL, ApiError, api } from '../lib/api.ts'
+import { useRefetchingMutation } from './refetching-mutation.ts'
 
 export const pricesQuery = queryOptions({
   queryKey: ['prices'],
@@ -40,9 +41,13 @@ export const checkOrder = (id: string) =>
 export const startPayment = (id: string) =>
   api(`/orders/${id}/sessions`, { method: 'POST', body: {}, schema: PaymentSessionSchema })
 
-/** Operator moves: confirmations, productions, shipments, deliveries. */
-export const moveOrder = (id: string, action: Exclude<OrderAction, 'sessions' | 'checks' | 'tags-exports'>) =>
-  api(`/orders/${id}/${action}`, { method: 'POST', body: {}, schema: OrderSchema })
+/** Operator moves: confirmations, productions, shipments, deliveries; every order list and page is refetched. */
+export const useMoveOrder = (id: string) =>
+  useRefetchingMutation(
+    orderKeys.all,
+    (action: Exclude<OrderAction, 'sessions' | 'checks' | 'tags-exports'>) =>
+      api(`/orders/${id}/${action}`, { method: 'POST', body: {}, schema: OrderSchema }),
+  )
 
 /** Downloads the CSV of an order's tags (code, name, colours, public URL) as a file. */
 export async function downloadTagsCsv(id: string, reference: string): Promise<void> {

@@ -4,9 +4,6 @@ import { useRouter } from '@tanstack/react-router'
 import { OrderPageSchema } from '../../contract/commerce.ts'
 import {
   DefaultOrganizationSchema,
-  type Invitation,
-  MemberListSchema,
-  MemberSchema,
   type OrganizationCreate,
   OrganizationListSchema,
   OrganizationSchema,
@@ -19,7 +16,6 @@ import { toasts } from '../ui/toast/store.ts'
 export const organizationKeys = {
   all: ['organizations'] as const,
   one: (id: string) => ['organizations', id] as const,
-  members: (id: string) => ['organizations', id, 'members'] as const,
   tags: (id: string, cursor: string | null) => ['organizations', id, 'tags', cursor] as const,
   orders: (id: string) => ['organizations', id, 'orders'] as const,
 }
@@ -40,12 +36,6 @@ export const organizationQuery = (id: string) =>
     queryFn: () => api(`/organizations/${id}`, { schema: OrganizationSchema }),
   })
 
-export const organizationMembersQuery = (id: string) =>
-  queryOptions({
-    queryKey: organizationKeys.members(id),
-    queryFn: async () => (await api(`/organizations/${id}/users`, { schema: MemberListSchema })).data,
-  })
-
 export const organizationTagsQuery = (id: string, cursor: string | null) =>
   queryOptions({
     queryKey: organizationKeys.tags(id, cursor),
@@ -57,14 +47,6 @@ export const organizationTagsQuery = (id: string, cursor: string | null) =>
 
 export function createOrganization(input: OrganizationCreate) {
   return api('/organizations', { method: 'POST', body: input, schema: OrganizationSchema })
-}
-
-export function inviteMember(organizationId: string, invitation: Invitation) {
-  return api(`/organizations/${organizationId}/users`, {
-    method: 'POST',
-    body: invitation,
-    schema: MemberSchema,
-  })
 }
 
 /**

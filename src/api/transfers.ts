@@ -1,5 +1,6 @@
-import { queryOptions } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import {
+  type Transfer,
   type TransferCreate,
   TransferPageSchema,
   TransferSchema,
@@ -7,6 +8,8 @@ import {
 } from '../../contract/transfers.ts'
 import { api } from '../lib/api.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
+import { memberKeys } from './members.ts'
+import { subscriptionKeys } from './subscriptions.ts'
 
 export const transferKeys = {
   /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */
@@ -103,10 +106,59 @@ export const transferQuery = (id: string) =>
       ),
   })
 
-export const createTransfer = (keychainId: string, input: TransferCreate) =>
-  api(`/keychains/${keychainId}/transfers`, { method: 'POST', body: input, schema: TransferSchema })
+/** What an authorization changes: the transfer lists, the month's allowance, the members (a new contact joins). */
+function useRefreshAfterAuthorizing() {
+  const queryClient = useQueryClient()
+  return () =>
+    Promise.all(
+      [transferKeys.all, subscriptionKeys.all, memberKeys.all].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey }),
+      ),
+    )
+}
 
-export const cancelTransfer = (id: string) => api(`/transfers/${id}`, { method: 'DELETE' })
+/** Authorizes a transfer of the keychain to a member or a new contact for a date window. */
+export function useCreateTransfer(keychainId: string) {
+  const refresh = useRefreshAfterAuthorizing()
+  return useMutation({
+    mutationFn: (input: TransferCreate) =>
+      api(`/keychains/${keychainId}/transfers`, { method: 'POST', body: input, schema: TransferSchema }),
+    onSuccess: refresh,
+  })
+}
+
+/** Cancels an authorization not picked up yet; a refusal means the screen was stale, so it refreshes either way. */
+export function useCancelTransfer() {
+  const refresh = useRefreshAfterAuthorizing()
+  return useMutation({
+    mutationFn: (id: string) => api(`/transfers/${id}`, { method: 'DELETE' }),
+    onSettled: refresh,
+  })
+}
+
+/** How a confirmation reaches the server: straight (the default), or through the device's outbox. */
+export type ConfirmPickup = (
+  transfer: Transfer,
+  idempotencyKey: string,
+) => Promise<{ transfer: Transfer; queued: boolean }>
+
+/**
+ * Confirms a pickup or return through `send`. Custody, lists and counts all move with it: every query is
+ * refetched in the background, while the caller shows the answer at once.
+ */
+export function useConfirmPickup(send: ConfirmPickup = confirmDirectly) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ transfer, idempotencyKey }: { transfer: Transfer; idempotencyKey: string }) =>
+      send(transfer, idempotencyKey),
+    onSuccess: () => void queryClient.invalidateQueries(),
+  })
+}
+
+const confirmDirectly: ConfirmPickup = async (transfer, key) => ({
+  transfer: await confirmPickup(transfer.id, key),
+  queued: false,
+})
 
 /**
  * Confirms the pickup or return the server offers (`transfer.next`). The key is made once per confirmation by

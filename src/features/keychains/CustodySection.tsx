@@ -4,7 +4,7 @@ import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
 import { type Keychain, TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { custodyLogQuery, updateKeychain } from '../../api/keychains.ts'
+import { custodyLogQuery, useUpdateKeychain } from '../../api/keychains.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
@@ -15,23 +15,18 @@ import { toasts } from '../../ui/toast/store.ts'
 import { custodianOptions } from './custodians.ts'
 import { custodianChangeProblem } from './refusals.ts'
 
-function ChangeCustodianForm({
-  keychain,
-  members,
-  onChanged,
-}: {
-  keychain: Keychain
-  members: Member[]
-  onChanged: () => Promise<void>
-}) {
+function ChangeCustodianForm({ keychain, members }: { keychain: Keychain; members: Member[] }) {
   const { t, i18n } = useLingui()
+  const updateKeychain = useUpdateKeychain(keychain.organizationId)
   const form = useForm({
     defaultValues: { custodianId: keychain.custodian?.id ?? '', reason: '' },
     onSubmit: async ({ value, formApi }) => {
       try {
-        await updateKeychain(keychain.id, { custodianId: value.custodianId || null, reason: value.reason })
+        await updateKeychain.mutateAsync({
+          id: keychain.id,
+          update: { custodianId: value.custodianId || null, reason: value.reason },
+        })
         formApi.reset({ custodianId: value.custodianId, reason: '' })
-        await onChanged()
         toasts.add({ severity: 'success', summary: t`The custodian has been changed.`, life: 4000 })
       } catch (error) {
         // A 409 says why in the reader's language (e.g. the keychain is out on a transfer).
@@ -144,13 +139,11 @@ export function CustodySection({
   keychain,
   members,
   canEdit,
-  onChanged,
 }: {
   organizationId: string
   keychain: Keychain
   members: Member[]
   canEdit: boolean
-  onChanged: () => Promise<void>
 }) {
   return (
     <section aria-labelledby="custody-title" className="flex flex-col gap-4">
@@ -163,7 +156,7 @@ export function CustodySection({
           {keychain.custodian ? personName(keychain.custodian) : <Trans>nobody</Trans>}
         </strong>
       </p>
-      {canEdit ? <ChangeCustodianForm keychain={keychain} members={members} onChanged={onChanged} /> : null}
+      {canEdit ? <ChangeCustodianForm keychain={keychain} members={members} /> : null}
       <h3 className="font-semibold text-slate-900">
         <Trans>Custody log</Trans>
       </h3>

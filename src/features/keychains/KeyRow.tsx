@@ -2,23 +2,25 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Check, KeyRound, Pencil, QrCode, Trash2, X } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import type { Key } from '../../../contract/keychains.ts'
-import { removeKey, renameKey } from '../../api/keychains.ts'
+import { useRemoveKey, useRenameKey } from '../../api/keychains.ts'
 import { Button } from '../../ui/Button.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
 /** One key of a keychain: its name and type, renamed in place or removed by those who may edit. */
 export function KeyRow({
+  organizationId,
   keychainId,
   keyItem,
   canEdit,
-  onChanged,
 }: {
+  organizationId: string
   keychainId: string
   keyItem: Key
   canEdit: boolean
-  onChanged: () => Promise<void>
 }) {
   const { t } = useLingui()
+  const renameKey = useRenameKey(organizationId, keychainId)
+  const removeKey = useRemoveKey(organizationId, keychainId)
   const [editing, setEditing] = useState(false)
   const [name, setName] = useState(keyItem.name)
   const [busy, setBusy] = useState(false)
@@ -27,7 +29,6 @@ export function KeyRow({
     setBusy(true)
     try {
       await action()
-      await onChanged()
       toasts.add({ severity: 'success', summary: success, life: 4000 })
       return true
     } catch {
@@ -44,7 +45,7 @@ export function KeyRow({
       return
     }
     const done = await run(
-      () => renameKey(keychainId, keyItem.id, name.trim()),
+      () => renameKey.mutateAsync({ keyId: keyItem.id, name: name.trim() }),
       t`The key has been renamed.`,
       t`The key could not be renamed.`,
     )
@@ -93,7 +94,7 @@ export function KeyRow({
             isDisabled={busy}
             onPress={() =>
               void run(
-                () => removeKey(keychainId, keyItem.id),
+                () => removeKey.mutateAsync(keyItem.id),
                 t`The key ${keyItem.name} has been removed.`,
                 t`The key could not be removed.`,
               )

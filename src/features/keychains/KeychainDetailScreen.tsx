@@ -1,12 +1,12 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { deleteKeychain, keychainKeys, keychainQuery, updateKeychain } from '../../api/keychains.ts'
+import { keychainQuery, useDeleteKeychain, useUpdateKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
@@ -19,15 +19,15 @@ import { KeysSection } from './KeysSection.tsx'
 import { keychainNameProblem } from './name-check.ts'
 import { deletionProblem } from './refusals.ts'
 
-function RenameForm({ keychain, onChanged }: { keychain: Keychain; onChanged: () => Promise<void> }) {
+function RenameForm({ keychain }: { keychain: Keychain }) {
   const { t, i18n } = useLingui()
+  const updateKeychain = useUpdateKeychain(keychain.organizationId)
   const form = useForm({
     defaultValues: { name: keychain.name },
     onSubmit: async ({ value, formApi }) => {
       try {
-        await updateKeychain(keychain.id, { name: value.name })
+        await updateKeychain.mutateAsync({ id: keychain.id, update: { name: value.name } })
         formApi.reset({ name: value.name.trim() })
-        await onChanged()
         toasts.add({ severity: 'success', summary: t`The name has been changed.`, life: 4000 })
       } catch {
         toasts.add({ severity: 'error', summary: t`The name could not be changed.`, life: 6000 })
@@ -90,10 +90,9 @@ export function KeychainDetailScreen({
 }) {
   const { t, i18n } = useLingui()
   const ability = useAbility()
-  const queryClient = useQueryClient()
+  const deleteKeychain = useDeleteKeychain(organizationId)
   const [confirming, setConfirming] = useState(false)
   const { data: keychain, isPending, error, refetch } = useQuery(keychainQuery(organizationId, keychainId))
-  const refresh = () => queryClient.invalidateQueries({ queryKey: keychainKeys.all(organizationId) })
   if (isPending) return <LoadingState label={<Trans>Loading the keychain…</Trans>} />
   if (keychain === undefined)
     return (
@@ -106,8 +105,7 @@ export function KeychainDetailScreen({
 
   const remove = async () => {
     try {
-      await deleteKeychain(keychain.id)
-      await refresh()
+      await deleteKeychain.mutateAsync(keychain.id)
       toasts.add({
         severity: 'success',
         summary: t`The keychain ${keychain.name} has been deleted.`,
@@ -139,13 +137,12 @@ export function KeychainDetailScreen({
       </p>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex flex-col gap-6">
-          {canEdit ? <RenameForm keychain={keychain} onChanged={refresh} /> : null}
+          {canEdit ? <RenameForm keychain={keychain} /> : null}
           <KeysSection
             organizationId={organizationId}
             keychainId={keychain.id}
             keys={keychain.keys}
             canEdit={ability.can('create', 'key')}
-            onChanged={refresh}
           />
         </Card>
         <Card className="flex flex-col gap-6">
@@ -154,7 +151,6 @@ export function KeychainDetailScreen({
             keychain={keychain}
             members={members}
             canEdit={canEdit}
-            onChanged={refresh}
           />
         </Card>
       </div>

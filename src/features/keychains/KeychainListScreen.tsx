@@ -1,11 +1,11 @@
 import { msg } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
+import { useInfiniteQuery } from '@tanstack/react-query'
 import { Plus, Search, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { deleteKeychain, keychainKeys, keychainListQuery } from '../../api/keychains.ts'
+import { keychainListQuery, useDeleteKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { personName } from '../../lib/labels.ts'
 import { useHref } from '../../lib/use-locale.ts'
@@ -69,7 +69,7 @@ export function KeychainListScreen({
   const { t, i18n } = useLingui()
   const href = useHref()
   const ability = useAbility()
-  const queryClient = useQueryClient()
+  const deleteKeychain = useDeleteKeychain(organizationId)
   const [search, setSearch] = useState('')
   const q = useDebounced(search.trim())
   const [toDelete, setToDelete] = useState<KeychainSummary | null>(null)
@@ -82,14 +82,13 @@ export function KeychainListScreen({
     if (!toDelete) return
     setDeleting(true)
     try {
-      await deleteKeychain(toDelete.id)
+      await deleteKeychain.mutateAsync(toDelete.id)
       toasts.add({
         severity: 'success',
         summary: t`The keychain ${toDelete.name} has been deleted.`,
         life: 4000,
       })
       setToDelete(null)
-      await queryClient.invalidateQueries({ queryKey: keychainKeys.all(organizationId) })
     } catch (error) {
       toasts.add({
         severity: 'error',

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { createKeychain } from '../../api/keychains.ts'
+import { useCreateKeychain } from '../../api/keychains.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
@@ -12,18 +12,24 @@ import { custodianOptions } from './custodians.ts'
 import { keychainNameProblem } from './name-check.ts'
 
 export function KeychainNewScreen({
+  organizationId,
   members,
   onCreated,
 }: {
+  organizationId: string
   members: Member[]
   onCreated: (keychain: Keychain) => void
 }) {
   const { t, i18n } = useLingui()
+  const createKeychain = useCreateKeychain(organizationId)
   const form = useForm({
     defaultValues: { name: '', custodianId: '' },
     onSubmit: async ({ value }) => {
       try {
-        const keychain = await createKeychain({ name: value.name, custodianId: value.custodianId || null })
+        const keychain = await createKeychain.mutateAsync({
+          name: value.name,
+          custodianId: value.custodianId || null,
+        })
         toasts.add({ severity: 'success', summary: t`The keychain has been created.`, life: 4000 })
         onCreated(keychain)
       } catch {

@@ -3,7 +3,7 @@ import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Key, KeyType } from '../../../contract/keychains.ts'
-import { addKey, unusedTagsQuery } from '../../api/keychains.ts'
+import { unusedTagsQuery, useAddKey } from '../../api/keychains.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
@@ -11,30 +11,21 @@ import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { KeyRow } from './KeyRow.tsx'
 
-function AddKeyForm({
-  organizationId,
-  keychainId,
-  onChanged,
-}: {
-  organizationId: string
-  keychainId: string
-  onChanged: () => Promise<void>
-}) {
+function AddKeyForm({ organizationId, keychainId }: { organizationId: string; keychainId: string }) {
   const { t } = useLingui()
+  const addKey = useAddKey(organizationId, keychainId)
   const [tagSearch, setTagSearch] = useState('')
   const tags = useQuery(unusedTagsQuery(organizationId, tagSearch.trim()))
   const form = useForm({
     defaultValues: { name: '', type: 'KEY' as KeyType, tagId: '' },
     onSubmit: async ({ value, formApi }) => {
       try {
-        await addKey(
-          keychainId,
+        await addKey.mutateAsync(
           value.type === 'TAG'
             ? { type: 'TAG', name: value.name, tagId: value.tagId }
             : { type: 'KEY', name: value.name },
         )
         formApi.reset()
-        await onChanged()
         toasts.add({ severity: 'success', summary: t`The key has been added.`, life: 4000 })
       } catch (error) {
         const taken = error instanceof ApiError && error.status === 409
@@ -143,13 +134,11 @@ export function KeysSection({
   keychainId,
   keys,
   canEdit,
-  onChanged,
 }: {
   organizationId: string
   keychainId: string
   keys: Key[]
   canEdit: boolean
-  onChanged: () => Promise<void>
 }) {
   const { t } = useLingui()
   return (
@@ -166,17 +155,15 @@ export function KeysSection({
           {keys.map((key) => (
             <KeyRow
               key={key.id}
+              organizationId={organizationId}
               keychainId={keychainId}
               keyItem={key}
               canEdit={canEdit}
-              onChanged={onChanged}
             />
           ))}
         </ul>
       )}
-      {canEdit ? (
-        <AddKeyForm organizationId={organizationId} keychainId={keychainId} onChanged={onChanged} />
-      ) : null}
+      {canEdit ? <AddKeyForm organizationId={organizationId} keychainId={keychainId} /> : null}
     </section>
   )
 }

@@ -1,11 +1,11 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { Download, Printer } from 'lucide-react'
 import { useState } from 'react'
 import type { OrderAction } from '../../../contract/commerce.ts'
-import { downloadTagsCsv, moveOrder, orderDetailsQuery, orderKeys, startPayment } from '../../api/orders.ts'
+import { downloadTagsCsv, orderDetailsQuery, startPayment, useMoveOrder } from '../../api/orders.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -29,7 +29,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const { t, i18n } = useLingui()
   const locale = useLocale()
   const href = useHref()
-  const queryClient = useQueryClient()
+  const moveOrder = useMoveOrder(orderId)
   const [busy, setBusy] = useState(false)
   const { data, isPending, isError, error, refetch } = useQuery(orderDetailsQuery(orderId))
   if (isPending) return <LoadingState label={<Trans>Loading the order…</Trans>} />
@@ -47,7 +47,6 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
     setBusy(true)
     try {
       await run()
-      await queryClient.invalidateQueries({ queryKey: orderKeys.all })
       toasts.add({ severity: 'success', summary: t`The action has been successfully completed.`, life: 4000 })
     } catch {
       toasts.add({ severity: 'error', summary: t`Action failed.`, life: 6000 })
@@ -85,7 +84,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
             <Button
               key={action}
               isDisabled={busy}
-              onPress={() => void act(() => moveOrder(order.id, action))}
+              onPress={() => void act(() => moveOrder.mutateAsync(action))}
             >
               {i18n._(MOVE_LABELS[action])}
             </Button>

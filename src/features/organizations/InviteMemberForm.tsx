@@ -1,10 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm } from '@tanstack/react-form'
-import { useQueryClient } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
-import { inviteMember, organizationKeys } from '../../api/organizations.ts'
+import { useInviteMember } from '../../api/members.ts'
 import { ApiError } from '../../lib/api.ts'
 import { ROLE_LABELS } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
@@ -17,15 +16,14 @@ import { toasts } from '../../ui/toast/store.ts'
 export function InviteMemberForm({ organizationId }: { organizationId: string }) {
   const { t, i18n } = useLingui()
   const locale = useLocale()
-  const queryClient = useQueryClient()
+  const inviteMember = useInviteMember(organizationId)
   const form = useForm({
     defaultValues: { email: '', role: 'MEMBER' as Role },
     onSubmit: async ({ value, formApi }) => {
       try {
-        await inviteMember(organizationId, { email: value.email, role: value.role, locale })
+        await inviteMember.mutateAsync({ email: value.email, role: value.role, locale })
         toasts.add({ severity: 'success', summary: t`Invitation sent to ${value.email}.`, life: 5000 })
         formApi.reset()
-        await queryClient.invalidateQueries({ queryKey: organizationKeys.members(organizationId) })
       } catch (error) {
         const already = error instanceof ApiError && error.status === 409
         toasts.add({

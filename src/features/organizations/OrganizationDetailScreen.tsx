@@ -2,12 +2,8 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
-import {
-  organizationMembersQuery,
-  organizationOrdersQuery,
-  organizationQuery,
-  organizationTagsQuery,
-} from '../../api/organizations.ts'
+import { membersQuery } from '../../api/members.ts'
+import { organizationOrdersQuery, organizationQuery, organizationTagsQuery } from '../../api/organizations.ts'
 import { formatDate, formatMoney } from '../../lib/format.ts'
 import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -34,7 +30,7 @@ function MembersTab({
   linked: boolean
 }) {
   const href = useHref()
-  const { data, isPending, isError, refetch } = useQuery(organizationMembersQuery(organizationId))
+  const { data, isPending, isError, refetch } = useQuery(membersQuery(organizationId))
   return (
     <div className="flex flex-col gap-5">
       {canInvite ? (

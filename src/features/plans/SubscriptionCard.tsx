@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
+import { subscriptionQuery } from '../../api/subscriptions.ts'
 import { formatDate } from '../../lib/format.ts'
-import { subscriptionQuery } from '../../lib/subscription.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Card } from '../../ui/Card.tsx'

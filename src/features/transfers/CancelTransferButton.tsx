@@ -1,8 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Transfer } from '../../../contract/transfers.ts'
-import { cancelTransfer, transferKeys } from '../../api/transfers.ts'
+import { useCancelTransfer } from '../../api/transfers.ts'
 import { ApiError } from '../../lib/api.ts'
 import { personName } from '../../lib/labels.ts'
 import { Button } from '../../ui/Button.tsx'
@@ -12,14 +11,14 @@ import { toasts } from '../../ui/toast/store.ts'
 /** Cancels a SCHEDULED transfer after asking; the recipient is told by e-mail. */
 export function CancelTransferButton({ transfer }: { transfer: Transfer }) {
   const { t } = useLingui()
-  const queryClient = useQueryClient()
+  const cancelTransfer = useCancelTransfer()
   const [open, setOpen] = useState(false)
   const [pending, setPending] = useState(false)
   const recipient = personName(transfer.recipient)
   const cancel = async () => {
     setPending(true)
     try {
-      await cancelTransfer(transfer.id)
+      await cancelTransfer.mutateAsync(transfer.id)
       toasts.add({ severity: 'success', summary: t`The transfer has been cancelled.`, life: 4000 })
     } catch (error) {
       toasts.add({
@@ -33,8 +32,6 @@ export function CancelTransferButton({ transfer }: { transfer: Transfer }) {
     } finally {
       setPending(false)
       setOpen(false)
-      await queryClient.invalidateQueries({ queryKey: transferKeys.all })
-      await queryClient.invalidateQueries({ queryKey: ['subscription'] })
     }
   }
   return (

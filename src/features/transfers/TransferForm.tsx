@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm, useStore } from '@tanstack/react-form'
-import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
@@ -8,7 +7,7 @@ import { calendarDayIn } from '../../../contract/calendar-day.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { shiftCalendarDay, type Transfer, type TransferCreate } from '../../../contract/transfers.ts'
-import { createTransfer, transferKeys } from '../../api/transfers.ts'
+import { useCreateTransfer } from '../../api/transfers.ts'
 import { ApiError, refusalMessage, refusedWith } from '../../lib/api.ts'
 import { personName, ROLE_LABELS } from '../../lib/labels.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
@@ -49,7 +48,7 @@ export function TransferForm({
 }) {
   const { t, i18n } = useLingui()
   const locale = useLocale()
-  const queryClient = useQueryClient()
+  const createTransfer = useCreateTransfer(keychainId)
   const [problem, setProblem] = useState<string | null>(null)
   const firstDay = calendarDayIn(timeZone, new Date())
   const candidates = members.filter((member) => member.status !== 'DISABLED' && member.id !== custodianId)
@@ -75,15 +74,12 @@ export function TransferForm({
           ? { kind: 'email', email: value.email, locale }
           : { kind: 'member', userId: value.recipient }
       try {
-        const transfer = await createTransfer(keychainId, {
+        const transfer = await createTransfer.mutateAsync({
           recipient,
           fromDate: value.fromDate,
           toDate: value.toDate,
         })
         formApi.reset()
-        await queryClient.invalidateQueries({ queryKey: transferKeys.all })
-        await queryClient.invalidateQueries({ queryKey: ['subscription'] })
-        await queryClient.invalidateQueries({ queryKey: ['members'] })
         toasts.add({
           severity: 'success',
           summary: t`Transfer authorized. ${personName(transfer.recipient)} has been sent an e-mail.`,

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { CircleCheck } from 'lucide-react'
 import { useRef, useState } from 'react'
 import type { Transfer } from '../../../contract/transfers.ts'
-import { confirmPickup, transferQuery } from '../../api/transfers.ts'
+import { type ConfirmPickup, transferQuery, useConfirmPickup } from '../../api/transfers.ts'
 import { ApiError, refusalMessage, refusedWith } from '../../lib/api.ts'
 import { formatCalendarRange } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
@@ -17,20 +17,9 @@ import { TransferStatusBadge } from './TransferTable.tsx'
  * The transfer a scanned keychain concerns, with the pickup or return the caller may confirm now. One
  * confirmation keeps one Idempotency-Key, so pressing again after a lost answer is counted once.
  */
-/** How a confirmation reaches the server: straight (the default), or through the device's outbox. */
-export type ConfirmPickup = (
-  transfer: Transfer,
-  idempotencyKey: string,
-) => Promise<{ transfer: Transfer; queued: boolean }>
-
-const confirmDirectly: ConfirmPickup = async (transfer, key) => ({
-  transfer: await confirmPickup(transfer.id, key),
-  queued: false,
-})
-
 export function TransferPickupCard({
   transfer: scanned,
-  confirm: send = confirmDirectly,
+  confirm: send,
   onMoved,
 }: {
   transfer: Transfer
@@ -41,6 +30,7 @@ export function TransferPickupCard({
   const { t, i18n } = useLingui()
   const locale = useLocale()
   const queryClient = useQueryClient()
+  const pickup = useConfirmPickup(send)
   const [transfer, setTransfer] = useState(scanned)
   const [pending, setPending] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
@@ -53,7 +43,7 @@ export function TransferPickupCard({
     setPending(true)
     setProblem(null)
     try {
-      const answer = await send(transfer, key.current)
+      const answer = await pickup.mutateAsync({ transfer, idempotencyKey: key.current })
       const done = answer.transfer
       setTransfer(done)
       onMoved?.(done)
@@ -68,7 +58,6 @@ export function TransferPickupCard({
             : t`Pickup confirmed.`,
         life: 5000,
       })
-      await queryClient.invalidateQueries()
     } catch (error) {
       if (refusedWith(error, 404)) {
         setProblem(t`This transfer is no longer open to you: it may have been cancelled.`)

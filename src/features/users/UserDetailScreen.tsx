@@ -1,11 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useForm, useStore } from '@tanstack/react-form'
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
-import { memberQuery, updateMember } from '../../api/users.ts'
+import { memberQuery, useUpdateMember } from '../../api/members.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { ApiError } from '../../lib/api.ts'
 import { personName, ROLE_LABELS, STATUS_LABELS } from '../../lib/labels.ts'
@@ -21,7 +21,7 @@ type Status = 'ACTIVE' | 'DISABLED'
 
 function MemberForm({ organizationId, member }: { organizationId: string; member: Member }) {
   const { t, i18n } = useLingui()
-  const queryClient = useQueryClient()
+  const updateMember = useUpdateMember(organizationId)
   const ability = useAbility()
   const canEdit = ability.can('update', 'member')
   const form = useForm({
@@ -35,16 +35,17 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
     onSubmit: async ({ value, formApi }) => {
       const statusChanged = (member.status === 'DISABLED') !== (value.status === 'DISABLED')
       try {
-        const updated = await updateMember(member.id, {
-          // Only what changed: names and e-mail belong to the person once they have signed in.
-          ...(value.firstName !== member.firstName ? { firstName: value.firstName } : {}),
-          ...(value.lastName !== member.lastName ? { lastName: value.lastName } : {}),
-          ...(member.status === 'INVITED' && value.email !== member.email ? { email: value.email } : {}),
-          ...(value.role !== member.role ? { role: value.role } : {}),
-          ...(statusChanged ? { status: value.status } : {}),
+        await updateMember.mutateAsync({
+          id: member.id,
+          update: {
+            // Only what changed: names and e-mail belong to the person once they have signed in.
+            ...(value.firstName !== member.firstName ? { firstName: value.firstName } : {}),
+            ...(value.lastName !== member.lastName ? { lastName: value.lastName } : {}),
+            ...(member.status === 'INVITED' && value.email !== member.email ? { email: value.email } : {}),
+            ...(value.role !== member.role ? { role: value.role } : {}),
+            ...(statusChanged ? { status: value.status } : {}),
+          },
         })
-        queryClient.setQueryData(memberQuery(organizationId, member.id).queryKey, updated)
-        await queryClient.invalidateQueries({ queryKey: ['members', organizationId], exact: true })
         formApi.reset({ ...value })
         toasts.add({ severity: 'success', summary: t`The user has been updated.`, life: 4000 })
       } catch (error) {
@@ -63,9 +64,7 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
   useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
   const revoke = async () => {
     try {
-      const updated = await updateMember(member.id, { status: 'DISABLED' })
-      queryClient.setQueryData(memberQuery(organizationId, member.id).queryKey, updated)
-      await queryClient.invalidateQueries({ queryKey: ['members', organizationId], exact: true })
+      await updateMember.mutateAsync({ id: member.id, update: { status: 'DISABLED' } })
       toasts.add({ severity: 'success', summary: t`The invitation has been revoked.`, life: 4000 })
     } catch {
       toasts.add({ severity: 'error', summary: t`The user could not be updated.`, life: 6000 })

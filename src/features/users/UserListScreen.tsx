@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { membersQuery } from '../../api/users.ts'
+import { membersQuery } from '../../api/members.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { PageHeader } from '../../ui/Card.tsx'
 import { MemberTable } from '../../ui/MemberTable.tsx'

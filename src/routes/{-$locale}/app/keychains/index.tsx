@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useMembersIfAllowed } from '../../../../api/members.ts'
 import { useProfile } from '../../../../api/profile.ts'
-import { useMembersIfAllowed } from '../../../../api/users.ts'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { KeychainListScreen } from '../../../../features/keychains/KeychainListScreen.tsx'
 

@@ -1,5 +1,5 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useMembersIfAllowed } from '../../../../api/users.ts'
+import { useMembersIfAllowed } from '../../../../api/members.ts'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { KeychainNewScreen } from '../../../../features/keychains/KeychainNewScreen.tsx'
 import { localizedHref } from '../../../../lib/paths.ts'
@@ -18,6 +18,7 @@ function NewKeychain({ organizationId }: { organizationId: string }) {
   const members = useMembersIfAllowed(organizationId)
   return (
     <KeychainNewScreen
+      organizationId={organizationId}
       members={members}
       onCreated={(keychain) =>
         void navigate({ href: localizedHref(locale, `/app/keychains/${keychain.id}`) })

@@ -1,5 +1,5 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useMembersIfAllowed } from '../../../../../api/users.ts'
+import { useMembersIfAllowed } from '../../../../../api/members.ts'
 import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
 import { useTimeZone } from '../../../../../app/useTimeZone.ts'
 import { KeychainDetailScreen } from '../../../../../features/keychains/KeychainDetailScreen.tsx'

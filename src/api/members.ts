@@ -1,0 +1,64 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  type Invitation,
+  MemberListSchema,
+  MemberSchema,
+  type MemberUpdate,
+} from '../../contract/organizations.ts'
+import { useAbility } from '../lib/ability.tsx'
+import { api } from '../lib/api.ts'
+
+// An organization's members, whichever screen shows them (the members list of the selected organization, an
+// organization's page): one cache entry per organization, so an invitation or a change shows everywhere.
+export const memberKeys = {
+  all: ['members'] as const,
+  list: (organizationId: string) => ['members', organizationId] as const,
+  one: (organizationId: string, id: string) => ['members', organizationId, id] as const,
+}
+
+export const membersQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: memberKeys.list(organizationId),
+    queryFn: async () =>
+      (await api(`/organizations/${organizationId}/users`, { schema: MemberListSchema })).data,
+  })
+
+export const memberQuery = (organizationId: string, id: string) =>
+  queryOptions({
+    queryKey: memberKeys.one(organizationId, id),
+    queryFn: () => api(`/users/${id}`, { schema: MemberSchema }),
+  })
+
+/** Members of the selected organization for pickers (custodians); empty for roles that may not read members. */
+export function useMembersIfAllowed(organizationId: string) {
+  const canReadMembers = useAbility().can('read', 'member')
+  return useQuery({ ...membersQuery(organizationId), enabled: canReadMembers }).data ?? []
+}
+
+/** Changes a member of the selected organization; the member's page and the list show the server's answer. */
+export function useUpdateMember(organizationId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, update }: { id: string; update: MemberUpdate }) =>
+      api(`/users/${id}`, { method: 'PATCH', body: update, schema: MemberSchema }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(memberKeys.one(organizationId, updated.id), updated)
+      return queryClient.invalidateQueries({ queryKey: memberKeys.list(organizationId), exact: true })
+    },
+  })
+}
+
+/** Invites someone by e-mail with a role; the organization's list shows them as invited. */
+export function useInviteMember(organizationId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (invitation: Invitation) =>
+      api(`/organizations/${organizationId}/users`, {
+        method: 'POST',
+        body: invitation,
+        schema: MemberSchema,
+      }),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: memberKeys.list(organizationId), exact: true }),
+  })
+}
