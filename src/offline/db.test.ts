@@ -109,7 +109,11 @@ describe('withDb', () => {
   it.each([
     ['an error of the work', named('ConstraintError', 'Key already exists in the object store.')],
     ['another unknown error of the browser', named('UnknownError', 'Internal error opening backing store')],
-    ['a value thrown that is not an error', 'connection to indexed database server lost'],
+    [
+      'a value thrown that only looks like a lost connection',
+      { name: 'DatabaseClosedError', message: 'Database has been closed' },
+    ],
+    ['a value thrown that is not an error at all', 'Connection to Indexed Database server lost'],
   ])('lets %s through without running the work again', async (_, failure) => {
     const work = vi.fn(async () => {
       throw failure

@@ -379,6 +379,15 @@ describe('syncMirror', () => {
       expect(await withDb(readSyncState)).toBeNull()
     })
 
+    it('asks for the lock named "trousseau-sync", the one name tabs of every build share', async () => {
+      const request = locks(true)
+      // The name is set when the module loads: a fresh copy of it is loaded here.
+      vi.resetModules()
+      const fresh = await import('./sync.ts')
+      expect(await fresh.syncMirror(context)).toBe('busy')
+      expect(request).toHaveBeenCalledWith('trousseau-sync', { ifAvailable: true }, expect.any(Function))
+    })
+
     it('syncs without a lock where there is no navigator', async () => {
       serve([page({ cursor: 'c1' })])
       vi.stubGlobal('navigator', undefined)
