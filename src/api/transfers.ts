@@ -136,7 +136,7 @@ export function useCancelTransfer() {
   })
 }
 
-/** How a confirmation reaches the server: straight (the default), or through the device's outbox. */
+/** How a confirmation reaches the server: through the device's outbox, composed in by the route. */
 export type ConfirmPickup = (
   transfer: Transfer,
   idempotencyKey: string,
@@ -146,7 +146,7 @@ export type ConfirmPickup = (
  * Confirms a pickup or return through `send`. Custody, lists and counts all move with it: every query is
  * refetched in the background, while the caller shows the answer at once.
  */
-export function useConfirmPickup(send: ConfirmPickup = confirmDirectly) {
+export function useConfirmPickup(send: ConfirmPickup) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ transfer, idempotencyKey }: { transfer: Transfer; idempotencyKey: string }) =>
@@ -154,19 +154,3 @@ export function useConfirmPickup(send: ConfirmPickup = confirmDirectly) {
     onSuccess: () => void queryClient.invalidateQueries(),
   })
 }
-
-const confirmDirectly: ConfirmPickup = async (transfer, key) => ({
-  transfer: await confirmPickup(transfer.id, key),
-  queued: false,
-})
-
-/**
- * Confirms the pickup or return the server offers (`transfer.next`). The key is made once per confirmation by
- * the caller, so a retry of the same press is counted once.
- */
-export const confirmPickup = (id: string, idempotencyKey: string) =>
-  api(`/transfers/${id}/pickups`, {
-    method: 'POST',
-    headers: { 'Idempotency-Key': idempotencyKey, 'X-Client-Time': new Date().toISOString() },
-    schema: TransferSchema,
-  })

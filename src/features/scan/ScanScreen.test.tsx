@@ -1,49 +1,37 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { ScanResult } from '../../../contract/scans.ts'
 import { renderWithProviders } from '../../../tests/render.tsx'
+import { ApiError } from '../../lib/api.ts'
 import { ScanScreen } from './ScanScreen.tsx'
 
 afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-const unknown = { status: 'unknown', scanId: 's1', value: 'ZZ-00001' }
+const unknown: ScanResult = { status: 'unknown', scanId: 's1', value: 'ZZ-00001' }
 
 describe('scan screen', () => {
-  it('sends a typed code (as a hardware scanner does, ending with Enter) with an idempotency key', async () => {
-    const fetchMock = vi.fn(
-      async () =>
-        new Response(JSON.stringify(unknown), {
-          status: 200,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-    )
-    vi.stubGlobal('fetch', fetchMock)
+  it('sends a typed code (as a hardware scanner does, ending with Enter), trimmed, and shows the answer', async () => {
+    const send = vi.fn(async () => ({ result: unknown, queued: true }))
     const renderResult = vi.fn(() => <p>result shown</p>)
-    renderWithProviders(<ScanScreen renderResult={renderResult} />)
+    renderWithProviders(<ScanScreen renderResult={renderResult} send={send} />)
     const input = screen.getByLabelText('Tag code or link')
     fireEvent.change(input, { target: { value: '  zz-00001 ' } })
     await act(async () => {
       fireEvent.submit(input.closest('form')!)
     })
     expect(await screen.findByText('result shown')).toBeTruthy()
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit]
-    expect(url).toBe('/api/scans')
-    expect(JSON.parse(init.body as string)).toEqual({ value: 'zz-00001' })
-    const headers = init.headers as Record<string, string>
-    expect(headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/)
-    expect(renderResult).toHaveBeenCalledWith(unknown, false)
+    expect(send).toHaveBeenCalledExactlyOnceWith('zz-00001')
+    expect(renderResult).toHaveBeenCalledWith(unknown, true)
     expect((input as HTMLInputElement).value).toBe('')
   })
 
   it('says when the scan could not be sent', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => {
-        throw new TypeError('Failed to fetch')
-      }),
-    )
-    renderWithProviders(<ScanScreen renderResult={() => null} />)
+    const send = vi.fn(async () => {
+      throw new ApiError(0, 'network_error', 'The server could not be reached.')
+    })
+    renderWithProviders(<ScanScreen renderResult={() => null} send={send} />)
     const input = screen.getByLabelText('Tag code or link')
     fireEvent.change(input, { target: { value: 'AGC-00042' } })
     await act(async () => {
@@ -54,7 +42,7 @@ describe('scan screen', () => {
 
   it('explains that the camera needs HTTPS instead of failing silently', async () => {
     vi.stubGlobal('isSecureContext', false)
-    renderWithProviders(<ScanScreen renderResult={() => null} />)
+    renderWithProviders(<ScanScreen renderResult={() => null} send={vi.fn()} />)
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Start the camera' }))
     })

@@ -2,7 +2,6 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { Camera, Flashlight, FlashlightOff, LoaderCircle, ScanLine, SwitchCamera } from 'lucide-react'
 import { type FormEvent, type ReactNode, useRef, useState } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
-import { postScan } from '../../api/scan.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
@@ -15,10 +14,8 @@ type Outcome =
   | { kind: 'error'; value: string; code: string }
   | null
 
-/** How a scan reaches the server: straight (the default), or through the device's outbox (composed in). */
+/** How a scan reaches the server: through the device's outbox, composed in by the route. */
 export type SendScan = (value: string) => Promise<{ result: ScanResult; queued: boolean }>
-
-const sendDirectly: SendScan = async (value) => ({ result: await postScan(value), queued: false })
 
 /**
  * Scans a tag with the camera, or takes a typed code — hardware scanners type like a keyboard and end with
@@ -27,13 +24,13 @@ const sendDirectly: SendScan = async (value) => ({ result: await postScan(value)
 export function ScanScreen({
   renderResult,
   onResult,
-  send = sendDirectly,
+  send,
 }: {
   /** `queued`: answered from this device's copy, the scan waits to be sent. */
   renderResult: (result: ScanResult, queued: boolean) => ReactNode
   /** Called with each answer, e.g. to go straight to the keychain a tag belongs to. */
   onResult?: (result: ScanResult, queued: boolean) => void
-  send?: SendScan
+  send: SendScan
 }) {
   const { t, i18n } = useLingui()
   const video = useRef<HTMLVideoElement>(null)

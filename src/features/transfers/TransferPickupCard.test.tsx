@@ -2,6 +2,8 @@ import { act, fireEvent, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
+import type { ConfirmPickup } from '../../api/transfers.ts'
+import { ApiError } from '../../lib/api.ts'
 import { TransferPickupCard } from './TransferPickupCard.tsx'
 
 const person = {
@@ -55,55 +57,41 @@ const press = async (name: string) => {
 
 describe('pickup confirmation from a scan', () => {
   it('keeps the same Idempotency-Key when the answer was lost, so pressing again counts once', async () => {
-    const fetchMock = vi
-      .fn()
-      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
-      .mockResolvedValueOnce(
-        new Response(JSON.stringify(transferred), {
-          status: 201,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-      )
-    vi.stubGlobal('fetch', fetchMock)
-    renderWithProviders(<TransferPickupCard transfer={scheduled} />)
+    const confirm = vi
+      .fn<ConfirmPickup>()
+      .mockRejectedValueOnce(new ApiError(0, 'network_error', 'The server could not be reached.'))
+      .mockResolvedValueOnce({ transfer: transferred, queued: false })
+    renderWithProviders(<TransferPickupCard transfer={scheduled} confirm={confirm} />)
     await press('Confirm the pickup')
     expect((await screen.findByRole('alert')).textContent).toContain('did not reach the server')
     await press('Confirm the pickup')
     expect(await screen.findByText('Picked up: you now hold this keychain.')).toBeTruthy()
-    const keys = fetchMock.mock.calls.map(
-      ([, init]) => (init as RequestInit & { headers: Record<string, string> }).headers['Idempotency-Key'],
-    )
-    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/)
-    expect(keys[1]).toBe(keys[0])
-    expect(fetchMock.mock.calls[0]![0]).toBe(`/api/transfers/${scheduled.id}/pickups`)
+    const calls = confirm.mock.calls.map(([transfer, key]) => [transfer.id, key])
+    expect(calls).toHaveLength(2)
+    expect(calls[0]![0]).toBe(scheduled.id)
+    expect(calls[0]![1]).toMatch(/^[0-9a-f-]{36}$/)
+    expect(calls[1]).toEqual(calls[0])
   })
 
   it('shows the server’s reason when it refuses, and takes a new key for the next try', async () => {
-    const refusal = {
-      error: { code: 'pickup_refused', reason: 'cancelled', message: 'This transfer was cancelled.' },
-    }
-    const fetchMock = vi.fn(
-      async () =>
-        new Response(JSON.stringify(refusal), {
-          status: 409,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-    )
-    vi.stubGlobal('fetch', fetchMock)
-    renderWithProviders(<TransferPickupCard transfer={scheduled} />)
+    const refusal = { code: 'pickup_refused', reason: 'cancelled', message: 'This transfer was cancelled.' }
+    const confirm = vi.fn<ConfirmPickup>(async () => {
+      throw new ApiError(409, refusal.code, refusal.message, refusal)
+    })
+    renderWithProviders(<TransferPickupCard transfer={scheduled} confirm={confirm} />)
     await press('Confirm the pickup')
     expect((await screen.findByRole('alert')).textContent).toBe('This transfer was cancelled.')
     await press('Confirm the pickup')
-    const keys = fetchMock.mock.calls.map(
-      (call) =>
-        ((call as unknown as [string, RequestInit])[1].headers as Record<string, string>)['Idempotency-Key'],
-    )
+    const keys = confirm.mock.calls.map(([, key]) => key)
     expect(keys[1]).not.toBe(keys[0])
   })
 
   it('offers nothing to confirm to someone who may not, and says why', () => {
     renderWithProviders(
-      <TransferPickupCard transfer={{ ...scheduled, next: null, refusal: 'not_recipient' }} />,
+      <TransferPickupCard
+        transfer={{ ...scheduled, next: null, refusal: 'not_recipient' }}
+        confirm={vi.fn()}
+      />,
     )
     expect(screen.queryByRole('button')).toBeNull()
     expect(screen.getByText('Only the recipient can pick up this keychain.')).toBeTruthy()

@@ -23,7 +23,7 @@ export function TransferPickupCard({
   onMoved,
 }: {
   transfer: Transfer
-  confirm?: ConfirmPickup
+  confirm: ConfirmPickup
   /** The transfer as the confirmed pickup or return left it (provisionally when queued). */
   onMoved?: (transfer: Transfer) => void
 }) {
