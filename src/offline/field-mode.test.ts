@@ -205,6 +205,36 @@ describe('field mode’s outbox', () => {
     await vi.waitFor(() => expect(warn).toHaveBeenCalledWith('Mirror sync failed', expect.anything()))
     warn.mockRestore()
   })
+
+  it('tells of every drain that sent, refused or gave up something, whatever the mix', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await claimMirror(CONTACT)
+    let pickups = 0
+    const fetch = server(profile(), {
+      '/scans': () => Response.json({ status: 'unknown', scanId: 'scan-1', value: 'x' }),
+      '/transfers/tr-1/pickups': () =>
+        ++pickups === 1
+          ? Response.json({ error: { code: 'pickup_refused', message: 'Cancelled.' } }, { status: 409 })
+          : Response.json({ error: { code: 'internal_error', message: 'Broken.' } }, { status: 500 }),
+    })
+    vi.stubGlobal('fetch', fetch)
+    const pickup = () =>
+      enqueue({ kind: 'pickup', userId: CONTACT, organizationId: ORG, value: 'tr-1', label: 'Cave' })
+    const scan = () => enqueue({ kind: 'scan', userId: CONTACT, organizationId: ORG, value: 'x', label: 'x' })
+    const onChanged = vi.fn()
+    await scan()
+    await pickup()
+    const worker = await startFieldMode({ profile: profile(), onChanged })
+    expect(await worker.wake()).toMatchObject({ sent: 1, refused: 1, serverFailed: 0 })
+    expect(onChanged).toHaveBeenCalledTimes(1)
+    await scan()
+    const givenUp = await pickup()
+    await offlineDb().outbox.update(givenUp.id, { serverErrors: 4 } as never)
+    expect(await worker.wake()).toMatchObject({ sent: 1, refused: 0, serverFailed: 1 })
+    worker.stop()
+    expect(onChanged).toHaveBeenCalledTimes(2)
+    vi.mocked(console.warn).mockRestore()
+  })
 })
 
 describe('the mirror’s refresh in field mode', () => {

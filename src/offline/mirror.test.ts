@@ -348,17 +348,18 @@ describe('transfers in the mirror', () => {
 
   it('lists an organization’s transfers, and the requests addressed to me, latest first', async () => {
     await claimMirror(CONTACT)
-    const mineEarly = transfer('tr-1', { fromDate: '2026-11-01' })
+    const mineEarly = transfer('tr-3', { fromDate: '2026-11-01' })
     const mineLate = transfer('tr-2', { fromDate: '2026-11-20', organizationId: OTHER_ORG })
-    const notMine = transfer('tr-3', {
+    const notMine = transfer('tr-1', {
       fromDate: '2026-11-10',
       recipient: { ...transfer('x').recipient, id: ADMIN },
     })
     await mirrorTransfers([mineEarly, mineLate, notMine], CONTACT)
-    expect((await mirroredTransfers(ORG)).map((each) => each.id)).toEqual(['tr-3', 'tr-1'])
+    // Latest first by date, whatever the order of their ids.
+    expect((await mirroredTransfers(ORG)).map((each) => each.id)).toEqual(['tr-1', 'tr-3'])
     expect((await mirroredTransfers(OTHER_ORG)).map((each) => each.id)).toEqual(['tr-2'])
-    expect((await mirroredRequests()).map((each) => each.id)).toEqual(['tr-2', 'tr-1'])
-    expect(await mirroredTransfer('tr-3')).toMatchObject({ id: 'tr-3' })
+    expect((await mirroredRequests()).map((each) => each.id)).toEqual(['tr-2', 'tr-3'])
+    expect(await mirroredTransfer('tr-1')).toMatchObject({ id: 'tr-1' })
     expect(await mirroredTransfer('tr-none')).toBeUndefined()
   })
 })
@@ -471,6 +472,22 @@ describe('the tag page from the mirror, in detail', () => {
     const keeper = { ...CUSTODIAN, id: 'keeper', firstName: 'Zoé' }
     await mirrorKeychain(keychain('kc-cave', { custodian: keeper }))
     expect(await mirroredTagLanding(PUBLIC_ID)).toMatchObject({ keychain: { custodian: keeper } })
+  })
+
+  it('shows a member no custodian for a keychain the feed wrote without one', async () => {
+    await mirrorProfile(adminProfile())
+    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorTags([CAVE_TAG])
+    await offlineDb().keychains.put({
+      id: 'kc-cave',
+      organizationId: ORG,
+      summary: null,
+      detail: keychain('kc-cave'),
+    })
+    expect(await mirroredTagLanding(PUBLIC_ID)).toMatchObject({
+      view: 'member',
+      keychain: { id: 'kc-cave', custodian: null },
+    })
   })
 
   it('shows a member a tag on no key without a keychain', async () => {

@@ -15,7 +15,7 @@ import {
   tag,
   transfer,
 } from '../../tests/offline-rows.ts'
-import { resetOfflineDbForTests, withDb } from './db.ts'
+import { offlineDb, resetOfflineDbForTests, withDb } from './db.ts'
 import {
   asMirroredTag,
   claimMirror,
@@ -94,13 +94,14 @@ describe('which transfer a scan shows', () => {
 
   it('shows the caller’s own open transfer before an earlier one of someone else', async () => {
     await mirror([
-      transfer('tr-other', window('2026-11-21T23:00:00.000Z', '2026-11-23T23:00:00.000Z')),
-      transfer('tr-mine', {
+      // Ids in this order: the device reads the keychain's transfers by id.
+      transfer('tr-a-other', window('2026-11-21T23:00:00.000Z', '2026-11-23T23:00:00.000Z')),
+      transfer('tr-b-mine', {
         ...window('2026-11-22T09:00:00.000Z', '2026-11-23T23:00:00.000Z'),
         recipient: to(ADMIN),
       }),
     ])
-    expect(await shown()).toMatchObject({ id: 'tr-mine', next: 'PICKUP', refusal: null })
+    expect(await shown()).toMatchObject({ id: 'tr-b-mine', next: 'PICKUP', refusal: null })
   })
 
   it('does not take for the caller’s open transfer one that is not scheduled, or not open yet', async () => {
@@ -274,6 +275,17 @@ describe('what a resolved scan shows of the tag', () => {
       key: null,
       keychain: { id: 'kc-cave', custodian: CUSTODIAN },
     })
+  })
+
+  it('shows no custodian for a keychain the feed wrote without one', async () => {
+    await withDb((db) => putTags(db, [asMirroredTag(ORG, CAVE_TAG)]))
+    await offlineDb().keychains.put({
+      id: 'kc-cave',
+      organizationId: ORG,
+      summary: null,
+      detail: keychain('kc-cave'),
+    })
+    expect(await scan()).toMatchObject({ key: null, keychain: { id: 'kc-cave', custodian: null } })
   })
 
   it('shows a tag on no key without keychain, key or transfer, and only to a role that reads tags', async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { OutboxItem } from './db.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
 import { type DrainReport, enqueue, type SendOutcome, type Transport } from './outbox.ts'
-import { startOutboxWorker } from './worker.ts'
+import { asSingleDrainer, startOutboxWorker } from './worker.ts'
 
 /** When the outbox worker drains: at start, online, back in the foreground, on the service worker's word. */
 
@@ -375,5 +375,65 @@ describe('the session a drain sends with', () => {
     document.dispatchEvent(new Event('visibilitychange'))
     await idle()
     expect(transport).not.toHaveBeenCalled()
+  })
+})
+
+describe('the foreground', () => {
+  it('drains when the app comes back to the foreground, not when it leaves it', async () => {
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const worker = startOutboxWorker({ userId: USER, transport })
+    await worker.wake()
+    await scan()
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden')
+    document.dispatchEvent(new Event('visibilitychange'))
+    await idle()
+    expect(transport).not.toHaveBeenCalled()
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible')
+    document.dispatchEvent(new Event('visibilitychange'))
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    worker.stop()
+  })
+})
+
+describe('the drain lease (no Web Locks)', () => {
+  const LEASE_KEY = 'trousseau-outbox-lease'
+
+  it('takes the lease where there is no navigator at all', async () => {
+    vi.stubGlobal('navigator', undefined)
+    const seen = await asSingleDrainer(async () => localStorage.getItem(LEASE_KEY), 'tab-a')
+    expect(JSON.parse(seen!)).toMatchObject({ tab: 'tab-a' })
+    expect(localStorage.getItem(LEASE_KEY)).toBeNull()
+  })
+
+  it('ends well when the lease was cleared under it, and stops renewing it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
+    let release: () => void = () => {}
+    const drained = asSingleDrainer(
+      () =>
+        new Promise<string>((done) => {
+          release = () => done('drained')
+        }),
+      'tab-a',
+    )
+    localStorage.removeItem(LEASE_KEY)
+    vi.advanceTimersByTime(10_000)
+    expect(localStorage.getItem(LEASE_KEY)).toBeNull()
+    vi.advanceTimersByTime(10_000)
+    expect(localStorage.getItem(LEASE_KEY)).toBeNull()
+    release()
+    expect(await drained).toBe('drained')
+    expect(localStorage.getItem(LEASE_KEY)).toBeNull()
+  })
+
+  it('leaves the lease another tab took meanwhile', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] })
+    const theirs = JSON.stringify({ tab: 'tab-b', until: Date.now() + 30_000 })
+    const drained = await asSingleDrainer(async () => {
+      localStorage.setItem(LEASE_KEY, theirs)
+      vi.advanceTimersByTime(10_000)
+      return 'drained'
+    }, 'tab-a')
+    expect(drained).toBe('drained')
+    expect(localStorage.getItem(LEASE_KEY)).toBe(theirs)
   })
 })
