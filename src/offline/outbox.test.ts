@@ -621,6 +621,13 @@ describe('the outbox, item by item', () => {
     expect(SENT_KEPT_MS).toBe(86_400_000)
   })
 
+  it('prunes a sent item that has no time of sending', async () => {
+    const item = await scan('P-1')
+    await offlineDb().outbox.update(item.id, { status: 'sent', sentAt: null })
+    await pruneSent(new Date('2030-01-15T09:00:00.000Z'))
+    expect(await outboxItems()).toEqual([])
+  })
+
   it('prunes by the device’s clock when no time is given', async () => {
     const item = await scan('P-1')
     await offlineDb().outbox.update(item.id, { status: 'sent', sentAt: '2020-01-01T00:00:00.000Z' })
