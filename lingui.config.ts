@@ -7,6 +7,8 @@ const PUBLIC_SOURCES = [
   'src/features/auth',
   'src/ui/LanguageLink.tsx',
   'src/ui/toast',
+  'src/ui/failure-toast.ts',
+  'src/lib/error-message.ts',
 ]
 
 export default defineConfig({

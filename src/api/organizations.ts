@@ -11,7 +11,7 @@ import {
 import { TagPageSchema } from '../../contract/tags.ts'
 import { api } from '../lib/api.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
-import { toasts } from '../ui/toast/store.ts'
+import { useFailureToast } from '../ui/failure-toast.ts'
 
 export const organizationKeys = {
   all: ['organizations'] as const,
@@ -56,6 +56,7 @@ export function createOrganization(input: OrganizationCreate) {
  */
 export function useSelectOrganization() {
   const { t } = useLingui()
+  const failed = useFailureToast()
   const queryClient = useQueryClient()
   const router = useRouter()
   const mutation = useMutation({
@@ -65,8 +66,7 @@ export function useSelectOrganization() {
       await queryClient.invalidateQueries()
       await router.invalidate()
     },
-    onError: () =>
-      toasts.add({ severity: 'error', summary: t`The organization could not be selected.`, life: 6000 }),
+    onError: (error) => failed(t`The organization could not be selected.`, error),
   })
   const select = (id: string) =>
     mutation.mutateAsync(id).then(

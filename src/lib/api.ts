@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { type ApiErrorBody, ApiErrorSchema, ErrorCode } from '../../contract/errors.ts'
+import { type ApiErrorBody, ApiErrorSchema } from '../../contract/errors.ts'
 import { isLocale } from '../../contract/locale.ts'
 
 export const API_BASE_URL: string = import.meta.env.VITE_API_BASE_URL ?? '/api'
@@ -112,19 +112,6 @@ export async function api<TSchema extends v.GenericSchema | undefined = undefine
   if (!response.ok) throw await errorOf(response)
   if (!request.schema || response.status === 204) return undefined as Result<TSchema>
   return v.parse(request.schema, await response.json()) as Result<TSchema>
-}
-
-/** Codes whose message the server writes in the caller's language (the transfer rules); others are English. */
-const TRANSLATED_CODES: ReadonlySet<string> = new Set([
-  ErrorCode.subscriptionRequired,
-  ErrorCode.transferAllowanceExceeded,
-  ErrorCode.transferOverlap,
-  ErrorCode.pickupRefused,
-])
-
-/** The server's explanation when it is one written for the reader (in their language), else `fallback`. */
-export function refusalMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && TRANSLATED_CODES.has(error.code) ? error.message : fallback
 }
 
 /** Whether the server refused with this HTTP status (and, when given, this code). */

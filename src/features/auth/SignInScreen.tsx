@@ -10,6 +10,7 @@ import { ApiError } from '../../lib/api.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { useHydrated } from '../../lib/use-hydrated.ts'
 import { Button } from '../../ui/Button.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
@@ -87,6 +88,7 @@ function CodeStep({
   onRestart: () => void
 }) {
   const { t } = useLingui()
+  const failed = useFailureToast()
   // A new build must not reload the page over a code being typed.
   useUnsavedChanges(true)
   const form = useForm({
@@ -94,9 +96,9 @@ function CodeStep({
     onSubmit: async ({ value }) => {
       try {
         onSignedIn(await createSession({ email, code: value.code.trim() }))
-      } catch {
+      } catch (error) {
         form.setFieldValue('code', '')
-        toasts.add({ severity: 'error', summary: t`Sign-in failed. Please try again.`, life: 6000 })
+        failed(t`Sign-in failed. Please try again.`, error)
       }
     },
   })

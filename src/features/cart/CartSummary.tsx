@@ -7,9 +7,9 @@ import { cartQuery, useCheckout, useEmptyCart, useRemoveCartItem } from '../../a
 import { formatMoney } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { PricePreview } from '../../ui/PricePreview.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { toasts } from '../../ui/toast/store.ts'
 
 /** How a cart line reads: "Plan Pro, yearly", "Tags “Cave” (CAV)". */
 function useItemLabel(): (item: CartItem) => string {
@@ -37,6 +37,7 @@ export function CartSummary({
   onOrdered: (order: Order) => void
 }) {
   const { t } = useLingui()
+  const failed = useFailureToast()
   const itemLabel = useItemLabel()
   const locale = useLocale()
   const [busy, setBusy] = useState(false)
@@ -48,8 +49,8 @@ export function CartSummary({
     setBusy(true)
     try {
       await action()
-    } catch {
-      toasts.add({ severity: 'error', summary: failure, life: 6000 })
+    } catch (error) {
+      failed(failure, error)
     } finally {
       setBusy(false)
     }
@@ -102,8 +103,8 @@ export function CartSummary({
             setBusy(true)
             try {
               onOrdered(await checkout.mutateAsync(undefined))
-            } catch {
-              toasts.add({ severity: 'error', summary: t`The order could not be placed.`, life: 6000 })
+            } catch (error) {
+              failed(t`The order could not be placed.`, error)
             } finally {
               setBusy(false)
             }

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react'
 import type { Key } from '../../../contract/keychains.ts'
 import { useRemoveKey, useRenameKey } from '../../api/keychains.ts'
 import { Button } from '../../ui/Button.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { toasts } from '../../ui/toast/store.ts'
 
 /** One key of a keychain: its name and type, renamed in place or removed by those who may edit. */
@@ -19,6 +20,7 @@ export function KeyRow({
   canEdit: boolean
 }) {
   const { t } = useLingui()
+  const failed = useFailureToast()
   const renameKey = useRenameKey(organizationId, keychainId)
   const removeKey = useRemoveKey(organizationId, keychainId)
   const [editing, setEditing] = useState(false)
@@ -31,8 +33,8 @@ export function KeyRow({
       await action()
       toasts.add({ severity: 'success', summary: success, life: 4000 })
       return true
-    } catch {
-      toasts.add({ severity: 'error', summary: failure, life: 6000 })
+    } catch (error) {
+      failed(failure, error)
       return false
     } finally {
       setBusy(false)

@@ -11,6 +11,7 @@ import { useAbility } from '../../lib/ability.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
@@ -21,6 +22,7 @@ import { deletionProblem } from './refusals.ts'
 
 function RenameForm({ keychain }: { keychain: Keychain }) {
   const { t, i18n } = useLingui()
+  const failed = useFailureToast()
   const updateKeychain = useUpdateKeychain(keychain.organizationId)
   const form = useForm({
     defaultValues: { name: keychain.name },
@@ -29,8 +31,8 @@ function RenameForm({ keychain }: { keychain: Keychain }) {
         await updateKeychain.mutateAsync({ id: keychain.id, update: { name: value.name } })
         formApi.reset({ name: value.name.trim() })
         toasts.add({ severity: 'success', summary: t`The name has been changed.`, life: 4000 })
-      } catch {
-        toasts.add({ severity: 'error', summary: t`The name could not be changed.`, life: 6000 })
+      } catch (error) {
+        failed(t`The name could not be changed.`, error)
       }
     },
   })

@@ -5,6 +5,7 @@ import type { Member } from '../../../contract/organizations.ts'
 import { useCreateKeychain } from '../../api/keychains.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
@@ -21,6 +22,7 @@ export function KeychainNewScreen({
   onCreated: (keychain: Keychain) => void
 }) {
   const { t, i18n } = useLingui()
+  const failed = useFailureToast()
   const createKeychain = useCreateKeychain(organizationId)
   const form = useForm({
     defaultValues: { name: '', custodianId: '' },
@@ -32,8 +34,8 @@ export function KeychainNewScreen({
         })
         toasts.add({ severity: 'success', summary: t`The keychain has been created.`, life: 4000 })
         onCreated(keychain)
-      } catch {
-        toasts.add({ severity: 'error', summary: t`The keychain could not be created.`, life: 6000 })
+      } catch (error) {
+        failed(t`The keychain could not be created.`, error)
       }
     },
   })

@@ -12,6 +12,7 @@ import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { PricePreview } from '../../ui/PricePreview.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
@@ -27,6 +28,7 @@ const isMove = (action: OrderAction): action is Move => action in MOVE_LABELS
 
 export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const { t, i18n } = useLingui()
+  const failed = useFailureToast()
   const locale = useLocale()
   const href = useHref()
   const moveOrder = useMoveOrder(orderId)
@@ -48,8 +50,8 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
     try {
       await run()
       toasts.add({ severity: 'success', summary: t`The action has been successfully completed.`, life: 4000 })
-    } catch {
-      toasts.add({ severity: 'error', summary: t`Action failed.`, life: 6000 })
+    } catch (error) {
+      failed(t`Action failed.`, error)
     } finally {
       setBusy(false)
     }
@@ -59,16 +61,16 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
     try {
       const session = await startPayment(order.id)
       window.location.assign(session.url)
-    } catch {
+    } catch (error) {
       setBusy(false)
-      toasts.add({ severity: 'error', summary: t`Action failed.`, life: 6000 })
+      failed(t`Action failed.`, error)
     }
   }
   const exportCsv = async () => {
     try {
       await downloadTagsCsv(order.id, order.reference)
-    } catch {
-      toasts.add({ severity: 'error', summary: t`The file could not be downloaded.`, life: 6000 })
+    } catch (error) {
+      failed(t`The file could not be downloaded.`, error)
     }
   }
   return (

@@ -6,14 +6,15 @@ import type { Address } from '../../../contract/organizations.ts'
 import { priceBreakdown, tagUnitPrice } from '../../../contract/pricing.ts'
 import { useAddToCart, useCheckout } from '../../api/cart.ts'
 import { pricesQuery } from '../../api/orders.ts'
-import { ApiError } from '../../lib/api.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { toasts } from '../../ui/toast/store.ts'
 import { draftProblems, EMPTY_DRAFT, type TagOrderDraft, tagCartItem } from './tag-order.ts'
 
 /** State and actions of a tag order, shared by both order screens so they produce the same cart lines. */
 export function useTagOrder(organizationId: string, onOrdered: (order: Order) => void, onAdded: () => void) {
   const { t } = useLingui()
+  const failed = useFailureToast()
   const addToCart = useAddToCart(organizationId)
   const checkout = useCheckout(organizationId)
   const prices = useQuery(pricesQuery).data
@@ -44,13 +45,7 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
       await addToCart.mutateAsync(tagCartItem(draft, prices, shippingAddress))
     } catch (error) {
       setBusy(false)
-      const detail = error instanceof ApiError && error.status < 500 ? error.message : undefined
-      toasts.add({
-        severity: 'error',
-        summary: t`The tags could not be added to the cart.`,
-        detail,
-        life: 7000,
-      })
+      failed(t`The tags could not be added to the cart.`, error)
       return false
     }
     // The line is in the cart now: clear the form so a retry can never add it twice.
@@ -66,13 +61,10 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
       onOrdered(await checkout.mutateAsync(shippingAddress))
       return true
     } catch (error) {
-      const detail = error instanceof ApiError && error.status < 500 ? error.message : undefined
-      toasts.add({
-        severity: 'error',
-        summary: t`The tags are in your cart, but the order could not be placed. Open the cart to try again.`,
-        detail,
-        life: 9000,
-      })
+      failed(
+        t`The tags are in your cart, but the order could not be placed. Open the cart to try again.`,
+        error,
+      )
       return false
     } finally {
       setBusy(false)

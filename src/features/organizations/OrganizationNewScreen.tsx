@@ -3,6 +3,7 @@ import type { Organization } from '../../../contract/organizations.ts'
 import { createOrganization } from '../../api/organizations.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { toasts } from '../../ui/toast/store.ts'
 import { OrganizationForm } from './OrganizationForm.tsx'
 
@@ -13,6 +14,7 @@ export function OrganizationNewScreen({
 }) {
   const { t } = useLingui()
   const locale = useLocale()
+  const failed = useFailureToast()
   return (
     <>
       <PageHeader title={<Trans>New organization</Trans>} />
@@ -25,12 +27,8 @@ export function OrganizationNewScreen({
               const organization = await createOrganization(input)
               toasts.add({ severity: 'success', summary: t`The organization has been created.`, life: 4000 })
               await onCreated(organization)
-            } catch {
-              toasts.add({
-                severity: 'error',
-                summary: t`The organization could not be created.`,
-                life: 6000,
-              })
+            } catch (error) {
+              failed(t`The organization could not be created.`, error)
             }
           }}
         />

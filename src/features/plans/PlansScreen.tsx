@@ -10,6 +10,7 @@ import { formatMoney } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
@@ -60,6 +61,7 @@ export function PlansScreen({
   onChosen: () => void
 }) {
   const { t } = useLingui()
+  const failed = useFailureToast()
   const ability = useAbility()
   const addToCart = useAddToCart(organizationId ?? '')
   const [cycle, setCycle] = useState<BillingCycle>('MONTHLY')
@@ -75,8 +77,8 @@ export function PlansScreen({
       await addToCart.mutateAsync(planCartItem(plan))
       toasts.add({ severity: 'success', summary: t`The plan ${plan.name} is in your cart.`, life: 5000 })
       onChosen()
-    } catch {
-      toasts.add({ severity: 'error', summary: t`The plan could not be added to the cart.`, life: 6000 })
+    } catch (error) {
+      failed(t`The plan could not be added to the cart.`, error)
     } finally {
       setBusy(false)
     }

@@ -6,11 +6,13 @@ import { useUpdateProfile } from '../../api/profile.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
 export function ProfileScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
+  const failed = useFailureToast()
   const updateProfile = useUpdateProfile()
   const form = useForm({
     defaultValues: {
@@ -27,8 +29,8 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
           phoneNumber: updated.phoneNumber,
         })
         toasts.add({ severity: 'success', summary: t`Your profile has been updated.`, life: 4000 })
-      } catch {
-        toasts.add({ severity: 'error', summary: t`Your profile could not be updated.`, life: 6000 })
+      } catch (error) {
+        failed(t`Your profile could not be updated.`, error)
       }
     },
   })

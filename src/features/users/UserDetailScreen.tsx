@@ -12,6 +12,7 @@ import { personName, ROLE_LABELS, STATUS_LABELS } from '../../lib/labels.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TextField } from '../../ui/TextField.tsx'
@@ -21,6 +22,7 @@ type Status = 'ACTIVE' | 'DISABLED'
 
 function MemberForm({ organizationId, member }: { organizationId: string; member: Member }) {
   const { t, i18n } = useLingui()
+  const failed = useFailureToast()
   const updateMember = useUpdateMember(organizationId)
   const ability = useAbility()
   const canEdit = ability.can('update', 'member')
@@ -66,8 +68,8 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
     try {
       await updateMember.mutateAsync({ id: member.id, update: { status: 'DISABLED' } })
       toasts.add({ severity: 'success', summary: t`The invitation has been revoked.`, life: 4000 })
-    } catch {
-      toasts.add({ severity: 'error', summary: t`The user could not be updated.`, life: 6000 })
+    } catch (error) {
+      failed(t`The user could not be updated.`, error)
     }
   }
   const statusOptions = (['ACTIVE', 'DISABLED'] as const).map((status) => ({

@@ -1,8 +1,10 @@
+import { i18n } from '@lingui/core'
 import { t } from '@lingui/core/macro'
 import { createFileRoute, notFound, Outlet, redirect } from '@tanstack/react-router'
 import type { Locale } from '../../../contract/locale.ts'
 import { createSession } from '../../api/auth.ts'
 import { setSignedInProfile } from '../../app/session.ts'
+import { errorMessage } from '../../lib/error-message.ts'
 import { activateLocale } from '../../lib/i18n.ts'
 import { localizedHref } from '../../lib/paths.ts'
 import { toasts } from '../../ui/toast/store.ts'
@@ -19,8 +21,14 @@ export const Route = createFileRoute('/{-$locale}')({
       await context.sessionReady
       try {
         setSignedInProfile(context.queryClient, await createSession({ token }))
-      } catch {
-        toasts.add({ severity: 'error', summary: t`Sign-in failed. Please try again.`, life: 8000 })
+      } catch (error) {
+        const detail = errorMessage(error, i18n)
+        toasts.add({
+          severity: 'error',
+          summary: t`Sign-in failed. Please try again.`,
+          ...(detail ? { detail } : {}),
+          life: 8000,
+        })
         throw redirect({ href: localizedHref(locale, '/sign-in'), replace: true })
       }
       throw redirect({ href: localizedHref(locale, '/app'), replace: true })
