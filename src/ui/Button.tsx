@@ -12,7 +12,7 @@ const variants: Record<ButtonVariant, string> = {
 export const buttonClass = (variant: ButtonVariant = 'primary', extra = '') =>
   `inline-flex min-h-10 items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${variants[variant]} ${extra}`
 
-type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled' | 'onClick'> & {
+export type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled' | 'onClick'> & {
   variant?: ButtonVariant
   onPress?: () => void
   isDisabled?: boolean

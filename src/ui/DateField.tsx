@@ -14,20 +14,7 @@ function spelledOut(value: string, locale: string): string | null {
   return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' }).format(date)
 }
 
-/**
- * A calendar day (`YYYY-MM-DD`, '' when empty) through the platform's own date input: the phone's date wheel
- * or the desktop browser's calendar, with nothing to download. The browser writes the day in its own
- * language's order, so the chosen day is also spelled out in the app's language below the field.
- */
-export function DateField({
-  label,
-  name,
-  value,
-  onChange,
-  min,
-  error,
-  description,
-}: {
+export type DateFieldProps = {
   label: ReactNode
   name: string
   value: string
@@ -36,7 +23,14 @@ export function DateField({
   min?: string | undefined
   error?: string | undefined
   description?: ReactNode
-}) {
+}
+
+/**
+ * A calendar day (`YYYY-MM-DD`, '' when empty) through the platform's own date input: the phone's date wheel
+ * or the desktop browser's calendar, with nothing to download. The browser writes the day in its own
+ * language's order, so the chosen day is also spelled out in the app's language below the field.
+ */
+export function DateField({ label, name, value, onChange, min, error, description }: DateFieldProps) {
   const id = useId()
   const locale = intlLocaleOf(useLocale())
   const chosen = spelledOut(value, locale)

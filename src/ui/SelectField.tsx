@@ -2,6 +2,17 @@ import { type ReactNode, useId } from 'react'
 
 export type SelectOption = { value: string; label: string }
 
+export type SelectFieldProps = {
+  label: ReactNode
+  name: string
+  value: string
+  options: SelectOption[]
+  onChange: (value: string) => void
+  error?: string | undefined
+  description?: ReactNode
+  isDisabled?: boolean
+}
+
 /** A native select: accessible, and the phone's own picker on mobile. */
 export function SelectField({
   label,
@@ -12,16 +23,7 @@ export function SelectField({
   error,
   description,
   isDisabled,
-}: {
-  label: ReactNode
-  name: string
-  value: string
-  options: SelectOption[]
-  onChange: (value: string) => void
-  error?: string | undefined
-  description?: ReactNode
-  isDisabled?: boolean
-}) {
+}: SelectFieldProps) {
   const id = useId()
   return (
     <div className="flex flex-col gap-1.5">

@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm } from '@tanstack/react-form'
 import { MailCheck } from 'lucide-react'
 import { useState } from 'react'
 import * as v from 'valibot'
@@ -11,6 +10,7 @@ import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { useHydrated } from '../../lib/use-hydrated.ts'
 import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
+import { useAppForm } from '../../ui/form.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
@@ -19,7 +19,7 @@ type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string) => void }) {
   const { t } = useLingui()
   const hydrated = useHydrated()
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { email: '' },
     onSubmit: async ({ value }) => {
       const email = v.parse(EmailSchema, value.email)
@@ -45,7 +45,7 @@ function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string)
         void form.handleSubmit()
       }}
     >
-      <form.Field
+      <form.AppField
         name="email"
         validators={{
           onSubmit: ({ value }) =>
@@ -53,20 +53,9 @@ function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string)
         }}
       >
         {(field) => (
-          <TextField
-            label={t`E-mail`}
-            name={field.name}
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            autoFocus
-            value={field.state.value}
-            onChange={field.handleChange}
-            onBlur={field.handleBlur}
-            error={field.state.meta.errors[0]}
-          />
+          <field.TextField label={t`E-mail`} type="email" inputMode="email" autoComplete="email" autoFocus />
         )}
-      </form.Field>
+      </form.AppField>
       <form.Subscribe selector={(state) => state.isSubmitting}>
         {(isSubmitting) => (
           <Button type="submit" isDisabled={isSubmitting || !hydrated}>
@@ -91,7 +80,7 @@ function CodeStep({
   const failed = useFailureToast()
   // A new build must not reload the page over a code being typed.
   useUnsavedChanges(true)
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { code: '' },
     onSubmit: async ({ value }) => {
       try {
@@ -146,13 +135,11 @@ function CodeStep({
             />
           )}
         </form.Field>
-        <form.Subscribe selector={(state) => state.isSubmitting}>
-          {(isSubmitting) => (
-            <Button type="submit" isDisabled={isSubmitting}>
-              {isSubmitting ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
-            </Button>
-          )}
-        </form.Subscribe>
+        <form.AppForm>
+          <form.SubmitButton pending={<Trans>Signing in…</Trans>}>
+            <Trans>Sign in</Trans>
+          </form.SubmitButton>
+        </form.AppForm>
       </form>
       <Button variant="ghost" onPress={onRestart}>
         <Trans>Use another address or send a new code</Trans>

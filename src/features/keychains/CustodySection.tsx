@@ -1,6 +1,5 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
 import { type Keychain, TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
@@ -9,8 +8,7 @@ import { formatDateTime } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
-import { SelectField } from '../../ui/SelectField.tsx'
-import { TextField } from '../../ui/TextField.tsx'
+import { useAppForm } from '../../ui/form.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { custodianOptions } from './custodians.ts'
 import { custodianChangeProblem } from './refusals.ts'
@@ -18,7 +16,7 @@ import { custodianChangeProblem } from './refusals.ts'
 function ChangeCustodianForm({ keychain, members }: { keychain: Keychain; members: Member[] }) {
   const { t, i18n } = useLingui()
   const updateKeychain = useUpdateKeychain(keychain.organizationId)
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { custodianId: keychain.custodian?.id ?? '', reason: '' },
     onSubmit: async ({ value, formApi }) => {
       try {
@@ -48,33 +46,22 @@ function ChangeCustodianForm({ keychain, members }: { keychain: Keychain; member
         void form.handleSubmit()
       }}
     >
-      <form.Field name="custodianId">
+      <form.AppField name="custodianId">
         {(field) => (
-          <SelectField
+          <field.SelectField
             label={t`New custodian`}
-            name={field.name}
-            value={field.state.value}
             options={[{ value: '', label: t`Nobody` }, ...custodianOptions(members)]}
-            onChange={field.handleChange}
           />
         )}
-      </form.Field>
-      <form.Field
+      </form.AppField>
+      <form.AppField
         name="reason"
         validators={{
           onChange: ({ value }) => (value.length > 300 ? t`At most 300 characters.` : undefined),
         }}
       >
-        {(field) => (
-          <TextField
-            label={t`Reason (optional)`}
-            name={field.name}
-            value={field.state.value}
-            onChange={field.handleChange}
-            error={field.state.meta.errors[0]}
-          />
-        )}
-      </form.Field>
+        {(field) => <field.TextField label={t`Reason (optional)`} />}
+      </form.AppField>
       <form.Subscribe selector={(state) => [state.isSubmitting, state.values.custodianId] as const}>
         {([isSubmitting, custodianId]) => (
           <Button

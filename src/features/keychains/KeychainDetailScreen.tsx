@@ -1,6 +1,5 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
 import { Trash2 } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
@@ -12,8 +11,8 @@ import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
+import { useAppForm } from '../../ui/form.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { CustodySection } from './CustodySection.tsx'
 import { KeysSection } from './KeysSection.tsx'
@@ -24,7 +23,7 @@ function RenameForm({ keychain }: { keychain: Keychain }) {
   const { t, i18n } = useLingui()
   const failed = useFailureToast()
   const updateKeychain = useUpdateKeychain(keychain.organizationId)
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { name: keychain.name },
     onSubmit: async ({ value, formApi }) => {
       try {
@@ -46,7 +45,7 @@ function RenameForm({ keychain }: { keychain: Keychain }) {
         void form.handleSubmit()
       }}
     >
-      <form.Field
+      <form.AppField
         name="name"
         validators={{
           onSubmit: ({ value }) => {
@@ -55,16 +54,8 @@ function RenameForm({ keychain }: { keychain: Keychain }) {
           },
         }}
       >
-        {(field) => (
-          <TextField
-            label={t`Name`}
-            name={field.name}
-            value={field.state.value}
-            onChange={field.handleChange}
-            error={field.state.meta.errors[0]}
-          />
-        )}
-      </form.Field>
+        {(field) => <field.TextField label={t`Name`} />}
+      </form.AppField>
       <form.Subscribe selector={(state) => [state.isSubmitting, state.isDirty] as const}>
         {([isSubmitting, isDirty]) => (
           <Button type="submit" variant="secondary" className="sm:mt-7" isDisabled={isSubmitting || !isDirty}>

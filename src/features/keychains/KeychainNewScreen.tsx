@@ -1,13 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm } from '@tanstack/react-form'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { useCreateKeychain } from '../../api/keychains.ts'
-import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
-import { SelectField } from '../../ui/SelectField.tsx'
-import { TextField } from '../../ui/TextField.tsx'
+import { useAppForm } from '../../ui/form.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { custodianOptions } from './custodians.ts'
 import { keychainNameProblem } from './name-check.ts'
@@ -24,7 +21,7 @@ export function KeychainNewScreen({
   const { t, i18n } = useLingui()
   const failed = useFailureToast()
   const createKeychain = useCreateKeychain(organizationId)
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { name: '', custodianId: '' },
     onSubmit: async ({ value }) => {
       try {
@@ -51,7 +48,7 @@ export function KeychainNewScreen({
             void form.handleSubmit()
           }}
         >
-          <form.Field
+          <form.AppField
             name="name"
             validators={{
               onSubmit: ({ value }) => {
@@ -60,36 +57,21 @@ export function KeychainNewScreen({
               },
             }}
           >
+            {(field) => <field.TextField label={t`Name`} isRequired />}
+          </form.AppField>
+          <form.AppField name="custodianId">
             {(field) => (
-              <TextField
-                label={t`Name`}
-                name={field.name}
-                isRequired
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={field.state.meta.errors[0]}
-              />
-            )}
-          </form.Field>
-          <form.Field name="custodianId">
-            {(field) => (
-              <SelectField
+              <field.SelectField
                 label={t`Custodian`}
-                name={field.name}
-                value={field.state.value}
                 options={[{ value: '', label: t`Nobody yet` }, ...custodianOptions(members)]}
-                onChange={field.handleChange}
               />
             )}
-          </form.Field>
-          <form.Subscribe selector={(state) => state.isSubmitting}>
-            {(isSubmitting) => (
-              <Button type="submit" isDisabled={isSubmitting} className="self-start">
-                {isSubmitting ? <Trans>Saving…</Trans> : <Trans>Create the keychain</Trans>}
-              </Button>
-            )}
-          </form.Subscribe>
+          </form.AppField>
+          <form.AppForm>
+            <form.SubmitButton className="self-start" pending={<Trans>Saving…</Trans>}>
+              <Trans>Create the keychain</Trans>
+            </form.SubmitButton>
+          </form.AppForm>
         </form>
       </Card>
     </>

@@ -1,11 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Key, KeyType } from '../../../contract/keychains.ts'
 import { unusedTagsQuery, useAddKey } from '../../api/keychains.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
+import { useAppForm } from '../../ui/form.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
@@ -16,7 +16,7 @@ function AddKeyForm({ organizationId, keychainId }: { organizationId: string; ke
   const addKey = useAddKey(organizationId, keychainId)
   const [tagSearch, setTagSearch] = useState('')
   const tags = useQuery(unusedTagsQuery(organizationId, tagSearch.trim()))
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { name: '', type: 'KEY' as KeyType, tagId: '' },
     onSubmit: async ({ value, formApi }) => {
       try {
@@ -48,22 +48,14 @@ function AddKeyForm({ organizationId, keychainId }: { organizationId: string; ke
         void form.handleSubmit()
       }}
     >
-      <form.Field
+      <form.AppField
         name="name"
         validators={{
           onSubmit: ({ value }) => (value.trim() === '' ? t`The key name is required.` : undefined),
         }}
       >
-        {(field) => (
-          <TextField
-            label={t`Key name`}
-            name={field.name}
-            value={field.state.value}
-            onChange={field.handleChange}
-            error={field.state.meta.errors[0]}
-          />
-        )}
-      </form.Field>
+        {(field) => <field.TextField label={t`Key name`} />}
+      </form.AppField>
       <form.Field name="type">
         {(field) => (
           <SelectField
@@ -91,17 +83,15 @@ function AddKeyForm({ organizationId, keychainId }: { organizationId: string; ke
                   placeholder="AGC-00342"
                 />
               </div>
-              <form.Field
+              <form.AppField
                 name="tagId"
                 validators={{
                   onSubmit: ({ value }) => (value ? undefined : t`Choose a tag that is not on a key yet.`),
                 }}
               >
                 {(field) => (
-                  <SelectField
+                  <field.SelectField
                     label={t`Tag`}
-                    name={field.name}
-                    value={field.state.value}
                     options={[
                       {
                         value: '',
@@ -109,11 +99,9 @@ function AddKeyForm({ organizationId, keychainId }: { organizationId: string; ke
                       },
                       ...tagOptions,
                     ]}
-                    onChange={field.handleChange}
-                    error={field.state.meta.errors[0]}
                   />
                 )}
-              </form.Field>
+              </form.AppField>
             </div>
           ) : null
         }

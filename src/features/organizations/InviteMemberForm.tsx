@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm } from '@tanstack/react-form'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
@@ -7,9 +6,8 @@ import { useInviteMember } from '../../api/members.ts'
 import { ApiError } from '../../lib/api.ts'
 import { ROLE_LABELS } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
-import { Button } from '../../ui/Button.tsx'
+import { useAppForm } from '../../ui/form.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
-import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
 /** Invites someone by e-mail with a role; they get a mail in their language and join at their first sign-in. */
@@ -17,7 +15,7 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
   const { t, i18n } = useLingui()
   const locale = useLocale()
   const inviteMember = useInviteMember(organizationId)
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { email: '', role: 'MEMBER' as Role },
     onSubmit: async ({ value, formApi }) => {
       try {
@@ -44,7 +42,7 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
         void form.handleSubmit()
       }}
     >
-      <form.Field
+      <form.AppField
         name="email"
         validators={{
           onSubmit: ({ value }) =>
@@ -52,18 +50,9 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
         }}
       >
         {(field) => (
-          <TextField
-            label={t`E-mail of the person to invite`}
-            name={field.name}
-            type="email"
-            inputMode="email"
-            value={field.state.value}
-            onChange={field.handleChange}
-            onBlur={field.handleBlur}
-            error={field.state.meta.errors[0]}
-          />
+          <field.TextField label={t`E-mail of the person to invite`} type="email" inputMode="email" />
         )}
-      </form.Field>
+      </form.AppField>
       <form.Field name="role">
         {(field) => (
           <SelectField
@@ -75,13 +64,11 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
           />
         )}
       </form.Field>
-      <form.Subscribe selector={(state) => state.isSubmitting}>
-        {(isSubmitting) => (
-          <Button type="submit" isDisabled={isSubmitting} className="sm:mt-7">
-            {isSubmitting ? <Trans>Sending…</Trans> : <Trans>Invite</Trans>}
-          </Button>
-        )}
-      </form.Subscribe>
+      <form.AppForm>
+        <form.SubmitButton className="sm:mt-7" pending={<Trans>Sending…</Trans>}>
+          <Trans>Invite</Trans>
+        </form.SubmitButton>
+      </form.AppForm>
     </form>
   )
 }

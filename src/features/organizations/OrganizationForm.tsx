@@ -1,11 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm, useStore } from '@tanstack/react-form'
+import { useStore } from '@tanstack/react-form'
 import type { Locale } from '../../../contract/locale.ts'
 import type { OrganizationCreate } from '../../../contract/organizations.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
-import { SelectField } from '../../ui/SelectField.tsx'
-import { TextField } from '../../ui/TextField.tsx'
+import { useAppForm } from '../../ui/form.tsx'
 import { countryOptions } from './countries.ts'
 
 type Values = {
@@ -28,7 +27,7 @@ export function OrganizationForm({
   submitLabel: React.ReactNode
 }) {
   const { t } = useLingui()
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { name: '', line1: '', line2: '', city: '', postalCode: '', country: 'FR' } as Values,
     onSubmit: async ({ value }) => {
       const { name, ...address } = value
@@ -48,20 +47,11 @@ export function OrganizationForm({
     validators: ReturnType<typeof required> | undefined,
     autoComplete: string,
   ) => (
-    <form.Field name={name} validators={validators}>
+    <form.AppField name={name} validators={validators}>
       {(field) => (
-        <TextField
-          label={label}
-          name={field.name}
-          autoComplete={autoComplete}
-          isRequired={validators !== undefined}
-          value={field.state.value}
-          onChange={field.handleChange}
-          onBlur={field.handleBlur}
-          error={field.state.meta.errors[0]}
-        />
+        <field.TextField label={label} autoComplete={autoComplete} isRequired={validators !== undefined} />
       )}
-    </form.Field>
+    </form.AppField>
   )
   return (
     <form
@@ -83,21 +73,12 @@ export function OrganizationForm({
       </div>
       {text('postalCode', t`Postal code`, required(t`The postal code is required.`, 20), 'postal-code')}
       {text('city', t`City`, required(t`The city is required.`, 100), 'address-level2')}
-      <form.Field
+      <form.AppField
         name="country"
         validators={{ onSubmit: ({ value }) => (value ? undefined : t`The country is required.`) }}
       >
-        {(field) => (
-          <SelectField
-            label={t`Country`}
-            name={field.name}
-            value={field.state.value}
-            options={countryOptions(locale)}
-            onChange={field.handleChange}
-            error={field.state.meta.errors[0]}
-          />
-        )}
-      </form.Field>
+        {(field) => <field.SelectField label={t`Country`} options={countryOptions(locale)} />}
+      </form.AppField>
       <div className="sm:col-span-2">
         <form.Subscribe selector={(state) => state.isSubmitting}>
           {(isSubmitting) => (

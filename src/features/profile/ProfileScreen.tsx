@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm, useStore } from '@tanstack/react-form'
+import { useStore } from '@tanstack/react-form'
 import * as v from 'valibot'
 import { PhoneSchema, type Profile } from '../../../contract/auth.ts'
 import { useUpdateProfile } from '../../api/profile.ts'
@@ -7,6 +7,7 @@ import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
+import { useAppForm } from '../../ui/form.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
@@ -14,7 +15,7 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
   const failed = useFailureToast()
   const updateProfile = useUpdateProfile()
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: {
       firstName: profile.firstName,
       lastName: profile.lastName,
@@ -49,32 +50,12 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
             void form.handleSubmit()
           }}
         >
-          <form.Field name="firstName" validators={{ onChange: ({ value }) => nameError(value) }}>
-            {(field) => (
-              <TextField
-                label={t`First name`}
-                name={field.name}
-                autoComplete="given-name"
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={field.state.meta.errors[0]}
-              />
-            )}
-          </form.Field>
-          <form.Field name="lastName" validators={{ onChange: ({ value }) => nameError(value) }}>
-            {(field) => (
-              <TextField
-                label={t`Last name`}
-                name={field.name}
-                autoComplete="family-name"
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={field.state.meta.errors[0]}
-              />
-            )}
-          </form.Field>
+          <form.AppField name="firstName" validators={{ onChange: ({ value }) => nameError(value) }}>
+            {(field) => <field.TextField label={t`First name`} autoComplete="given-name" />}
+          </form.AppField>
+          <form.AppField name="lastName" validators={{ onChange: ({ value }) => nameError(value) }}>
+            {(field) => <field.TextField label={t`Last name`} autoComplete="family-name" />}
+          </form.AppField>
           <TextField
             label={t`E-mail`}
             name="email"
@@ -84,7 +65,7 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
             isReadOnly
             description={t`Your sign-in address.`}
           />
-          <form.Field
+          <form.AppField
             name="phoneNumber"
             validators={{
               onChange: ({ value }) =>
@@ -94,19 +75,9 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
             }}
           >
             {(field) => (
-              <TextField
-                label={t`Phone number`}
-                name={field.name}
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel"
-                value={field.state.value}
-                onChange={field.handleChange}
-                onBlur={field.handleBlur}
-                error={field.state.meta.errors[0]}
-              />
+              <field.TextField label={t`Phone number`} type="tel" inputMode="tel" autoComplete="tel" />
             )}
-          </form.Field>
+          </form.AppField>
           <div className="sm:col-span-2">
             <form.Subscribe selector={(state) => [state.isSubmitting, state.canSubmit] as const}>
               {([isSubmitting, canSubmit]) => (

@@ -1,18 +1,17 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm } from '@tanstack/react-form'
 import { CircleCheck } from 'lucide-react'
 import { useState } from 'react'
 import { sendFoundReport } from '../../api/tags.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
-import { TextField } from '../../ui/TextField.tsx'
+import { useAppForm } from '../../ui/form.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
 /** A finder leaves a message and a way to reach them; the organization is told by mail, nobody's address is shown. */
 export function FoundReportForm({ publicId }: { publicId: string }) {
   const { t } = useLingui()
   const [sent, setSent] = useState(false)
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { message: '', contact: '' },
     onSubmit: async ({ value }) => {
       try {
@@ -53,31 +52,18 @@ export function FoundReportForm({ publicId }: { publicId: string }) {
         void form.handleSubmit()
       }}
     >
-      <form.Field name="message" validators={required(t`Tell them where you found the keys.`)}>
+      <form.AppField name="message" validators={required(t`Tell them where you found the keys.`)}>
+        {(field) => <field.TextField label={t`Where did you find them?`} maxLength={2000} />}
+      </form.AppField>
+      <form.AppField name="contact" validators={required(t`Leave a phone number or an e-mail address.`)}>
         {(field) => (
-          <TextField
-            label={t`Where did you find them?`}
-            name={field.name}
-            value={field.state.value}
-            onChange={field.handleChange}
-            maxLength={2000}
-            error={field.state.meta.errors[0]}
-          />
-        )}
-      </form.Field>
-      <form.Field name="contact" validators={required(t`Leave a phone number or an e-mail address.`)}>
-        {(field) => (
-          <TextField
+          <field.TextField
             label={t`How can they reach you?`}
-            name={field.name}
-            value={field.state.value}
-            onChange={field.handleChange}
             maxLength={200}
             description={t`A phone number or an e-mail address; only the owners receive it.`}
-            error={field.state.meta.errors[0]}
           />
         )}
-      </form.Field>
+      </form.AppField>
       <form.Subscribe selector={(state) => state.isSubmitting}>
         {(isSubmitting) => (
           <Button type="submit" isDisabled={isSubmitting} className="self-start">

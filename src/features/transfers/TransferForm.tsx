@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm, useStore } from '@tanstack/react-form'
+import { useStore } from '@tanstack/react-form'
 import { useState } from 'react'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
@@ -14,9 +14,8 @@ import { personName, ROLE_LABELS } from '../../lib/labels.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
-import { DateField } from '../../ui/DateField.tsx'
-import { SelectField } from '../../ui/SelectField.tsx'
-import { TextField } from '../../ui/TextField.tsx'
+import { useAppForm } from '../../ui/form.tsx'
+import { BoundDateField } from '../../ui/form-date-field.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
 const NEW_RECIPIENT = 'email'
@@ -66,7 +65,7 @@ export function TransferForm({
       t`The transfer could not be authorized. Check your connection and try again.`,
     )
   }
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: { recipient: '', email: '', fromDate: firstDay, toDate: '' } as Values,
     onSubmit: async ({ value, formApi }) => {
       setProblem(null)
@@ -110,17 +109,13 @@ export function TransferForm({
         void form.handleSubmit()
       }}
     >
-      <form.Field
+      <form.AppField
         name="recipient"
         validators={{ onSubmit: ({ value }) => (value ? undefined : t`Choose who receives the keychain.`) }}
       >
         {(field) => (
-          <SelectField
+          <field.SelectField
             label={t`Recipient`}
-            name={field.name}
-            value={field.state.value}
-            onChange={field.handleChange}
-            error={field.state.meta.errors[0]}
             options={[
               { value: '', label: t`Choose a person…` },
               ...candidates.map((member) => ({
@@ -131,9 +126,9 @@ export function TransferForm({
             ]}
           />
         )}
-      </form.Field>
+      </form.AppField>
       {choice === NEW_RECIPIENT ? (
-        <form.Field
+        <form.AppField
           name="email"
           validators={{
             onSubmit: ({ value }) =>
@@ -141,23 +136,18 @@ export function TransferForm({
           }}
         >
           {(field) => (
-            <TextField
+            <field.TextField
               label={t`Recipient's e-mail`}
-              name={field.name}
               type="email"
               inputMode="email"
               autoComplete="off"
-              value={field.state.value}
-              onChange={field.handleChange}
-              onBlur={field.handleBlur}
-              error={field.state.meta.errors[0]}
               description={<Trans>They will be invited as a contact and receive the pickup details.</Trans>}
             />
           )}
-        </form.Field>
+        </form.AppField>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <form.Field
+        <form.AppField
           name="fromDate"
           validators={{
             onSubmit: ({ value }) =>
@@ -168,19 +158,15 @@ export function TransferForm({
                   : undefined,
           }}
         >
-          {(field) => (
-            <DateField
+          {() => (
+            <BoundDateField
               label={t`From`}
-              name={field.name}
-              value={field.state.value}
-              onChange={field.handleChange}
               min={firstDay}
-              error={field.state.meta.errors[0]}
               description={<Trans>The recipient can pick it up from this day.</Trans>}
             />
           )}
-        </form.Field>
-        <form.Field
+        </form.AppField>
+        <form.AppField
           name="toDate"
           validators={{
             onSubmit: ({ value, fieldApi }) => {
@@ -190,18 +176,14 @@ export function TransferForm({
             },
           }}
         >
-          {(field) => (
-            <DateField
+          {() => (
+            <BoundDateField
               label={t`To`}
-              name={field.name}
-              value={field.state.value}
-              onChange={field.handleChange}
               min={fromDate ? dayAfter(fromDate) : dayAfter(firstDay)}
-              error={field.state.meta.errors[0]}
               description={<Trans>The day it is due back at the organization.</Trans>}
             />
           )}
-        </form.Field>
+        </form.AppField>
       </div>
       {problem ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 font-medium text-red-900">
@@ -209,13 +191,11 @@ export function TransferForm({
         </p>
       ) : null}
       <div className="flex flex-wrap gap-3">
-        <form.Subscribe selector={(state) => state.isSubmitting}>
-          {(isSubmitting) => (
-            <Button type="submit" isDisabled={isSubmitting}>
-              {isSubmitting ? <Trans>Authorizing…</Trans> : <Trans>Authorize the transfer</Trans>}
-            </Button>
-          )}
-        </form.Subscribe>
+        <form.AppForm>
+          <form.SubmitButton pending={<Trans>Authorizing…</Trans>}>
+            <Trans>Authorize the transfer</Trans>
+          </form.SubmitButton>
+        </form.AppForm>
         {onCancel ? (
           <Button variant="ghost" onPress={onCancel}>
             <Trans>Cancel</Trans>

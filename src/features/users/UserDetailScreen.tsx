@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useForm, useStore } from '@tanstack/react-form'
+import { useStore } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
@@ -13,9 +13,9 @@ import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
+import { useAppForm } from '../../ui/form.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
 type Status = 'ACTIVE' | 'DISABLED'
@@ -26,7 +26,7 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
   const updateMember = useUpdateMember(organizationId)
   const ability = useAbility()
   const canEdit = ability.can('update', 'member')
-  const form = useForm({
+  const form = useAppForm({
     defaultValues: {
       firstName: member.firstName,
       lastName: member.lastName,
@@ -86,7 +86,7 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
       }}
     >
       {(['firstName', 'lastName'] as const).map((name) => (
-        <form.Field
+        <form.AppField
           key={name}
           name={name}
           validators={{
@@ -94,18 +94,14 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
           }}
         >
           {(field) => (
-            <TextField
+            <field.TextField
               label={name === 'firstName' ? t`First name` : t`Last name`}
-              name={field.name}
-              value={field.state.value}
-              onChange={field.handleChange}
               isReadOnly={!canEdit || member.status !== 'INVITED'}
-              error={field.state.meta.errors[0]}
             />
           )}
-        </form.Field>
+        </form.AppField>
       ))}
-      <form.Field
+      <form.AppField
         name="email"
         validators={{
           onSubmit: ({ value }) =>
@@ -113,22 +109,18 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
         }}
       >
         {(field) => (
-          <TextField
+          <field.TextField
             label={t`E-mail`}
-            name={field.name}
             type="email"
-            value={field.state.value}
-            onChange={field.handleChange}
             isReadOnly={!canEdit || member.status !== 'INVITED'}
             description={
               member.status === 'INVITED'
                 ? undefined
                 : t`The e-mail is the member's sign-in address; only they can change it.`
             }
-            error={field.state.meta.errors[0]}
           />
         )}
-      </form.Field>
+      </form.AppField>
       <form.Field name="role">
         {(field) => (
           <SelectField
@@ -168,13 +160,11 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
       )}
       {canEdit ? (
         <div className="sm:col-span-2">
-          <form.Subscribe selector={(state) => state.isSubmitting}>
-            {(isSubmitting) => (
-              <Button type="submit" isDisabled={isSubmitting}>
-                {isSubmitting ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
-              </Button>
-            )}
-          </form.Subscribe>
+          <form.AppForm>
+            <form.SubmitButton pending={<Trans>Saving…</Trans>}>
+              <Trans>Save</Trans>
+            </form.SubmitButton>
+          </form.AppForm>
         </div>
       ) : null}
     </form>
