@@ -75,4 +75,20 @@ describe('watching the outbox', () => {
     await vi.waitFor(() => expect(next).toHaveBeenCalledWith([]))
     stop()
   })
+
+  it('does not watch again once stopped while it waited to retry', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const warned = new Promise<void>((resolve) =>
+      vi.spyOn(console, 'warn').mockImplementation(() => resolve()),
+    )
+    vi.mocked(outboxItems).mockRejectedValueOnce(new Error('Connection to Indexed Database server lost'))
+    const next = vi.fn<(items: OutboxItem[]) => void>()
+    const stop = watchOutbox(ME, next)
+    await vi.advanceTimersByTimeAsync(0)
+    await warned
+    stop()
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(outboxItems).toHaveBeenCalledTimes(1)
+    expect(next).not.toHaveBeenCalled()
+  })
 })

@@ -8,19 +8,21 @@ import { outboxItems } from './outbox.ts'
  */
 export function watchOutbox(userId: string, next: (items: OutboxItem[]) => void): () => void {
   let subscription: { unsubscribe(): void } | null = null
+  let retry: ReturnType<typeof setTimeout> | undefined
   let stopped = false
   const watch = () => {
     subscription = liveQuery(outboxItems).subscribe({
       next: (all) => next(all.filter((item) => item.userId === userId)),
       error: (error: unknown) => {
         console.warn('Outbox read failed', error)
-        if (!stopped) setTimeout(watch, 2000)
+        if (!stopped) retry = setTimeout(watch, 2000)
       },
     })
   }
   watch()
   return () => {
     stopped = true
+    clearTimeout(retry)
     subscription?.unsubscribe()
   }
 }
