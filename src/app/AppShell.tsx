@@ -19,13 +19,13 @@ import type { Profile } from '../../contract/auth.ts'
 import type { Locale } from '../../contract/locale.ts'
 import type { Action, Subject } from '../../contract/permissions.ts'
 import { useAbility } from '../lib/ability.tsx'
-import { localizedHref } from '../lib/paths.ts'
+import { type AppPath, localizedHref } from '../lib/paths.ts'
 import { NeedsConnection, OfflineBanner } from '../offline/OfflineBanner.tsx'
 import { Logo } from '../ui/Logo.tsx'
 import { LanguageSwitch } from './LanguageSwitch.tsx'
 
 type MenuEntry = {
-  path: string
+  path: AppPath
   label: ReactNode
   icon: typeof Menu
   exact?: boolean

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react'
 import { isLocale, type Locale } from '../../contract/locale.ts'
-import { localizedHref } from './paths.ts'
+import { type AppPath, localizedHref } from './paths.ts'
 
 /** The active locale (the one Lingui renders in). */
 export function useLocale(): Locale {
@@ -9,7 +9,7 @@ export function useLocale(): Locale {
 }
 
 /** Builds links in the active language: `href('/app/keychains')` → `/en/app/keychains` in English. */
-export function useHref(): (path: string) => string {
+export function useHref(): (path: AppPath) => string {
   const locale = useLocale()
   return (path) => localizedHref(locale, path)
 }

@@ -117,7 +117,7 @@ function Counts({ organizationId }: { organizationId: string | null }) {
       <ErrorState message={<Trans>The figures could not be loaded.</Trans>} onRetry={() => void refetch()} />
     )
   const counts = data.organization
-  const list = (query: string) => href(`/app/transfers${query}`)
+  const list = (query: '' | `?${string}`) => href(`/app/transfers${query}`)
   return (
     <div className="mb-8 flex flex-col gap-6">
       {counts ? (
