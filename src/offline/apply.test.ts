@@ -82,7 +82,9 @@ describe('where the mirror stands in the feed', () => {
       syncedAt: 1_234,
     })
     expect(await withDb(readSyncState)).toEqual(state)
-    expect((await offlineDb().meta.get(SYNC_STATE_KEY))?.value).toBe(JSON.stringify(state))
+    // Under the key earlier versions of the app kept it: an update goes on from where the device was.
+    expect(SYNC_STATE_KEY).toBe('sync')
+    expect((await offlineDb().meta.get('sync'))?.value).toBe(JSON.stringify(state))
   })
 
   it('takes the device’s clock when no time is given', async () => {
@@ -142,6 +144,13 @@ describe('the rows a page writes', () => {
     const same = keychain('kc-1', { name: 'From the feed', updatedAt: '2026-11-03T00:00:00.000Z' })
     await applyPage(page({ keychains: [same] }))
     expect((await offlineDb().keychains.get('kc-1'))?.detail).toEqual(same)
+  })
+
+  it('writes a keychain’s detail over a list row that had none', async () => {
+    await applyPage(snapshot())
+    await offlineDb().keychains.put({ id: 'kc-1', organizationId: ORG, summary: null, detail: null })
+    await applyPage(page({ keychains: [keychain('kc-1')] }))
+    expect((await offlineDb().keychains.get('kc-1'))?.detail).toEqual(keychain('kc-1'))
   })
 
   it('marks the transfers addressed to the user and writes the page’s tags under its organization', async () => {
@@ -263,6 +272,15 @@ describe('the sweep at the end of a full sync', () => {
     await applyPage(snapshot(), { userId: CONTACT, readsTags: false })
     await applyPage(page(), { userId: CONTACT, readsTags: false })
     expect(await ids()).toEqual({ keychains: [], transfers: ['tr-mine'], tags: ['OTH-00001'] })
+  })
+
+  it('sweeps the tags on no key of another organization', async () => {
+    await withDb((db) =>
+      putTags(db, [asMirroredTag(OTHER_ORG, tag('OTH-00003', 'pppppppppppppppppppp', null))]),
+    )
+    await applyPage(snapshot())
+    await applyPage(page())
+    expect((await ids()).tags).toEqual([])
   })
 
   it('sweeps the user’s own transfers of the synced organization that the feed no longer sends', async () => {

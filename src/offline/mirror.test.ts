@@ -202,6 +202,8 @@ describe('the mirror’s owner', () => {
     expect(await mirrorOwner(offlineDb())).toBeNull()
     await claimMirror(CONTACT)
     expect(await mirrorOwner(offlineDb())).toBe(CONTACT)
+    // Under the key earlier versions of the app kept it: an update does not take the mirror for another's.
+    expect(await offlineDb().meta.get('owner')).toEqual({ key: 'owner', value: CONTACT })
   })
 })
 

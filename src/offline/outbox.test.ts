@@ -467,13 +467,24 @@ describe('the outbox, item by item', () => {
   })
 
   it('goes on after the last action kept on the device, in a tab loaded since', async () => {
-    const kept = await enqueue({
+    // The last one made has the smaller id: the order is the sequence's, not the ids'.
+    await enqueue({
       kind: 'scan',
       userId: USER,
       organizationId: ORG,
       value: 'a',
       label: 'a',
       now: T0,
+      id: 'z',
+    })
+    const kept = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'b',
+      label: 'b',
+      now: T0,
+      id: 'a',
     })
     offlineDb().close()
     vi.resetModules()
@@ -490,6 +501,21 @@ describe('the outbox, item by item', () => {
     expect(next.seq).toBe(kept.seq + 1)
     const { offlineDb: reloadedDb } = await import('./db.ts')
     reloadedDb().close()
+  })
+
+  it('refuses a new action under the id of one already kept, rather than answer the old one', async () => {
+    const kept = await enqueue({
+      kind: 'scan',
+      userId: USER,
+      organizationId: ORG,
+      value: 'a',
+      label: 'a',
+      id: 'same',
+    })
+    await expect(
+      enqueue({ kind: 'pickup', userId: USER, organizationId: ORG, value: 'tr-1', label: 'b', id: 'same' }),
+    ).rejects.toThrow()
+    expect(await outboxItems()).toEqual([kept])
   })
 
   it('claims an action sent at once, and gives the claim up when it cannot be kept', async () => {
