@@ -2,8 +2,10 @@ import { Trans } from '@lingui/react/macro'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useSelectOrganization } from '../../../api/organizations.ts'
 import { useProfile } from '../../../api/profile.ts'
+import { tagLandingQuery } from '../../../api/tags.ts'
 import { NotFoundPage } from '../../../app/ErrorPages.tsx'
 import { PublicLayout } from '../../../app/PublicLayout.tsx'
+import { startLoading } from '../../../app/start-loading.ts'
 import { type MemberView, TagLandingScreen } from '../../../features/tags/TagLandingScreen.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
 import { AppLink } from '../../../ui/AppLink.tsx'
@@ -11,6 +13,7 @@ import { Button, buttonClass } from '../../../ui/Button.tsx'
 
 export const Route = createFileRoute('/{-$locale}/tags/$publicId')({
   beforeLoad: ({ context }) => context.sessionReady,
+  loader: ({ context, params }) => startLoading(context.queryClient, tagLandingQuery(params.publicId)),
   component: TagLanding,
 })
 

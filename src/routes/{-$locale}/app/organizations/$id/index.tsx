@@ -1,6 +1,8 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import * as v from 'valibot'
+import { organizationQuery } from '../../../../../api/organizations.ts'
 import { useProfile } from '../../../../../api/profile.ts'
+import { startLoading } from '../../../../../app/start-loading.ts'
 import {
   OrganizationDetailScreen,
   type OrganizationTab,
@@ -9,6 +11,7 @@ import { SubscriptionCard } from '../../../../../features/plans/SubscriptionCard
 
 export const Route = createFileRoute('/{-$locale}/app/organizations/$id/')({
   validateSearch: v.object({ tab: v.optional(v.picklist(['users', 'orders', 'tags'])) }),
+  loader: ({ context, params }) => startLoading(context.queryClient, organizationQuery(params.id)),
   component: OrganizationDetail,
 })
 

@@ -1,10 +1,13 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useSelectOrganization } from '../../../../../api/organizations.ts'
 import { useProfile } from '../../../../../api/profile.ts'
+import { transferQuery } from '../../../../../api/transfers.ts'
+import { startLoading } from '../../../../../app/start-loading.ts'
 import { RequestDetailScreen } from '../../../../../features/transfers/RequestDetailScreen.tsx'
 import { localizedHref } from '../../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/transfers/requests/$requestId')({
+  loader: ({ context, params }) => startLoading(context.queryClient, transferQuery(params.requestId)),
   component: RequestDetail,
 })
 
