@@ -15,7 +15,7 @@ import {
 } from './check-bundle.ts'
 
 const WORKBOX = 'node_modules/workbox-window/build/workbox-window.prod.es5.mjs'
-const route = (file: string) => `src/routes/{-$locale}/${file}?tsr-split=component`
+const route = (file: string) => `src/routes/{-$locale}/${file}?tsr-split=component---loader`
 
 const manifest: Manifest = {
   'index.html': {

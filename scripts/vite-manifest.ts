@@ -14,12 +14,12 @@ export type ViteManifestChunk = {
 export type ViteManifest = Record<string, ViteManifestChunk>
 
 export const ROUTES_PREFIX = 'src/routes/{-$locale}/'
-export const SPLIT = '?tsr-split=component'
+export const SPLIT = '?tsr-split=component---loader'
 /** The SPA's entry (its shell) and the light entry of the prerendered public pages. */
 export const SPA_ENTRY = 'index.html'
 export const PUBLIC_ENTRY = 'public.html'
 
-/** A route file's chunk: `app/scan.tsx` → `src/routes/{-$locale}/app/scan.tsx?tsr-split=component`. */
+/** A route file's chunk: `app/scan.tsx` → `src/routes/{-$locale}/app/scan.tsx?tsr-split=component---loader`. */
 export const routeKey = (file: string) => `${ROUTES_PREFIX}${file}${SPLIT}`
 
 /** Every file a set of chunks loads through static imports, leaving out the files in `skip`. */

@@ -2,7 +2,11 @@ import type { FileRoutesByPath } from '@tanstack/react-router'
 import type { Locale } from '../../contract/locale.ts'
 
 /** A route's path without the optional locale segment: `/{-$locale}/app/keychains/$id` → `/app/keychains/$id`. */
-type WithoutLocale<P extends string> = P extends `/{-$locale}${infer Rest}` ? (Rest extends '' ? '/' : Rest) : P
+type WithoutLocale<P extends string> = P extends `/{-$locale}${infer Rest}`
+  ? Rest extends ''
+    ? '/'
+    : Rest
+  : P
 /** An index route's path as links write it: `/app/keychains/` → `/app/keychains` (the root stays `/`). */
 type WithoutSlash<P extends string> = P extends '/' ? P : P extends `${infer Rest}/` ? Rest : P
 /** Parameters filled in: `/app/keychains/$id` → `/app/keychains/${string}`. */

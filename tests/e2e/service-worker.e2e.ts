@@ -25,7 +25,7 @@ function buildSplit() {
     { file: string }
   >
   const chunkOf = (route: string) =>
-    `/${manifest[`src/routes/{-$locale}/${route}?tsr-split=component`]?.file}`
+    `/${manifest[`src/routes/{-$locale}/${route}?tsr-split=component---loader`]?.file}`
   return { precached, deferred, orders: chunkOf('app/orders/index.tsx'), scan: chunkOf('app/scan.tsx') }
 }
 
