@@ -2,41 +2,21 @@
 import { act, fireEvent, screen } from '@testing-library/react'
 import { useState } from 'react'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { ScanResult } from '../../contract/scans.ts'
 import type { Transfer } from '../../contract/transfers.ts'
-import { transfer } from '../../tests/offline-rows.ts'
 import { renderWithProviders, useLocale } from '../../tests/render.tsx'
+import {
+  type ResolvedScan,
+  resolvedScan,
+  returned,
+  returning,
+  scheduled,
+  transferred,
+} from '../../tests/scan-rows.ts'
 import { ScanResultCard } from '../features/scan/ScanResultCard.tsx'
 import { TransferPickupCard } from '../features/transfers/TransferPickupCard.tsx'
 
-type Resolved = Extract<ScanResult, { status: 'resolved' }>
-
-const scheduled = transfer('t1')
-const transferred: Transfer = { ...scheduled, status: 'TRANSFERRED', next: null, refusal: 'own_return' }
-const returning: Transfer = { ...transferred, next: 'RETURN', refusal: null }
-const returned: Transfer = { ...transferred, status: 'RETURNED', next: null, refusal: 'already_returned' }
-const tag = { id: 'tag1', publicId: 'PUB1', code: 'ARC-00001', name: 'Cave' } as Resolved['tag']
-
-function resolved(overrides: Partial<Resolved>): Resolved {
-  return {
-    status: 'resolved',
-    scanId: 's1',
-    tag,
-    key: {
-      id: 'key1',
-      type: 'TAG',
-      name: 'Porte cave',
-      tag: { id: 'tag1', publicId: 'PUB1', code: 'ARC-00001', name: 'Cave' },
-    },
-    keychain: { id: 'k1', name: 'Cave du 14', custodian: null },
-    actions: ['read__keychain', 'pickup__transfer'],
-    transfer: null,
-    ...overrides,
-  }
-}
-
 /** The card as the scan screen composes it: a confirmation on the transfer updates the card above it. */
-function ScannedCard({ result, answer }: { result: Resolved; answer: Transfer }) {
+function ScannedCard({ result, answer }: { result: ResolvedScan; answer: Transfer }) {
   const [moved, setMoved] = useState<Transfer | null>(null)
   return (
     <ScanResultCard
@@ -64,7 +44,7 @@ const heldBy = () => screen.queryByText(/^Held by:/)?.textContent ?? null
 
 describe('the scan result with its transfer', () => {
   it('states the recipient as the holder after a pickup, never "nobody"', async () => {
-    renderWithProviders(<ScannedCard result={resolved({ transfer: scheduled })} answer={transferred} />)
+    renderWithProviders(<ScannedCard result={resolvedScan({ transfer: scheduled })} answer={transferred} />)
     expect(heldBy()).toBe('Held by: nobody')
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Confirm the pickup' }))
@@ -74,7 +54,7 @@ describe('the scan result with its transfer', () => {
   })
 
   it('after a return, says custody is back and no longer names the recipient as holder', async () => {
-    renderWithProviders(<ScannedCard result={resolved({ transfer: returning })} answer={returned} />)
+    renderWithProviders(<ScannedCard result={resolvedScan({ transfer: returning })} answer={returned} />)
     expect(heldBy()).toBe('Held by: Léa Martin')
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Confirm the return' }))
