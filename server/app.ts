@@ -17,6 +17,7 @@ import { staticSpa } from './http/static-spa.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { resolveSession } from './modules/auth/sessions.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
+import { dashboardRoutes } from './modules/dashboard/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
 import { memberRoutes } from './modules/members/routes.ts'
@@ -28,7 +29,6 @@ import { priceRoutes } from './modules/prices/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
 import { isOperator } from './modules/profile/service.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
-import { statsRoutes } from './modules/stats/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { syncRoutes } from './modules/sync/routes.ts'
 import { tagRoutes } from './modules/tags/routes.ts'
@@ -51,7 +51,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'scans', mount: scanRoutes },
   { tag: 'transfers', mount: transferRoutes },
   { tag: 'sync', mount: syncRoutes },
-  { tag: 'stats', mount: statsRoutes },
+  { tag: 'stats', mount: dashboardRoutes },
   { tag: 'prices', mount: priceRoutes },
   { tag: 'plans', mount: planRoutes },
   { tag: 'cart', mount: cartRoutes },

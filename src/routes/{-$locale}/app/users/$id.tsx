@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { memberQuery } from '../../../../api/members.ts'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { startLoading } from '../../../../app/start-loading.ts'
-import { UserDetailScreen } from '../../../../features/users/UserDetailScreen.tsx'
+import { MemberDetailScreen } from '../../../../features/members/MemberDetailScreen.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/users/$id')({
   loader: ({ context, params }) => {
@@ -16,7 +16,7 @@ function UserDetail() {
   const { id } = Route.useParams()
   return (
     <RequireOrganization>
-      {(organizationId) => <UserDetailScreen organizationId={organizationId} userId={id} />}
+      {(organizationId) => <MemberDetailScreen organizationId={organizationId} userId={id} />}
     </RequireOrganization>
   )
 }

@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
-import { UserListScreen } from '../../../../features/users/UserListScreen.tsx'
+import { MemberListScreen } from '../../../../features/members/MemberListScreen.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/users/')({
   component: () => (
     <RequireOrganization>
-      {(organizationId) => <UserListScreen organizationId={organizationId} />}
+      {(organizationId) => <MemberListScreen organizationId={organizationId} />}
     </RequireOrganization>
   ),
 })

@@ -171,7 +171,7 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
   )
 }
 
-export function UserDetailScreen({ organizationId, userId }: { organizationId: string; userId: string }) {
+export function MemberDetailScreen({ organizationId, userId }: { organizationId: string; userId: string }) {
   const { data, isPending, isError, error, refetch } = useQuery(memberQuery(organizationId, userId))
   if (isPending) return <LoadingState label={<Trans>Loading the user…</Trans>} />
   if (isError)

@@ -6,7 +6,7 @@ import { PageHeader } from '../../ui/Card.tsx'
 import { MemberTable } from '../../ui/MemberTable.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 
-export function UserListScreen({ organizationId }: { organizationId: string }) {
+export function MemberListScreen({ organizationId }: { organizationId: string }) {
   const href = useHref()
   const { data, isPending, isError, refetch } = useQuery(membersQuery(organizationId))
   return (

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { dashboard } from './service.ts'
 
-export function statsRoutes(api: ApiRouter, deps: AppDeps): void {
+export function dashboardRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       method: 'get',
