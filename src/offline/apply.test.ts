@@ -148,6 +148,7 @@ describe('the rows a page writes', () => {
 
   it('writes a keychain’s detail over a list row that had none', async () => {
     await applyPage(snapshot())
+    await applyPage(page())
     await offlineDb().keychains.put({ id: 'kc-1', organizationId: ORG, summary: null, detail: null })
     await applyPage(page({ keychains: [keychain('kc-1')] }))
     expect((await offlineDb().keychains.get('kc-1'))?.detail).toEqual(keychain('kc-1'))

@@ -220,6 +220,37 @@ describe('when the outbox worker looks again', () => {
     worker.stop()
   })
 
+  it('leaves no timer and no listener behind once stopped, between drains or during one', async () => {
+    const addWindow = vi.spyOn(window, 'addEventListener')
+    const addDocument = vi.spyOn(document, 'addEventListener')
+    const removeWindow = vi.spyOn(window, 'removeEventListener')
+    const removeDocument = vi.spyOn(document, 'removeEventListener')
+    const idleWorker = startOutboxWorker({ userId: USER, transport: vi.fn<Transport>(unreachable) })
+    await idleWorker.wake()
+    idleWorker.stop()
+    await scan()
+    let answer: (outcome: SendOutcome) => void = () => {}
+    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
+    const busy = startOutboxWorker({ userId: USER, transport })
+    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const draining = busy.wake()
+    busy.stop()
+    answer({ kind: 'unreachable' })
+    await draining
+    await idle()
+    // Dexie's own zero-delay timers go first.
+    await vi.advanceTimersByTimeAsync(1)
+    expect(vi.getTimerCount()).toBe(0)
+    const added = (spy: typeof addWindow, type: string) =>
+      spy.mock.calls.filter(([each]) => each === type).map(([, listener]) => listener)
+    const removed = (spy: typeof removeWindow, type: string) =>
+      spy.mock.calls.filter(([each]) => each === type).map(([, listener]) => listener)
+    expect(added(addWindow, 'online')).toHaveLength(2)
+    expect(removed(removeWindow, 'online')).toEqual(added(addWindow, 'online'))
+    expect(added(addDocument, 'visibilitychange')).toHaveLength(2)
+    expect(removed(removeDocument, 'visibilitychange')).toEqual(added(addDocument, 'visibilitychange'))
+  })
+
   it('does not look again once stopped', async () => {
     const transport = vi.fn<Transport>(async (item) => sent(item))
     const worker = startOutboxWorker({ userId: USER, transport })
