@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { SCAN_ACTIONS } from '../../../contract/scans.ts'
-import { scans } from '../../db/schema.ts'
+import { keychains, scans } from '../../db/schema.ts'
 import { addMember, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { makeTransfer, pickup, transferWorld } from '../../test/transfers.ts'
@@ -58,6 +58,12 @@ describe('a resolved scan', () => {
     })
   })
 
+  it('shows whoever holds the keychain to a caller who reads keychains, not only to its holder', async () => {
+    const { admin, member, tag } = await transferWorld(t)
+    const body = await (await scan(admin.cookie, tag.code)).json()
+    expect(body.keychain.custodian).toEqual(person(member))
+  })
+
   it('lists every scan action an ADMIN has, in the order of SCAN_ACTIONS', async () => {
     const { admin, tag } = await transferWorld(t)
     const body = await (await scan(admin.cookie, tag.publicId)).json()
@@ -89,6 +95,19 @@ describe('a CONTACT’s scan', () => {
       transfer: { id: transfer.id, status: 'SCHEDULED', next: 'PICKUP' },
     })
     expect((await scanRow(body.scanId)).result).toBe('resolved')
+  })
+
+  it('answers a keychain nobody holds with no custodian', async () => {
+    const { organization, contact, tag, keychain } = await transferWorld(t)
+    await t.db.update(keychains).set({ custodianId: null }).where(eq(keychains.id, keychain.id))
+    await makeTransfer(t, {
+      organizationId: organization.id,
+      keychainId: keychain.id,
+      recipientId: contact.id,
+    })
+    const response = await scan(contact.cookie, tag.publicId)
+    expect(response.status).toBe(201)
+    expect((await response.json()).keychain).toEqual({ id: keychain.id, name: 'Cave', custodian: null })
   })
 
   it('shows the CONTACT as custodian once they hold the keychain', async () => {

@@ -226,6 +226,22 @@ describe('cancelling a transfer', () => {
     expect(t.mail.to(contact.email)).toHaveLength(1)
   })
 
+  it('tells the recipient the keychain’s name as it is now, renamed since the authorization', async () => {
+    const { organization, admin, contact, keychain } = await transferWorld(t)
+    const transfer = await makeTransfer(t, {
+      organizationId: organization.id,
+      keychainId: keychain.id,
+      recipientId: contact.id,
+    })
+    const renamed = await t.patch(`/api/keychains/${keychain.id}`, {
+      cookie: admin.cookie,
+      json: { name: 'Cave B' },
+    })
+    expect(renamed.status).toBe(200)
+    expect((await t.delete(`/api/transfers/${transfer.id}`, { cookie: admin.cookie })).status).toBe(200)
+    expect(t.mail.last(contact.email)!.subject).toContain('« Cave B »')
+  })
+
   it('refuses a transfer out or over, naming its status now: 409 invalid_transition, nothing allowed', async () => {
     const { organization, admin, contact, keychain } = await transferWorld(t)
     const make = (status: 'TRANSFERRED' | 'RETURNED', fromDate: string, toDate: string) =>
@@ -279,6 +295,21 @@ describe('who sees a transfer (GET /transfers/{id})', () => {
     const hidden = await t.get(`/api/transfers/${transfer.id}`, { cookie: recipient.cookie })
     expect(hidden.status).toBe(404)
     expect((await hidden.json()).error).toEqual({ code: 'not_found', message: 'No such transfer.' })
+  })
+
+  it('hides it from a recipient whose membership is gone (removed from the organization)', async () => {
+    const { organization, contact, keychain } = await transferWorld(t)
+    const transfer = await makeTransfer(t, {
+      organizationId: organization.id,
+      keychainId: keychain.id,
+      recipientId: contact.id,
+    })
+    expect((await t.get(`/api/transfers/${transfer.id}`, { cookie: contact.cookie })).status).toBe(200)
+    await t.db
+      .delete(memberships)
+      .where(and(eq(memberships.userId, contact.id), eq(memberships.organizationId, organization.id)))
+    const hidden = await t.get(`/api/transfers/${transfer.id}`, { cookie: contact.cookie })
+    expect(hidden.status).toBe(404)
   })
 
   it('shows it to every member who reads transfers, with what they may do; not to a DISABLED one', async () => {

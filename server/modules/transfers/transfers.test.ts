@@ -114,7 +114,11 @@ describe('POST /keychains/{id}/transfers', () => {
       dates({ kind: 'email', email: member.email }),
     )
     expect((await byAddress.json()).recipient.id).toBe(member.id)
-    expect(t.mail.last(member.email)!.text).not.toContain('sign in to Trousseau')
+    // The member's mail is in their language (French here): no invitation to sign in, in either language.
+    const mail = t.mail.last(member.email)!
+    expect(mail.subject).toContain('« Garage »')
+    expect(mail.text).not.toContain('sign in to Trousseau')
+    expect(mail.text).not.toContain('connectez-vous à Trousseau')
 
     const stranger = await organizationWithAdmin(t, 'Elsewhere')
     await t.db
