@@ -10,7 +10,6 @@ export const groups = {
   contract: ['contract/**/*.ts', '!contract/**/*.test.ts'],
   offline: ['src/offline/**/*.ts', '!src/offline/**/*.test.ts'],
   rules: [
-    'server/modules/transfers/status.ts',
     'server/modules/transfers/pickups.ts',
     'server/modules/transfers/conditions.ts',
     'server/modules/transfers/service.ts',

@@ -21,6 +21,7 @@ import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
+import { STORED_TRANSFER_STATUSES } from '../../contract/transfer-state.ts'
 import { PICKUP_KINDS } from '../../contract/transfers.ts'
 
 export const MEMBERSHIP_STATUSES = ['INVITED', 'ACTIVE', 'DISABLED'] as const
@@ -407,7 +408,6 @@ export const paymentEvents = pgTable(
 )
 
 /** Stored transfer statuses; RETURNING (TRANSFERRED from `ends_at` on) and `expired` are computed. */
-export const STORED_TRANSFER_STATUSES = ['SCHEDULED', 'TRANSFERRED', 'RETURNED', 'CANCELLED'] as const
 
 /**
  * A keychain lent to a recipient for a window of calendar days (organization time zone). Transfers are

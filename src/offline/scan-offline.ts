@@ -1,29 +1,33 @@
 import { SCAN_ACTIONS, type ScanResult } from '../../contract/scans.ts'
+import { concerningTransfer, inWindow, isOpen, type TransferState } from '../../contract/transfer-state.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { withDb } from './db.ts'
 import { mirroredTag, plainTag } from './mirror.ts'
 
-/** SCHEDULED and not past its window, or out (TRANSFERRED, RETURNING): it still concerns its recipient. */
-const isOpenAt = (transfer: Transfer, now: Date) =>
-  transfer.status === 'TRANSFERRED' ||
-  transfer.status === 'RETURNING' ||
-  (transfer.status === 'SCHEDULED' && now < new Date(transfer.endsAt))
+/** A mirrored transfer's stored state, as the shared rules read it (RETURNING is stored as TRANSFERRED). */
+const stateOf = (transfer: Transfer): TransferState => ({
+  status: transfer.status === 'RETURNING' ? 'TRANSFERRED' : transfer.status,
+  startsAt: new Date(transfer.startsAt),
+  endsAt: new Date(transfer.endsAt),
+  recipientId: transfer.recipient.id,
+})
+
+const isOpenAt = (transfer: Transfer, now: Date) => isOpen(stateOf(transfer), now)
 
 /**
- * The transfer of a keychain that concerns `userId`, as the server picks it: the one out, else theirs
- * whose window is open, else the next scheduled one. `next` is checked against `now` (the device's clock): a
- * pickup offline is offered only inside the window the mirror knows.
+ * The transfer of a keychain that concerns `userId`, picked as the server picks it (`concerningTransfer`).
+ * `next` is checked against `now` (the device's clock): a pickup offline is offered only inside the window the
+ * mirror knows.
  */
 function concerning(transfers: Transfer[], userId: string, now: Date): Transfer | null {
-  const out = transfers.find((each) => each.status === 'TRANSFERRED' || each.status === 'RETURNING')
-  const open = (each: Transfer) => new Date(each.startsAt) <= now && now < new Date(each.endsAt)
-  const mine = transfers.find(
-    (each) => each.status === 'SCHEDULED' && each.recipient.id === userId && open(each),
-  )
-  const upcoming = transfers
-    .filter((each) => each.status === 'SCHEDULED' && now < new Date(each.endsAt))
-    .sort((a, b) => a.startsAt.localeCompare(b.startsAt))[0]
-  const found = out ?? mine ?? upcoming ?? null
+  const open = (each: Transfer) => inWindow(stateOf(each), now)
+  const found =
+    concerningTransfer(
+      transfers.filter((each) => isOpenAt(each, now)),
+      stateOf,
+      userId,
+      now,
+    ) ?? null
   // Mirrored before its window opened, the recipient's own transfer is offered once the window is open.
   if (found?.status === 'SCHEDULED' && found.recipient.id === userId && open(found))
     return { ...found, next: 'PICKUP', refusal: null }

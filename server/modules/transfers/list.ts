@@ -1,11 +1,11 @@
 import { and, desc, eq, lt, not, or, type SQL, sql } from 'drizzle-orm'
 import type { Role } from '../../../contract/permissions.ts'
+import { isOpen } from '../../../contract/transfer-state.ts'
 import type { Transfer, TransferStatus } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
 import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { expiredWhere, openWhere, statusWhere } from './conditions.ts'
-import { isOpen } from './status.ts'
 import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers } from './view.ts'
 
 export type TransferPage = { data: Transfer[]; nextCursor: string | null }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
 import { RETURN_GRACE_MS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts'
 import { memberships, transfers } from '../../db/schema.ts'
 import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { makeTransfer, pickup, transferWorld } from '../../test/transfers.ts'
-import { isExpired, transferStatus } from './status.ts'
 
 const t = setupTestApp()
 beforeEach(() => {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
 import type { Role } from '../../../contract/permissions.ts'
+import { pickupDecision } from '../../../contract/transfer-state.ts'
 import { judgedTime } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
@@ -10,7 +11,6 @@ import { appendCustody } from '../keychains/custody.ts'
 import { isCustodianCandidate } from '../members/service.ts'
 import { pickupRefused } from './errors.ts'
 import { transferAccess } from './service.ts'
-import { pickupDecision } from './status.ts'
 import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
 
 export type PickupInput = {

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
+import { concerningTransfer } from '../../../contract/transfer-state.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
@@ -27,11 +28,7 @@ export async function hasOpenTransferTo(db: Db, keychainId: string, userId: stri
   return row !== undefined
 }
 
-/**
- * The keychain's transfer that concerns the caller at a scan, among the open ones they may see: the one out
- * (TRANSFERRED or RETURNING), else the caller's own SCHEDULED one whose window is open, else the next
- * SCHEDULED one (earliest window); null when none.
- */
+/** The keychain's transfer that concerns the caller at a scan (`concerningTransfer`), among the open ones they see. */
 export async function scanTransfer(
   db: Db,
   input: {
@@ -57,19 +54,7 @@ export async function scanTransfer(
     // Named (one text per shape): parsed and planned once per connection, also inside the scan's transaction.
     .prepare(seesAll ? 'scan_transfers_all' : 'scan_transfers_own')
     .execute()
-  const at = now.getTime()
-  const scheduled = rows
-    .filter((row) => row.transfer.status === 'SCHEDULED')
-    .sort((a, b) => a.transfer.startsAt.getTime() - b.transfer.startsAt.getTime())
-  const chosen =
-    rows.find((row) => row.transfer.status === 'TRANSFERRED') ??
-    scheduled.find(
-      (row) =>
-        row.transfer.recipientId === userId &&
-        row.transfer.startsAt.getTime() <= at &&
-        at < row.transfer.endsAt.getTime(),
-    ) ??
-    scheduled[0]
+  const chosen = concerningTransfer(rows, (row) => row.transfer, userId, now)
   // The caller's role there is known: the view does not read it again.
   const roles = new Map(input.role ? [[input.organizationId, input.role]] : [])
   return chosen ? toTransfer(db, chosen, userId, now, input.publicUrl, roles) : null

@@ -2,6 +2,13 @@ import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { Tag } from '../../../contract/tags.ts'
+import {
+  expiresAt,
+  isExpired,
+  isOpen,
+  pickupDecision,
+  transferStatus,
+} from '../../../contract/transfer-state.ts'
 import type { Pickup, Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import {
@@ -16,7 +23,6 @@ import {
 } from '../../db/schema.ts'
 import { toPerson } from '../members/service.ts'
 import { type TagFields, toTag } from '../tags/service.ts'
-import { expiresAt, isExpired, isOpen, pickupDecision, transferStatus } from './status.ts'
 
 const recipient = alias(users, 'recipient')
 const authorizer = alias(users, 'authorizer')

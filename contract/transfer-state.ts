@@ -1,19 +1,24 @@
-import type { Role } from '../../../contract/permissions.ts'
-import {
-  type PickupKind,
-  type PickupRefusal,
-  RETURN_GRACE_MS,
-  type TransferStatus,
-} from '../../../contract/transfers.ts'
-import type { TransferRow } from '../../db/schema.ts'
+import type { Role } from './permissions.ts'
+import { type PickupKind, type PickupRefusal, RETURN_GRACE_MS, type TransferStatus } from './transfers.ts'
 
 /**
- * The one place a transfer's computed state is decided, from its row, an instant and the caller: the status
- * (RETURNING is TRANSFERRED from `endsAt` on), `expired`, `expiresAt`, and what a pickup would do now
- * (`next`) or why not (`refusal`). Pure: the routes pass `deps.clock.now()` in; `list.ts` has the same rules
- * as SQL (`statusWhere`, `expiredWhere`) and the tests hold the two together.
+ * The one place a transfer's computed state is decided, from its stored state, an instant and the caller: the
+ * status (RETURNING is TRANSFERRED from `endsAt` on), `expired`, `expiresAt`, what a pickup would do now
+ * (`next`) or why not (`refusal`), and which of a keychain's transfers concerns a caller at a scan. Pure and
+ * shared: the server decides with it (its lists have the same rules as SQL, `statusWhere` and `expiredWhere`,
+ * held together by tests), and the field mode resolves a scan offline with it, from the mirror.
  */
-export type TransferState = Pick<TransferRow, 'status' | 'startsAt' | 'endsAt' | 'recipientId'>
+
+/** What is stored: RETURNING is never stored, it is TRANSFERRED past `endsAt`. */
+export const STORED_TRANSFER_STATUSES = ['SCHEDULED', 'TRANSFERRED', 'RETURNED', 'CANCELLED'] as const
+export type StoredTransferStatus = (typeof STORED_TRANSFER_STATUSES)[number]
+
+export type TransferState = {
+  status: StoredTransferStatus
+  startsAt: Date
+  endsAt: Date
+  recipientId: string
+}
 
 /** Who asks: their id and their role in the transfer's organization (null: not a member, or DISABLED). */
 export type TransferCaller = { userId: string; role: Role | null }
@@ -86,4 +91,29 @@ export function pickupDecision(
       if (keychainOut) return refuse('keychain_out')
       return { next: 'PICKUP', refusal: null }
   }
+}
+
+/** Inside the pickup window `[startsAt, endsAt)`. */
+export const inWindow = (row: Pick<TransferState, 'startsAt' | 'endsAt'>, at: Date) =>
+  row.startsAt.getTime() <= at.getTime() && at.getTime() < row.endsAt.getTime()
+
+/**
+ * The keychain's transfer that concerns `userId` at a scan, among its open ones (`isOpen`) the caller may see:
+ * the one out, else the caller's own SCHEDULED one whose window is open, else the next SCHEDULED one (earliest
+ * window); undefined when none. `stateOf` reads each one's stored state.
+ */
+export function concerningTransfer<T>(
+  open: readonly T[],
+  stateOf: (transfer: T) => TransferState,
+  userId: string,
+  now: Date,
+): T | undefined {
+  const scheduled = open
+    .filter((each) => stateOf(each).status === 'SCHEDULED')
+    .sort((a, b) => stateOf(a).startsAt.getTime() - stateOf(b).startsAt.getTime())
+  return (
+    open.find((each) => stateOf(each).status === 'TRANSFERRED') ??
+    scheduled.find((each) => stateOf(each).recipientId === userId && inWindow(stateOf(each), now)) ??
+    scheduled[0]
+  )
 }

@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest'
+import { calendarDayIn, startOfDayIn } from '../server/modules/subscriptions/calendar.ts'
+import type { StoredTransferStatus } from './transfer-state.ts'
 import {
-  CLOCK_SKEW_MS,
-  judgedTime,
-  QUEUE_CLOCK_TOLERANCE_MS,
-  RETURN_GRACE_MS,
-} from '../../../contract/transfers.ts'
-import type { TransferRow } from '../../db/schema.ts'
-import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
-import { expiresAt, isExpired, isOpen, pickupDecision, transferStatus } from './status.ts'
+  concerningTransfer,
+  expiresAt,
+  inWindow,
+  isExpired,
+  isOpen,
+  pickupDecision,
+  transferStatus,
+} from './transfer-state.ts'
+import { CLOCK_SKEW_MS, judgedTime, QUEUE_CLOCK_TOLERANCE_MS, RETURN_GRACE_MS } from './transfers.ts'
 
 const startsAt = new Date('2030-01-14T23:00:00.000Z')
 const endsAt = new Date('2030-01-16T23:00:00.000Z')
-const row = (status: TransferRow['status']) => ({ status, startsAt, endsAt, recipientId: 'recipient' })
+const row = (status: StoredTransferStatus) => ({ status, startsAt, endsAt, recipientId: 'recipient' })
 const at = (date: Date, ms = 0) => new Date(date.getTime() + ms)
 const recipient = { userId: 'recipient', role: 'CONTACT' as const }
 const member = { userId: 'someone', role: 'MEMBER' as const }
@@ -137,5 +140,47 @@ describe('calendar days in Europe/Paris', () => {
     expect(calendarDayIn('Europe/Paris', new Date('2030-01-31T22:59:59.999Z'))).toBe('2030-01-31')
     expect(calendarDayIn('Europe/Paris', new Date('2030-01-31T23:00:00.000Z'))).toBe('2030-02-01')
     expect(calendarDayIn('Europe/Paris', new Date('2030-03-30T23:00:00.000Z'))).toBe('2030-03-31')
+  })
+})
+
+describe('concerningTransfer: which of a keychain’s open transfers a scan shows', () => {
+  const day = 24 * 60 * 60 * 1000
+  const now = new Date('2030-01-15T12:00:00.000Z')
+  type Row = { id: string; status: StoredTransferStatus; startsAt: Date; endsAt: Date; recipientId: string }
+  const transfer = (
+    id: string,
+    status: StoredTransferStatus,
+    startDays: number,
+    recipientId = 'someone',
+  ): Row => ({
+    id,
+    status,
+    startsAt: at(now, startDays * day),
+    endsAt: at(now, (startDays + 2) * day),
+    recipientId,
+  })
+  const out = transfer('out', 'TRANSFERRED', -1)
+  const mine = transfer('mine', 'SCHEDULED', -1, 'me')
+  const theirs = transfer('theirs', 'SCHEDULED', -1)
+  const later = transfer('later', 'SCHEDULED', 3, 'me')
+  const soon = transfer('soon', 'SCHEDULED', 1)
+  it.each([
+    ['the one out, whatever else is scheduled', [mine, soon, out], 'out'],
+    ['else the caller’s own whose window is open', [soon, theirs, mine], 'mine'],
+    ['else the next one scheduled, earliest window first', [later, soon], 'soon'],
+    ['someone else’s open window before a later one of the caller’s', [later, theirs], 'theirs'],
+    ['the caller’s own not yet open counts as scheduled, by its window', [later], 'later'],
+    ['none when nothing is open', [], undefined],
+  ])('%s', (_, open, expected) => {
+    expect(concerningTransfer(open as Row[], (row) => row, 'me', now)?.id).toBe(expected)
+  })
+
+  it('reads the window at its edges: open from startsAt, closed at endsAt', () => {
+    const edge = transfer('edge', 'SCHEDULED', 0, 'me')
+    const other = transfer('other', 'SCHEDULED', -5)
+    expect(concerningTransfer([other, edge], (row) => row, 'me', edge.startsAt)?.id).toBe('edge')
+    expect(concerningTransfer([other, edge], (row) => row, 'me', at(edge.startsAt, -1))?.id).toBe('other')
+    expect(inWindow(edge, at(edge.endsAt, -1))).toBe(true)
+    expect(inWindow(edge, edge.endsAt)).toBe(false)
   })
 })
