@@ -17,7 +17,6 @@ export const groups = {
     'server/modules/subscriptions/calendar.ts',
     'server/modules/subscriptions/service.ts',
     'server/modules/scans/service.ts',
-    'server/modules/scans/value.ts',
     'server/http/idempotency.ts',
   ],
 }

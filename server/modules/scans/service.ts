@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
+import { parseScanValue } from '../../../contract/scan-value.ts'
 import { SCAN_ACTIONS, type ScanResult } from '../../../contract/scans.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, keys, scans, tags, users } from '../../db/schema.ts'
@@ -10,7 +11,6 @@ import { toKey } from '../keychains/detail.ts'
 import { toPerson } from '../members/service.ts'
 import { toTag } from '../tags/service.ts'
 import { hasOpenTransferTo, scanTransfer } from '../transfers/scan.ts'
-import { parseScanValue } from './value.ts'
 
 export type ScanInput = {
   userId: string

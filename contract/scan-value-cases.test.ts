@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseScanValue } from './value.ts'
+import { parseScanValue } from './scan-value.ts'
 
 const ID = 'abcdefghij234567klmn'
 
