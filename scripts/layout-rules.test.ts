@@ -73,6 +73,14 @@ describe('the layout rules', () => {
     expect(lint({ [file]: used(allowed) })).toEqual([])
   })
 
+  it('refuses a file of re-exports (a barrel)', () => {
+    const barrel = lint({
+      'src/lib/index.ts': "export { value } from './money.ts'\n",
+      'src/lib/money.ts': exported,
+    })
+    expect(barrel).toContain('src/lib/index.ts: lint/performance/noBarrelFile')
+  })
+
   it('refuses an import cycle', () => {
     const cycle = lint({
       'server/payments/a.ts': `${used('./b.ts')}${exported}`,
