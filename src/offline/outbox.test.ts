@@ -26,11 +26,16 @@ const USER = 'user-1'
 const ORG = 'org-1'
 const scan = (value: string, userId = USER) =>
   enqueue({ kind: 'scan', userId, organizationId: ORG, value, label: value })
+/** A scan of this user in ORG, labelled by its value, with the options a test sets (and `enqueue` of a reloaded module). */
+const scanWith = (value: string, options: { now?: Date; id?: string; claim?: boolean }, make = enqueue) =>
+  make({ kind: 'scan', userId: USER, organizationId: ORG, value, label: value, ...options })
 
 const sent = (item: OutboxItem): SendOutcome => ({
   kind: 'sent',
   result: { status: 'unknown', scanId: item.id, value: item.value },
 })
+/** A transport the server answers every item of. */
+const sending = () => vi.fn<Transport>(async (item) => sent(item))
 
 beforeEach(async () => {
   await resetOfflineDbForTests()
@@ -196,14 +201,7 @@ describe('outbox', () => {
 
 describe('an action sent at once', () => {
   it('is left alone by a drain from its write until its first try ends', async () => {
-    const item = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'A-1',
-      label: 'A-1',
-      claim: true,
-    })
+    const item = await scanWith('A-1', { claim: true })
     const seen: string[] = []
     const transport: Transport = async (each) => {
       seen.push(each.id)
@@ -343,7 +341,7 @@ describe('outbox worker', () => {
       value: 't-1',
       label: 'Cave',
     })
-    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const transport = sending()
 
     const elsewhere = startOutboxWorker({ userId: USER, session: async () => null, transport })
     expect(await elsewhere.wake()).toBeNull()
@@ -404,114 +402,42 @@ describe('the outbox, item by item', () => {
   })
 
   it('orders actions strictly, even made in the same millisecond or with a clock set back', async () => {
-    const first = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'a',
-      label: 'a',
-      now: T0,
-    })
-    const second = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'b',
-      label: 'b',
-      now: T0,
-    })
+    const first = await scanWith('a', { now: T0 })
+    const second = await scanWith('b', { now: T0 })
     const earlier = new Date(T0.getTime() - 60_000)
-    const third = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'c',
-      label: 'c',
-      now: earlier,
-    })
+    const third = await scanWith('c', { now: earlier })
     expect(first.seq).toBeGreaterThanOrEqual(T0.getTime())
     expect(second.seq).toBe(first.seq + 1)
     expect(third.seq).toBe(second.seq + 1)
     const later = new Date(T0.getTime() + 3_600_000)
-    const fourth = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'd',
-      label: 'd',
-      now: later,
-    })
+    const fourth = await scanWith('d', { now: later })
     expect(fourth.seq).toBe(later.getTime())
   })
 
   it('goes on after the last action this tab made, even once the outbox is emptied', async () => {
-    const first = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'a',
-      label: 'a',
-      now: T0,
-    })
+    const first = await scanWith('a', { now: T0 })
     await offlineDb().outbox.clear()
     const earlier = new Date(T0.getTime() - 60_000)
-    const second = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'b',
-      label: 'b',
-      now: earlier,
-    })
+    const second = await scanWith('b', { now: earlier })
     expect(second.seq).toBe(first.seq + 1)
   })
 
   it('goes on after the last action kept on the device, in a tab loaded since', async () => {
     // The last one made has the smaller id: the order is the sequence's, not the ids'.
-    await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'a',
-      label: 'a',
-      now: T0,
-      id: 'z',
-    })
-    const kept = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'b',
-      label: 'b',
-      now: T0,
-      id: 'a',
-    })
+    await scanWith('a', { now: T0, id: 'z' })
+    const kept = await scanWith('b', { now: T0, id: 'a' })
     offlineDb().close()
     vi.resetModules()
     const reloaded = await import('./outbox.ts')
     const earlier = new Date(T0.getTime() - 60_000)
-    const next = await reloaded.enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'b',
-      label: 'b',
-      now: earlier,
-    })
+    const next = await scanWith('b', { now: earlier }, reloaded.enqueue)
     expect(next.seq).toBe(kept.seq + 1)
     const { offlineDb: reloadedDb } = await import('./db.ts')
     reloadedDb().close()
   })
 
   it('refuses a new action under the id of one already kept, rather than answer the old one', async () => {
-    const kept = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'a',
-      label: 'a',
-      id: 'same',
-    })
+    const kept = await scanWith('a', { id: 'same' })
     await expect(
       enqueue({ kind: 'pickup', userId: USER, organizationId: ORG, value: 'tr-1', label: 'b', id: 'same' }),
     ).rejects.toThrow()
@@ -519,28 +445,11 @@ describe('the outbox, item by item', () => {
   })
 
   it('claims an action sent at once, and gives the claim up when it cannot be kept', async () => {
-    const claimed = await enqueue({
-      kind: 'scan',
-      userId: USER,
-      organizationId: ORG,
-      value: 'a',
-      label: 'a',
-      claim: true,
-    })
+    const claimed = await scanWith('a', { claim: true })
     expect(inFlight.has(claimed.id)).toBe(true)
     inFlight.delete(claimed.id)
     vi.spyOn(offlineDb().outbox, 'add').mockRejectedValue(new Error('QuotaExceededError'))
-    await expect(
-      enqueue({
-        kind: 'scan',
-        userId: USER,
-        organizationId: ORG,
-        value: 'b',
-        label: 'b',
-        claim: true,
-        id: 'lost',
-      }),
-    ).rejects.toThrow('QuotaExceededError')
+    await expect(scanWith('b', { claim: true, id: 'lost' })).rejects.toThrow('QuotaExceededError')
     expect(inFlight.has('lost')).toBe(false)
   })
 
@@ -573,7 +482,7 @@ describe('the outbox, item by item', () => {
     const waiting = await scan('N-2')
     await offlineDb().outbox.update(due.id, { nextAttemptAt: T0.getTime() })
     await offlineDb().outbox.update(waiting.id, { nextAttemptAt: T0.getTime() + 1 })
-    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const transport = sending()
     expect(await drain(transport, { userId: USER, now: () => T0 })).toEqual({
       sent: 1,
       refused: 0,
@@ -587,7 +496,7 @@ describe('the outbox, item by item', () => {
   it('holds the items the caller says must wait, and sends the others', async () => {
     await scan('W-1')
     await scan('W-2')
-    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const transport = sending()
     expect(await drain(transport, { userId: USER, canSend: (item) => item.value !== 'W-1' })).toMatchObject({
       sent: 1,
     })

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, type Mock, vi } from 'vitest'
 import type { OutboxItem } from './db.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
 import { type DrainReport, enqueue, type SendOutcome, type Transport } from './outbox.ts'
@@ -110,6 +110,36 @@ const idle = async () => {
 const START = new Date('2026-11-22T10:00:00.000Z')
 const unreachable = async (): Promise<SendOutcome> => ({ kind: 'unreachable' })
 
+/** A worker on a transport the server answers every item of. */
+const startSending = () => {
+  const transport = vi.fn<Transport>(async (item) => sent(item))
+  return { transport, worker: startOutboxWorker({ userId: USER, transport }) }
+}
+
+/** A worker whose first drain is under way, its item waiting for the answer the test gives with `answer`. */
+const startDraining = async (onDrained?: (report: DrainReport) => void) => {
+  let answer: (outcome: SendOutcome) => void = () => {}
+  const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
+  const worker = startOutboxWorker({ userId: USER, transport, onDrained })
+  await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+  return { transport, worker, answer: (outcome: SendOutcome) => answer(outcome) }
+}
+
+/** `spy` is called no more in the next `quiet` ms, then once more within `then` ms after. */
+const expectOneMoreCallAfter = async (spy: Mock, quiet: number, then: number, before = 0) => {
+  await vi.advanceTimersByTimeAsync(quiet)
+  await idle()
+  expect(spy).toHaveBeenCalledTimes(before)
+  await vi.advanceTimersByTimeAsync(then)
+  await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(before + 1))
+}
+
+/** The app goes to the background (`hidden`) or comes back to the foreground (`visible`). */
+const showApp = (state: DocumentVisibilityState) => {
+  vi.spyOn(document, 'visibilityState', 'get').mockReturnValue(state)
+  document.dispatchEvent(new Event('visibilitychange'))
+}
+
 /** The worker's timer: setTimeout and the clock faked, setImmediate (IndexedDB's) left alone. */
 describe('when the outbox worker looks again', () => {
   beforeEach(() => {
@@ -118,30 +148,20 @@ describe('when the outbox worker looks again', () => {
   })
 
   it('looks again a minute after a drain that found nothing to send', async () => {
-    const transport = vi.fn<Transport>(async (item) => sent(item))
-    const worker = startOutboxWorker({ userId: USER, transport })
+    const { transport, worker } = startSending()
     expect(await worker.wake()).toMatchObject({ sent: 0, nextAttemptAt: null })
     await scan()
-    await vi.advanceTimersByTimeAsync(59_999)
-    await idle()
-    expect(transport).not.toHaveBeenCalled()
-    await vi.advanceTimersByTimeAsync(1)
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    await expectOneMoreCallAfter(transport, 59_999, 1)
     worker.stop()
   })
 
   it('puts its next look off after each drain, keeping no earlier one', async () => {
-    const transport = vi.fn<Transport>(async (item) => sent(item))
-    const worker = startOutboxWorker({ userId: USER, transport })
+    const { transport, worker } = startSending()
     await worker.wake()
     await vi.advanceTimersByTimeAsync(30_000)
     await worker.wake()
     await scan()
-    await vi.advanceTimersByTimeAsync(30_000)
-    await idle()
-    expect(transport).not.toHaveBeenCalled()
-    await vi.advanceTimersByTimeAsync(30_000)
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    await expectOneMoreCallAfter(transport, 30_000, 30_000)
     worker.stop()
   })
 
@@ -154,10 +174,7 @@ describe('when the outbox worker looks again', () => {
       nextAttemptAt: START.getTime() + 2000,
     })
     transport.mockImplementation(async (item) => sent(item))
-    await vi.advanceTimersByTimeAsync(1999)
-    await idle()
-    expect(transport).toHaveBeenCalledTimes(1)
-    await vi.advanceTimersByTimeAsync(1)
+    await expectOneMoreCallAfter(transport, 1999, 1, 1)
     await vi.waitFor(async () =>
       expect(await offlineDb().outbox.where('status').equals('sent').count()).toBe(1),
     )
@@ -171,11 +188,7 @@ describe('when the outbox worker looks again', () => {
     const transport = vi.fn<Transport>(async (each) => sent(each))
     const worker = startOutboxWorker({ userId: USER, transport })
     expect(await worker.wake()).toMatchObject({ sent: 0, nextAttemptAt: START.getTime() + 500 })
-    await vi.advanceTimersByTimeAsync(999)
-    await idle()
-    expect(transport).not.toHaveBeenCalled()
-    await vi.advanceTimersByTimeAsync(1)
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    await expectOneMoreCallAfter(transport, 999, 1)
     worker.stop()
   })
 
@@ -191,12 +204,7 @@ describe('when the outbox worker looks again', () => {
     expect(await worker.wake()).toBeNull()
     expect(warn).toHaveBeenCalledWith('Outbox drain failed', failure)
     expect(onDrained).not.toHaveBeenCalled()
-    const tries = request.mock.calls.length
-    await vi.advanceTimersByTimeAsync(9_999)
-    await idle()
-    expect(request).toHaveBeenCalledTimes(tries)
-    await vi.advanceTimersByTimeAsync(1)
-    await vi.waitFor(() => expect(request).toHaveBeenCalledTimes(tries + 1))
+    await expectOneMoreCallAfter(request, 9_999, 1, request.mock.calls.length)
     worker.stop()
   })
 
@@ -212,11 +220,7 @@ describe('when the outbox worker looks again', () => {
     expect(await worker.wake()).toBeNull()
     expect(onDrained).not.toHaveBeenCalled()
     localStorage.clear()
-    await vi.advanceTimersByTimeAsync(59_999)
-    await idle()
-    expect(transport).not.toHaveBeenCalled()
-    await vi.advanceTimersByTimeAsync(1)
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    await expectOneMoreCallAfter(transport, 59_999, 1)
     worker.stop()
   })
 
@@ -229,10 +233,7 @@ describe('when the outbox worker looks again', () => {
     await idleWorker.wake()
     idleWorker.stop()
     await scan()
-    let answer: (outcome: SendOutcome) => void = () => {}
-    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
-    const busy = startOutboxWorker({ userId: USER, transport })
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const { worker: busy, answer } = await startDraining()
     const draining = busy.wake()
     busy.stop()
     answer({ kind: 'unreachable' })
@@ -252,8 +253,7 @@ describe('when the outbox worker looks again', () => {
   })
 
   it('does not look again once stopped', async () => {
-    const transport = vi.fn<Transport>(async (item) => sent(item))
-    const worker = startOutboxWorker({ userId: USER, transport })
+    const { transport, worker } = startSending()
     await worker.wake()
     worker.stop()
     await scan()
@@ -264,10 +264,7 @@ describe('when the outbox worker looks again', () => {
 
   it('does not look again when stopped during a drain', async () => {
     await scan()
-    let answer: (outcome: SendOutcome) => void = () => {}
-    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
-    const worker = startOutboxWorker({ userId: USER, transport })
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const { transport, worker, answer } = await startDraining()
     const draining = worker.wake()
     worker.stop()
     answer({ kind: 'unreachable' })
@@ -281,11 +278,8 @@ describe('when the outbox worker looks again', () => {
 describe('drains that meet', () => {
   it('answers a wake during a drain with that drain, and drains again at once when the network came back meanwhile', async () => {
     await scan()
-    let answer: (outcome: SendOutcome) => void = () => {}
-    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
     const onDrained = vi.fn()
-    const worker = startOutboxWorker({ userId: USER, transport, onDrained })
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const { transport, worker, answer } = await startDraining(onDrained)
     const first = worker.wake()
     const forced = worker.wake(true)
     transport.mockImplementation(async (item) => sent(item))
@@ -303,11 +297,8 @@ describe('drains that meet', () => {
 
   it('does not drain again after a drain for a wake that did not say the network came back', async () => {
     await scan()
-    let answer: (outcome: SendOutcome) => void = () => {}
-    const transport = vi.fn<Transport>(() => new Promise((done) => (answer = done)))
     const onDrained = vi.fn<(report: DrainReport) => void>()
-    const worker = startOutboxWorker({ userId: USER, transport, onDrained })
-    await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
+    const { worker, answer } = await startDraining(onDrained)
     const first = worker.wake()
     answer({ kind: 'unreachable' })
     await first
@@ -374,8 +365,7 @@ describe('the session a drain sends with', () => {
   it('sends every item when it has no session to ask', async () => {
     await scan()
     await pickup()
-    const transport = vi.fn<Transport>(async (item) => sent(item))
-    const worker = startOutboxWorker({ userId: USER, transport })
+    const { worker } = startSending()
     expect(await worker.wake()).toMatchObject({ sent: 2 })
     worker.stop()
   })
@@ -397,13 +387,11 @@ describe('the session a drain sends with', () => {
   })
 
   it('no longer drains when the app comes to the foreground once stopped', async () => {
-    const transport = vi.fn<Transport>(async (item) => sent(item))
-    const worker = startOutboxWorker({ userId: USER, transport })
+    const { transport, worker } = startSending()
     await worker.wake()
     worker.stop()
     await scan()
-    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible')
-    document.dispatchEvent(new Event('visibilitychange'))
+    showApp('visible')
     await idle()
     expect(transport).not.toHaveBeenCalled()
   })
@@ -411,16 +399,13 @@ describe('the session a drain sends with', () => {
 
 describe('the foreground', () => {
   it('drains when the app comes back to the foreground, not when it leaves it', async () => {
-    const transport = vi.fn<Transport>(async (item) => sent(item))
-    const worker = startOutboxWorker({ userId: USER, transport })
+    const { transport, worker } = startSending()
     await worker.wake()
     await scan()
-    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden')
-    document.dispatchEvent(new Event('visibilitychange'))
+    showApp('hidden')
     await idle()
     expect(transport).not.toHaveBeenCalled()
-    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible')
-    document.dispatchEvent(new Event('visibilitychange'))
+    showApp('visible')
     await vi.waitFor(() => expect(transport).toHaveBeenCalledTimes(1))
     worker.stop()
   })
