@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { Flags, Result } from 'lighthouse'
 import lighthouse from 'lighthouse'
+import { chromium as playwright } from 'playwright-core'
 import { launchChromium, stopAllChromium } from './web/chromium.ts'
 import {
   failedRun,
@@ -140,6 +141,23 @@ async function distFingerprint(): Promise<string> {
 
 type Target = { label: string; url: string; cookie?: string }
 
+/**
+ * Signs the browser in: the session cookie goes in its cookie jar, which Lighthouse's storage reset leaves alone.
+ * (An `extraHeaders` Cookie reaches the page's own request but not the app's `fetch` of /api/profile, so the
+ * signed-in pages measured the sign-in page they were sent to.)
+ */
+async function putSessionCookie(port: number, url: string, cookie: string): Promise<void> {
+  const browser = await playwright.connectOverCDP(`http://127.0.0.1:${port}`)
+  try {
+    const [name, ...value] = cookie.split(';')[0]!.split('=')
+    await browser
+      .contexts()[0]!
+      .addCookies([{ name: name!, value: value.join('='), url: new URL(url).origin }])
+  } finally {
+    await browser.close()
+  }
+}
+
 async function measure(target: Target, round: number, saveTo: string | undefined): Promise<RunSummary> {
   const run = {
     label: target.label,
@@ -160,8 +178,8 @@ async function measure(target: Target, round: number, saveTo: string | undefined
       formFactor: 'mobile',
       throttlingMethod: 'simulate',
       onlyCategories: ['performance', 'accessibility'],
-      ...(target.cookie ? { extraHeaders: { Cookie: target.cookie } } : {}),
     }
+    if (target.cookie) await putSessionCookie(chromium.port, target.url, target.cookie)
     const result = await lighthouse(target.url, flags)
     if (!result) throw new Error('Lighthouse returned no result')
     const lhr: Result = result.lhr

@@ -280,7 +280,20 @@ export type Verdict = { page: string; check: string; pass: boolean; value: strin
 
 export function verdictsOf(spec: PageSpec, row: PageMedians): Verdict[] {
   const shown = (value: number | null, digits = 0) => (value === null ? 'no result' : value.toFixed(digits))
+  // A page that sent the browser elsewhere (a signed-in page to the sign-in page) was not measured.
+  const elsewhere: Verdict[] =
+    row.endedAt.length > 0
+      ? [
+          {
+            page: spec.path,
+            check: 'measured itself',
+            pass: false,
+            value: `ended at ${row.endedAt.join(', ')}`,
+          },
+        ]
+      : []
   return [
+    ...elsewhere,
     {
       page: spec.path,
       check: `performance ≥ ${spec.perfTarget}`,
