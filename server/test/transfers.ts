@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
+import { asc, eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { STORED_TRANSFER_STATUSES } from '../../contract/transfer-state.ts'
 import type { TransferStatus } from '../../contract/transfers.ts'
-import { keys, subscriptions, transfers } from '../db/schema.ts'
+import { keys, organizationEvents, subscriptions, transfers } from '../db/schema.ts'
 import { PLAN_IDS } from '../modules/plans/catalog.ts'
 import { calendarDayIn, startOfDayIn } from '../modules/subscriptions/calendar.ts'
 import { DAY } from './clock.ts'
@@ -34,6 +35,25 @@ export async function subscribe(t: TestApp, organizationId: string, transfersPer
       },
     })
 }
+
+/** The organization's transfer events, oldest first (its tags and keychains were made before). */
+export const transferEvents = async (t: TestApp, organizationId: string) =>
+  (
+    await t.db
+      .select({
+        kind: organizationEvents.kind,
+        actorId: organizationEvents.actorId,
+        clientTime: organizationEvents.clientTime,
+        serverTime: organizationEvents.serverTime,
+        fromQueue: organizationEvents.fromQueue,
+        keychainIds: organizationEvents.keychainIds,
+        transferIds: organizationEvents.transferIds,
+        payload: organizationEvents.payload,
+      })
+      .from(organizationEvents)
+      .where(eq(organizationEvents.organizationId, organizationId))
+      .orderBy(asc(organizationEvents.seq))
+  ).filter((event) => event.kind.startsWith('transfer.'))
 
 /** `YYYY-MM-DD` `days` after today in Paris (the test clock's today). */
 export function parisDay(t: TestApp, days = 0): string {

@@ -5,7 +5,7 @@ import { SCAN_ACTIONS } from '../../../contract/scans.ts'
 import { keychains, scans } from '../../db/schema.ts'
 import { addMember, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer, pickup, transferWorld } from '../../test/transfers.ts'
+import { makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../test/transfers.ts'
 
 /** The whole answer of `POST /api/scans` for each kind of caller, and the scan row it records. */
 const t = setupTestApp()
@@ -81,12 +81,7 @@ describe('a resolved scan', () => {
 
 describe('a CONTACT’s scan', () => {
   it('resolves the keychain of a transfer addressed to them, hiding its custodian, with the CONTACT’s actions', async () => {
-    const { organization, contact, tag, keychain } = await transferWorld(t)
-    const transfer = await makeTransfer(t, {
-      organizationId: organization.id,
-      keychainId: keychain.id,
-      recipientId: contact.id,
-    })
+    const { contact, tag, keychain, transfer } = await scheduledTransfer(t)
     const body = await (await scan(contact.cookie, tag.publicId)).json()
     expect(body).toMatchObject({
       status: 'resolved',
@@ -111,12 +106,7 @@ describe('a CONTACT’s scan', () => {
   })
 
   it('shows the CONTACT as custodian once they hold the keychain', async () => {
-    const { organization, contact, tag, keychain } = await transferWorld(t)
-    const transfer = await makeTransfer(t, {
-      organizationId: organization.id,
-      keychainId: keychain.id,
-      recipientId: contact.id,
-    })
+    const { contact, tag, transfer } = await scheduledTransfer(t)
     expect((await pickup(t, contact.cookie, transfer.id)).status).toBe(201)
     const body = await (await scan(contact.cookie, tag.publicId)).json()
     expect(body).toMatchObject({

@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto'
-import { and, asc, eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { memberships, organizationEvents, transfers, users } from '../../db/schema.ts'
+import { memberships, transfers, users } from '../../db/schema.ts'
 import { HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
-import { authorize, dates, makeTransfer, toMember, transferWorld } from '../../test/transfers.ts'
+import {
+  authorize,
+  dates,
+  makeTransfer,
+  scheduledTransfer,
+  toMember,
+  transferEvents,
+  transferWorld,
+} from '../../test/transfers.ts'
 
 /**
  * The rules of `POST /keychains/{id}/transfers` and `DELETE /transfers/{id}` (transfers/service.ts): each
@@ -17,24 +25,6 @@ beforeEach(() => {
   t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
   t.mail.clear()
 })
-
-const transferEvents = async (organizationId: string) =>
-  (
-    await t.db
-      .select({
-        kind: organizationEvents.kind,
-        actorId: organizationEvents.actorId,
-        serverTime: organizationEvents.serverTime,
-        clientTime: organizationEvents.clientTime,
-        fromQueue: organizationEvents.fromQueue,
-        keychainIds: organizationEvents.keychainIds,
-        transferIds: organizationEvents.transferIds,
-        payload: organizationEvents.payload,
-      })
-      .from(organizationEvents)
-      .where(eq(organizationEvents.organizationId, organizationId))
-      .orderBy(asc(organizationEvents.seq))
-  ).filter((event) => event.kind.startsWith('transfer.'))
 
 const validation = (path: string, message: string) => ({
   code: 'validation_failed',
@@ -114,7 +104,7 @@ describe('authorizing a transfer: what it records', () => {
       returnedAt: null,
       cancelledAt: null,
     })
-    expect(await transferEvents(organization.id)).toEqual([
+    expect(await transferEvents(t, organization.id)).toEqual([
       {
         kind: 'transfer.authorized',
         actorId: admin.id,
@@ -190,24 +180,19 @@ describe('authorizing a transfer: what it records', () => {
     const line = t.logLines.find((each) => each.includes('transfer mail failed') && each.includes(id))
     expect(line).toBeDefined()
     expect(line).not.toContain(contact.email)
-    expect(await transferEvents(organization.id)).toHaveLength(1)
+    expect(await transferEvents(t, organization.id)).toHaveLength(1)
   })
 })
 
 describe('cancelling a transfer', () => {
   it('logs transfer.cancelled once, by the caller; cancelling again logs and mails nothing more', async () => {
-    const { organization, admin, contact, keychain } = await transferWorld(t)
-    const transfer = await makeTransfer(t, {
-      organizationId: organization.id,
-      keychainId: keychain.id,
-      recipientId: contact.id,
-    })
+    const { organization, admin, contact, keychain, transfer } = await scheduledTransfer(t)
     t.clock.advance(HOUR)
     expect((await t.delete(`/api/transfers/${transfer.id}`, { cookie: admin.cookie })).status).toBe(200)
     const [row] = await t.db.select().from(transfers).where(eq(transfers.id, transfer.id))
     expect(row).toMatchObject({ status: 'CANCELLED', cancelledAt: t.clock.now() })
     expect(t.mail.to(contact.email)).toHaveLength(1)
-    expect(await transferEvents(organization.id)).toEqual([
+    expect(await transferEvents(t, organization.id)).toEqual([
       {
         kind: 'transfer.cancelled',
         actorId: admin.id,
@@ -222,17 +207,12 @@ describe('cancelling a transfer', () => {
     t.clock.advance(HOUR)
     const again = await t.delete(`/api/transfers/${transfer.id}`, { cookie: admin.cookie })
     expect(again.status).toBe(200)
-    expect(await transferEvents(organization.id)).toHaveLength(1)
+    expect(await transferEvents(t, organization.id)).toHaveLength(1)
     expect(t.mail.to(contact.email)).toHaveLength(1)
   })
 
   it('tells the recipient the keychain’s name as it is now, renamed since the authorization', async () => {
-    const { organization, admin, contact, keychain } = await transferWorld(t)
-    const transfer = await makeTransfer(t, {
-      organizationId: organization.id,
-      keychainId: keychain.id,
-      recipientId: contact.id,
-    })
+    const { admin, contact, keychain, transfer } = await scheduledTransfer(t)
     const renamed = await t.patch(`/api/keychains/${keychain.id}`, {
       cookie: admin.cookie,
       json: { name: 'Cave B' },
@@ -267,7 +247,7 @@ describe('cancelling a transfer', () => {
         allowed: [],
       })
     }
-    expect(await transferEvents(organization.id)).toEqual([])
+    expect(await transferEvents(t, organization.id)).toEqual([])
     expect(t.mail.to(contact.email)).toHaveLength(0)
   })
 
@@ -298,12 +278,7 @@ describe('who sees a transfer (GET /transfers/{id})', () => {
   })
 
   it('hides it from a recipient whose membership is gone (removed from the organization)', async () => {
-    const { organization, contact, keychain } = await transferWorld(t)
-    const transfer = await makeTransfer(t, {
-      organizationId: organization.id,
-      keychainId: keychain.id,
-      recipientId: contact.id,
-    })
+    const { organization, contact, transfer } = await scheduledTransfer(t)
     expect((await t.get(`/api/transfers/${transfer.id}`, { cookie: contact.cookie })).status).toBe(200)
     await t.db
       .delete(memberships)

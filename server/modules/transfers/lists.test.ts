@@ -6,7 +6,7 @@ import { memberships, transfers } from '../../db/schema.ts'
 import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer, pickup, transferWorld } from '../../test/transfers.ts'
+import { makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 beforeEach(() => {
@@ -147,12 +147,7 @@ describe('GET /transfers', () => {
 
 describe('expiry at the boundaries, through the API', () => {
   it('expires a SCHEDULED transfer at endsAt and a RETURNING one at endsAt + 24 h', async () => {
-    const { organization, admin, contact, keychain } = await transferWorld(t)
-    const transfer = await makeTransfer(t, {
-      organizationId: organization.id,
-      keychainId: keychain.id,
-      recipientId: contact.id,
-    })
+    const { admin, contact, transfer } = await scheduledTransfer(t)
     const view = async () => (await t.get(`/api/transfers/${transfer.id}`, { cookie: admin.cookie })).json()
     const end = transfer.endsAt.getTime()
     t.clock.set(new Date(end - 1))

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { asc, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { custodyLog, keychains, organizationEvents, transferPickups, transfers } from '../../db/schema.ts'
+import { custodyLog, keychains, transferPickups, transfers } from '../../db/schema.ts'
 import { HOUR, MINUTE, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
@@ -10,6 +10,7 @@ import {
   pickup,
   pickupRefusal,
   scheduledTransfer,
+  transferEvents,
   transferWorld,
 } from '../../test/transfers.ts'
 
@@ -49,24 +50,6 @@ const pickupRows = (transferId: string) =>
     })
     .from(transferPickups)
     .where(eq(transferPickups.transferId, transferId))
-/** The organization's transfer events (its tags and keychains were made before). */
-const eventsOf = async (organizationId: string) =>
-  (
-    await t.db
-      .select({
-        kind: organizationEvents.kind,
-        actorId: organizationEvents.actorId,
-        clientTime: organizationEvents.clientTime,
-        serverTime: organizationEvents.serverTime,
-        fromQueue: organizationEvents.fromQueue,
-        keychainIds: organizationEvents.keychainIds,
-        transferIds: organizationEvents.transferIds,
-        payload: organizationEvents.payload,
-      })
-      .from(organizationEvents)
-      .where(eq(organizationEvents.organizationId, organizationId))
-      .orderBy(asc(organizationEvents.seq))
-  ).filter((event) => event.kind.startsWith('transfer.'))
 
 const queued = (clientTime: Date) => ({ 'x-client-time': clientTime.toISOString(), 'x-from-queue': '1' })
 
@@ -102,7 +85,7 @@ describe('a pickup', () => {
         fromQueue: true,
       },
     ])
-    expect(await eventsOf(organization.id)).toEqual([
+    expect(await transferEvents(t, organization.id)).toEqual([
       {
         kind: 'transfer.picked_up',
         actorId: contact.id,
@@ -134,7 +117,9 @@ describe('a pickup', () => {
         fromQueue: false,
       },
     ])
-    expect(await eventsOf(organization.id)).toMatchObject([{ clientTime: deviceTime, fromQueue: false }])
+    expect(await transferEvents(t, organization.id)).toMatchObject([
+      { clientTime: deviceTime, fromQueue: false },
+    ])
   })
 
   it('is judged at the queued device time: picked up inside the window, replayed after it closed', async () => {
@@ -165,7 +150,7 @@ describe('a pickup', () => {
       previousCustodianId: contact.id,
       pickedUpAt: t.clock.now(),
     })
-    expect(await eventsOf(organization.id)).toMatchObject([
+    expect(await transferEvents(t, organization.id)).toMatchObject([
       { kind: 'transfer.picked_up', payload: { custodian: { from: contact.id, to: contact.id } } },
     ])
   })
@@ -178,7 +163,7 @@ describe('a pickup', () => {
     expect((await keychainRow(keychain.id)).custodianId).toBe(member.id)
     expect(await custodyOf(keychain.id)).toEqual([])
     expect(await pickupRows(transfer.id)).toEqual([])
-    expect(await eventsOf(organization.id)).toEqual([])
+    expect(await transferEvents(t, organization.id)).toEqual([])
   })
 })
 
@@ -213,7 +198,7 @@ describe('a return', () => {
       serverTime,
       fromQueue: true,
     })
-    expect((await eventsOf(organization.id))[1]).toEqual({
+    expect((await transferEvents(t, organization.id))[1]).toEqual({
       kind: 'transfer.returned',
       actorId: admin.id,
       clientTime: deviceTime,
