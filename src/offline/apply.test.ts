@@ -12,6 +12,7 @@ import {
   tag,
   transfer,
 } from '../../tests/offline-rows.ts'
+import { applyExpecting, page, queuePickup } from '../../tests/sync-pages.ts'
 import { applySyncPage, readSyncState, SYNC_STATE_KEY } from './apply.ts'
 import { offlineDb, resetOfflineDbForTests, withDb } from './db.ts'
 import { asMirroredTag, claimMirror, mirrorTransfers } from './mirror.ts'
@@ -19,21 +20,6 @@ import { enqueue } from './outbox.ts'
 import { allTags, putTags } from './tag-store.ts'
 
 /** One page of the change feed written into the mirror: the state it leads to, and what it keeps or sweeps. */
-
-let cursors = 0
-const page = (overrides: Partial<SyncPage> = {}): SyncPage => ({
-  reset: false,
-  phase: 'changes',
-  organizationId: ORG,
-  keychains: [],
-  tags: [],
-  transfers: [],
-  deleted: { keychains: [] },
-  cursor: `cursor-${++cursors}`,
-  more: false,
-  progress: null,
-  ...overrides,
-})
 
 const applyPage = async (
   each: SyncPage,
@@ -113,15 +99,7 @@ describe('where the mirror stands in the feed', () => {
 
   it('writes nothing when the page does not follow the stored cursor', async () => {
     await applyPage(snapshot({ keychains: [keychain('kc-1')] }))
-    const written = await withDb((db) =>
-      applySyncPage(db, {
-        page: page({ keychains: [keychain('kc-2')] }),
-        userId: ADMIN,
-        expected: null,
-        requestedAt: NOW.toISOString(),
-        readsTags: true,
-      }),
-    )
+    const written = await applyExpecting(page({ keychains: [keychain('kc-2')] }), null)
     expect(written).toBeNull()
     expect((await ids()).keychains).toEqual(['kc-1'])
   })
@@ -205,26 +183,14 @@ describe('the transfers the device holds to its own picture', () => {
   })
 
   it('holds one whose pickup was sent just when the page was asked for', async () => {
-    const item = await enqueue({
-      kind: 'pickup',
-      userId: CONTACT,
-      organizationId: ORG,
-      value: 'tr-1',
-      label: 'x',
-    })
+    const item = await queuePickup()
     await offlineDb().outbox.update(item.id, { status: 'sent', sentAt: NOW.toISOString() })
     await applyPage(page({ transfers: [transfer('tr-1')] }), { userId: CONTACT, readsTags: false })
     expect((await offlineDb().transfers.get('tr-1'))?.status).toBe('TRANSFERRED')
   })
 
   it('does not hold one for a failed pickup, or for a scan of the same value', async () => {
-    const item = await enqueue({
-      kind: 'pickup',
-      userId: CONTACT,
-      organizationId: ORG,
-      value: 'tr-1',
-      label: 'x',
-    })
+    const item = await queuePickup()
     await offlineDb().outbox.update(item.id, { status: 'failed' })
     await enqueue({ kind: 'scan', userId: CONTACT, organizationId: ORG, value: 'tr-1', label: 'x' })
     await applyPage(page({ transfers: [transfer('tr-1')] }), { userId: CONTACT, readsTags: false })

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Profile } from '../../contract/auth.ts'
 import { ADMIN, CONTACT, NOW, ORG, OTHER_ORG, transfer } from '../../tests/offline-rows.ts'
+import { queuePickup } from '../../tests/sync-pages.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
 import {
   fieldContext,
@@ -188,13 +189,7 @@ describe('field mode’s outbox', () => {
     await claimMirror(CONTACT)
     const fetch = server(profile())
     vi.stubGlobal('fetch', fetch)
-    const item = await enqueue({
-      kind: 'pickup',
-      userId: CONTACT,
-      organizationId: ORG,
-      value: 'tr-1',
-      label: 'Cave',
-    })
+    const item = await queuePickup()
     await offlineDb().outbox.update(item.id, { serverErrors: 4 } as never)
     const onChanged = vi.fn()
     const worker = await startFieldMode({ profile: profile(), onChanged })

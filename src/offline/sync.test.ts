@@ -1,9 +1,19 @@
 import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Keychain } from '../../contract/keychains.ts'
 import { SYNC_PAGE_MAX, type SyncPage } from '../../contract/sync.ts'
 import type { Transfer } from '../../contract/transfers.ts'
-import { ADMIN, CAVE_TAG, CONTACT, NOW, ORG, OTHER_ORG, tag, transfer } from '../../tests/offline-rows.ts'
+import {
+  ADMIN,
+  CAVE_TAG,
+  CONTACT,
+  keychain,
+  NOW,
+  ORG,
+  OTHER_ORG,
+  tag,
+  transfer,
+} from '../../tests/offline-rows.ts'
+import { applyExpecting, page, queuePickup } from '../../tests/sync-pages.ts'
 import { applySyncPage, readSyncState, type SyncState } from './apply.ts'
 import { resetOfflineDbForTests, withDb } from './db.ts'
 import {
@@ -14,7 +24,6 @@ import {
   mirroredTransfer,
   mirrorTransfers,
 } from './mirror.ts'
-import { enqueue } from './outbox.ts'
 import { refreshAlongside } from './refresh.ts'
 import { resolveScanOffline } from './scan-offline.ts'
 import { syncMirror } from './sync.ts'
@@ -24,32 +33,6 @@ import { allTags } from './tag-store.ts'
 vi.mock('./sync-progress.ts', async (original) => {
   const real = await original<typeof import('./sync-progress.ts')>()
   return { ...real, reportSyncProgress: vi.fn(real.reportSyncProgress) }
-})
-
-const keychain = (id: string, overrides: Partial<Keychain> = {}): Keychain => ({
-  id,
-  organizationId: ORG,
-  organizationName: 'Syndic des Archives',
-  name: `Keychain ${id}`,
-  custodian: null,
-  keys: [],
-  createdAt: '2026-11-01T00:00:00.000Z',
-  updatedAt: '2026-11-01T00:00:00.000Z',
-  ...overrides,
-})
-
-const page = (overrides: Partial<SyncPage> = {}): SyncPage => ({
-  reset: false,
-  phase: 'changes',
-  organizationId: ORG,
-  keychains: [],
-  tags: [],
-  transfers: [],
-  deleted: { keychains: [] },
-  cursor: `cursor-${Math.random()}`,
-  more: false,
-  progress: null,
-  ...overrides,
 })
 
 const counts = () =>
@@ -184,15 +167,7 @@ describe('applying the change feed', () => {
     await claimMirror(ADMIN)
     await apply(snapshotOf({ keychains: [keychain('kc-a')] }))
     const stale: SyncState = { ...(await withDb(readSyncState))!, cursor: 'an-older-cursor' }
-    const written = await withDb((db) =>
-      applySyncPage(db, {
-        page: page({ keychains: [keychain('kc-b')] }),
-        userId: ADMIN,
-        expected: stale,
-        requestedAt: NOW.toISOString(),
-        readsTags: true,
-      }),
-    )
+    const written = await applyExpecting(page({ keychains: [keychain('kc-b')] }), stale)
     expect(written).toBeNull()
     expect(await counts()).toMatchObject({ keychains: 1 })
   })
@@ -202,13 +177,7 @@ describe('applying the change feed', () => {
     await apply(snapshotOf({ transfers: [transfer('tr-1')] }), CONTACT, false)
     const provisional = transfer('tr-1', { status: 'TRANSFERRED', next: null, refusal: 'own_return' })
     await mirrorTransfers([provisional], CONTACT)
-    const item = await enqueue({
-      kind: 'pickup',
-      userId: CONTACT,
-      organizationId: ORG,
-      value: 'tr-1',
-      label: 'Cave',
-    })
+    const item = await queuePickup()
     await apply([page({ transfers: [transfer('tr-1')] })], CONTACT, false)
     expect((await mirroredTransfer('tr-1'))?.status).toBe('TRANSFERRED')
     // A full sync does not sweep it either.
