@@ -1,3 +1,4 @@
+import type { Profile } from '../contract/auth.ts'
 import type { Keychain, KeychainSummary } from '../contract/keychains.ts'
 import type { Tag } from '../contract/tags.ts'
 import type { Transfer } from '../contract/transfers.ts'
@@ -9,6 +10,34 @@ export const OTHER_ORG = '00000000-0000-4000-8000-0000000000d2'
 export const ADMIN = '00000000-0000-4000-8000-0000000000a1'
 export const CONTACT = '00000000-0000-4000-8000-0000000000b1'
 export const NOW = new Date('2026-11-22T10:00:00.000Z')
+
+/** ADMIN's profile, ORG selected, reading tags and keychains. */
+export const adminProfile = (overrides: Partial<Profile> = {}): Profile => ({
+  id: ADMIN,
+  email: 'admin@example.com',
+  firstName: 'Ada',
+  lastName: 'Admin',
+  phoneNumber: '',
+  locale: 'fr',
+  isOperator: false,
+  selectedOrganizationId: ORG,
+  permissions: ['read__tag', 'read__keychain'],
+  ...overrides,
+})
+
+/** CONTACT's profile (the recipient of `transfer`), ORG selected, who may pick up. */
+export const contactProfile = (overrides: Partial<Profile> = {}): Profile => ({
+  id: CONTACT,
+  email: 'contact@example.com',
+  firstName: 'Léa',
+  lastName: 'Martin',
+  phoneNumber: '',
+  locale: 'fr',
+  isOperator: false,
+  selectedOrganizationId: ORG,
+  permissions: ['pickup__transfer'],
+  ...overrides,
+})
 
 export const tag = (code: string, publicId: string, keychainId: string | null): Tag => ({
   id: `tag-${code}`,

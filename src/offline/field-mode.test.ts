@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Profile } from '../../contract/auth.ts'
-import { ADMIN, CONTACT, NOW, ORG, OTHER_ORG, transfer } from '../../tests/offline-rows.ts'
+import { ADMIN, CONTACT, contactProfile, NOW, ORG, OTHER_ORG, transfer } from '../../tests/offline-rows.ts'
 import { queuePickup } from '../../tests/sync-pages.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
 import {
@@ -15,18 +15,8 @@ import { claimMirror, mirroredTransfer, mirrorOwner, mirrorTransfers } from './m
 import { enqueue } from './outbox.ts'
 import { requestPersistentStorage } from './storage.ts'
 
-const profile = (overrides: Partial<Profile> = {}): Profile => ({
-  id: CONTACT,
-  email: 'contact@example.com',
-  firstName: 'Léa',
-  lastName: 'Martin',
-  phoneNumber: '',
-  locale: 'en',
-  isOperator: false,
-  selectedOrganizationId: ORG,
-  permissions: ['pickup__transfer', 'create__scan'],
-  ...overrides,
-})
+const profile = (overrides: Partial<Profile> = {}): Profile =>
+  contactProfile({ locale: 'en', permissions: ['pickup__transfer', 'create__scan'], ...overrides })
 
 beforeEach(async () => {
   vi.useFakeTimers({ toFake: ['Date'] })

@@ -1,13 +1,14 @@
 import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Profile } from '../../contract/auth.ts'
 import type { Tag } from '../../contract/tags.ts'
 import type { Dashboard } from '../../contract/transfers.ts'
 import {
   ADMIN,
+  adminProfile,
   CAVE_TAG,
   CONTACT,
   CUSTODIAN,
+  contactProfile,
   keychain,
   keyOf,
   NOW,
@@ -129,17 +130,7 @@ describe('a contact offline', () => {
 
 describe('the tag page from the mirror', () => {
   it('shows a member the tag, its keychain and organization', async () => {
-    await mirrorProfile({
-      id: ADMIN,
-      email: 'admin@example.com',
-      firstName: 'Ada',
-      lastName: 'Admin',
-      phoneNumber: '',
-      locale: 'fr',
-      isOperator: false,
-      selectedOrganizationId: ORG,
-      permissions: ['read__tag', 'read__keychain'],
-    })
+    await mirrorProfile(adminProfile())
     await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
     await mirrorTags([CAVE_TAG])
     const landing = await mirroredTagLanding('abcdefghijklmnopqrst')
@@ -155,17 +146,7 @@ describe('the tag page from the mirror', () => {
 
   it('shows someone who may not read tags (a contact) only the "found" page, as online', async () => {
     await claimMirror(CONTACT)
-    await mirrorProfile({
-      id: CONTACT,
-      email: 'contact@example.com',
-      firstName: 'Léa',
-      lastName: 'Martin',
-      phoneNumber: '',
-      locale: 'fr',
-      isOperator: false,
-      selectedOrganizationId: ORG,
-      permissions: ['pickup__transfer'],
-    })
+    await mirrorProfile(contactProfile())
     await mirrorTransfers([transfer('tr-1')], CONTACT)
     expect(await mirroredTagLanding('abcdefghijklmnopqrst')).toEqual({
       view: 'found',
@@ -181,19 +162,6 @@ describe('the tag page from the mirror', () => {
     expect(await mirroredTagLanding('abcdefghijklmnopqrst')).toBeUndefined()
     expect(await offlineDb().meta.count()).toBe(1)
   })
-})
-
-const adminProfile = (overrides: Partial<Profile> = {}): Profile => ({
-  id: ADMIN,
-  email: 'admin@example.com',
-  firstName: 'Ada',
-  lastName: 'Admin',
-  phoneNumber: '',
-  locale: 'fr',
-  isOperator: false,
-  selectedOrganizationId: ORG,
-  permissions: ['read__tag', 'read__keychain'],
-  ...overrides,
 })
 
 describe('the mirror’s owner', () => {

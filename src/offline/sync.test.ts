@@ -4,6 +4,7 @@ import { SYNC_PAGE_MAX, type SyncPage } from '../../contract/sync.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import {
   ADMIN,
+  adminProfile,
   CAVE_TAG,
   CONTACT,
   keychain,
@@ -367,17 +368,8 @@ describe('syncMirror', () => {
 })
 
 describe('refreshAlongside', () => {
-  const profile = (selectedOrganizationId: string) => ({
-    id: ADMIN,
-    email: 'admin@example.com',
-    firstName: 'Ada',
-    lastName: 'Admin',
-    phoneNumber: '',
-    locale: 'fr',
-    isOperator: false,
-    selectedOrganizationId,
-    permissions: ['read__tag', 'read__keychain', 'read__transfer'],
-  })
+  const profile = (selectedOrganizationId: string) =>
+    adminProfile({ selectedOrganizationId, permissions: ['read__tag', 'read__keychain', 'read__transfer'] })
 
   function serve(selectedAtTheEnd: string) {
     const answers: Record<string, unknown> = {
