@@ -4,7 +4,8 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { idempotencyKeys } from '../db/schema.ts'
 import { DAY } from '../test/clock.ts'
-import { setupTestApp, uniqueEmail } from '../test/harness.ts'
+import { setupTestApp } from '../test/harness.ts'
+import { idempotencyCalls } from '../test/idempotency.ts'
 import {
   IDEMPOTENCY_RETENTION_MS,
   idempotent,
@@ -16,18 +17,7 @@ import {
 } from './idempotency.ts'
 
 const t = setupTestApp()
-
-async function caller() {
-  return (await t.signIn(uniqueEmail())).profile.id
-}
-
-const request = (userId: string, key: string, payload: unknown = { value: 'a' }) => ({
-  userId,
-  key,
-  request: 'POST /api/things',
-  payload,
-  now: t.clock.now(),
-})
+const { caller, request } = idempotencyCalls(t)
 
 const storedRow = async (userId: string, key: string) =>
   (

@@ -2,22 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { idempotencyKeys } from '../db/schema.ts'
 import { DAY } from '../test/clock.ts'
-import { setupTestApp, uniqueEmail } from '../test/harness.ts'
+import { setupTestApp } from '../test/harness.ts'
+import { idempotencyCalls } from '../test/idempotency.ts'
 import { idempotent, pruneIdempotencyKeys, requestHash } from './idempotency.ts'
 
 const t = setupTestApp()
-
-async function caller() {
-  return (await t.signIn(uniqueEmail())).profile.id
-}
-
-const request = (userId: string, key: string, payload: unknown = { value: 'a' }) => ({
-  userId,
-  key,
-  request: 'POST /api/things',
-  payload,
-  now: t.clock.now(),
-})
+const { caller, request } = idempotencyCalls(t)
 
 describe('idempotent()', () => {
   it('runs a slow effect once for concurrent twins, and both get its answer', async () => {
