@@ -1,6 +1,7 @@
 import { and, count, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { ORDER_STATUSES, type OrderDetails, type OrderStatus } from '../../../contract/commerce.ts'
+import { EXPECTED_TRANSITIONS } from '../../../tests/order-transitions.ts'
 import { tags } from '../../db/schema.ts'
 import { DAY } from '../../test/clock.ts'
 import { operatorMove, placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
@@ -59,16 +60,7 @@ describe('the order life cycle', () => {
       for (const [action, to] of Object.entries(PRODUCTION_ACTIONS)) {
         const order = await makeOrder(t, organization.id, { status: from as OrderStatus })
         const response = await operatorMove(t, operator.cookie, order.id, action)
-        const allowed: Record<OrderStatus, OrderStatus[]> = {
-          CREATED: ['PAID', 'UNPAID', 'EXPIRED'],
-          UNPAID: ['PAID', 'EXPIRED'],
-          EXPIRED: ['PAID', 'UNPAID'],
-          PAID: ['CONFIRMED'],
-          CONFIRMED: ['PRODUCING'],
-          PRODUCING: ['SHIPPED'],
-          SHIPPED: ['DELIVERED'],
-          DELIVERED: [],
-        }
+        const allowed = EXPECTED_TRANSITIONS
         if (allowed[from as OrderStatus].includes(to)) {
           expect(response.status, `${from} → ${to}`).toBe(200)
         } else {
