@@ -10,9 +10,18 @@ import { DAY } from './clock.ts'
 import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from './fixtures.ts'
 import type { TestApp } from './harness.ts'
 
-/** A running subscription inserted directly (a year from now), with the allowance asked for. */
-export async function subscribe(t: TestApp, organizationId: string, transfersPerMonth = 10) {
-  const now = t.clock.now()
+/**
+ * A subscription to Essentiel inserted directly, with the allowance asked for, made at the start of its period:
+ * by default from now for a year.
+ */
+export async function subscribe(
+  t: TestApp,
+  organizationId: string,
+  transfersPerMonth = 10,
+  period?: { start: Date; end: Date },
+) {
+  const start = period?.start ?? t.clock.now()
+  const end = period?.end ?? new Date(start.getTime() + 365 * DAY)
   await t.db
     .insert(subscriptions)
     .values({
@@ -21,18 +30,14 @@ export async function subscribe(t: TestApp, organizationId: string, transfersPer
       planName: 'Essentiel',
       billingCycle: 'MONTHLY',
       transfersPerMonth,
-      currentPeriodStart: now,
-      currentPeriodEnd: new Date(now.getTime() + 365 * DAY),
-      createdAt: now,
-      updatedAt: now,
+      currentPeriodStart: start,
+      currentPeriodEnd: end,
+      createdAt: start,
+      updatedAt: start,
     })
     .onConflictDoUpdate({
       target: subscriptions.organizationId,
-      set: {
-        transfersPerMonth,
-        currentPeriodStart: now,
-        currentPeriodEnd: new Date(now.getTime() + 365 * DAY),
-      },
+      set: { transfersPerMonth, currentPeriodStart: start, currentPeriodEnd: end },
     })
 }
 

@@ -6,7 +6,7 @@ import { organizations, subscriptions, transfers } from '../../db/schema.ts'
 import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, makeOrder, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer } from '../../test/transfers.ts'
+import { makeTransfer, subscribe } from '../../test/transfers.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import {
   activeSubscription,
@@ -27,18 +27,15 @@ const FEBRUARY_START = new Date('2030-01-31T23:00:00.000Z')
 
 async function subscribedFor(start: Date, end: Date) {
   const { organization } = await organizationWithAdmin(t)
-  await t.db.insert(subscriptions).values({
-    organizationId: organization.id,
-    planId: PLAN_IDS.essentielMonthly,
-    planName: 'Essentiel',
-    billingCycle: 'MONTHLY',
-    transfersPerMonth: 10,
-    currentPeriodStart: start,
-    currentPeriodEnd: end,
-    createdAt: start,
-    updatedAt: start,
-  })
+  await subscribe(t, organization.id, 10, { start, end })
   return organization
+}
+
+/** Makes transfers of a keychain of the organization, to the ADMIN of another organization. */
+async function transfersOf(organizationId: string) {
+  const keychain = await makeKeychain(t, organizationId)
+  const { admin } = await organizationWithAdmin(t, 'Recipient')
+  return () => makeTransfer(t, { organizationId, keychainId: keychain.id, recipientId: admin.id })
 }
 
 describe('activeSubscription()', () => {
@@ -69,9 +66,7 @@ describe('organizationSubscription()', () => {
       new Date(TEST_EPOCH.getTime() + HOUR),
       new Date(TEST_EPOCH.getTime() + DAY),
     )
-    const keychain = await makeKeychain(t, organization.id)
-    const { admin } = await organizationWithAdmin(t, 'Recipient')
-    await makeTransfer(t, { organizationId: organization.id, keychainId: keychain.id, recipientId: admin.id })
+    await (await transfersOf(organization.id))()
     expect(await organizationSubscription(t.db, organization.id, TEST_EPOCH)).toMatchObject({
       status: 'EXPIRED',
       transfersUsedThisMonth: 0,
@@ -82,9 +77,7 @@ describe('organizationSubscription()', () => {
   it('counts the month’s transfers while ACTIVE, up to the last instant of the period', async () => {
     const end = new Date(TEST_EPOCH.getTime() + DAY)
     const organization = await subscribedFor(TEST_EPOCH, end)
-    const keychain = await makeKeychain(t, organization.id)
-    const { admin } = await organizationWithAdmin(t, 'Recipient')
-    await makeTransfer(t, { organizationId: organization.id, keychainId: keychain.id, recipientId: admin.id })
+    await (await transfersOf(organization.id))()
     expect(await organizationSubscription(t.db, organization.id, TEST_EPOCH)).toMatchObject({
       status: 'ACTIVE',
       transfersUsedThisMonth: 1,
@@ -129,14 +122,9 @@ describe('transfersUsedThisMonth()', () => {
 
   it('gives back a transfer cancelled before its window closed, not one cancelled at its end or later', async () => {
     const organization = await subscribedFor(JANUARY_START, FEBRUARY_START)
-    const keychain = await makeKeychain(t, organization.id)
-    const { admin } = await organizationWithAdmin(t, 'Recipient')
+    const transfer = await transfersOf(organization.id)
     const cancelledAt = async (offset: number) => {
-      const row = await makeTransfer(t, {
-        organizationId: organization.id,
-        keychainId: keychain.id,
-        recipientId: admin.id,
-      })
+      const row = await transfer()
       await t.db
         .update(transfers)
         .set({ status: 'CANCELLED', cancelledAt: new Date(row.endsAt.getTime() + offset) })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { subscriptions } from '../../db/schema.ts'
 import { DAY } from '../../test/clock.ts'
 import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
+import { subscribe } from '../../test/transfers.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import { addMonths, monthBoundsIn } from './calendar.ts'
 import { activeSubscription, transfersUsedThisMonth } from './service.ts'
@@ -37,17 +37,7 @@ describe('GET /organizations/{id}/subscription', () => {
     expect(await (await t.get(path, { cookie: admin.cookie })).json()).toEqual({ subscription: null })
 
     const now = t.clock.now()
-    await t.db.insert(subscriptions).values({
-      organizationId: organization.id,
-      planId: PLAN_IDS.essentielMonthly,
-      planName: 'Essentiel',
-      billingCycle: 'MONTHLY',
-      transfersPerMonth: 10,
-      currentPeriodStart: now,
-      currentPeriodEnd: new Date(now.getTime() + 6 * DAY),
-      createdAt: now,
-      updatedAt: now,
-    })
+    await subscribe(t, organization.id, 10, { start: now, end: new Date(now.getTime() + 6 * DAY) })
     expect(await (await t.get(path, { cookie: admin.cookie })).json()).toEqual({
       subscription: {
         planId: PLAN_IDS.essentielMonthly,
