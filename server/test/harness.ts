@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import type { Profile } from '../../contract/auth.ts'
 import type { Locale } from '../../contract/locale.ts'
 import { createApp } from '../app.ts'
@@ -13,7 +13,7 @@ import type { AppDeps } from '../deps.ts'
 import { sessionCookieName } from '../http/session-cookie.ts'
 import { createLogger } from '../logger.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
-import { TestClock } from './clock.ts'
+import { TEST_EPOCH, TestClock } from './clock.ts'
 import { openTestDatabase, truncateAll } from './database.ts'
 import { CapturedMailer } from './mailer.ts'
 
@@ -175,6 +175,19 @@ export function setupTestApp(options: TestAppOptions = {}): TestApp {
       return instance[property as keyof TestApp]
     },
   })
+}
+
+/**
+ * `setupTestApp()` with its clock set back to TEST_EPOCH (2030-01-15T09:00Z: 10:00 in Paris) before each test,
+ * and, with `clearMail`, the mail it captured emptied too.
+ */
+export function setupTestAppAtEpoch(options: { clearMail?: boolean } = {}): TestApp {
+  const t = setupTestApp()
+  beforeEach(() => {
+    t.clock.set(TEST_EPOCH)
+    if (options.clearMail) t.mail.clear()
+  })
+  return t
 }
 
 let emailCounter = 0

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { PlanConfiguration } from '../../../contract/commerce.ts'
 import { organizations, subscriptions, transfers } from '../../db/schema.ts'
 import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, makeOrder, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { makeTransfer, subscribe } from '../../test/transfers.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import {
@@ -17,10 +17,7 @@ import {
 } from './service.ts'
 
 /** The subscription rules (subscriptions/service.ts) at their boundaries, called directly. */
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z; the Paris month is [2029-12-31T23:00Z, 2030-01-31T23:00Z)
-})
+const t = setupTestAppAtEpoch() // 2030-01-15T09:00Z; the Paris month is [2029-12-31T23:00Z, 2030-01-31T23:00Z)
 
 const JANUARY_START = new Date('2029-12-31T23:00:00.000Z')
 const FEBRUARY_START = new Date('2030-01-31T23:00:00.000Z')

@@ -1,17 +1,12 @@
 import { eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { subscriptions } from '../../db/schema.ts'
-import { TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { authorize, dates, makeTransfer, subscribe, toMember, transferWorld } from '../../test/transfers.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-  t.mail.clear()
-})
+const t = setupTestAppAtEpoch({ clearMail: true })
 
 describe('subscription and monthly allowance', () => {
   it('answers 402 subscription_required without a running subscription', async () => {

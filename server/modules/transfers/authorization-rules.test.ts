@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { memberships, transfers, users } from '../../db/schema.ts'
 import { HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { setupTestAppAtEpoch, uniqueEmail } from '../../test/harness.ts'
 import {
   authorize,
   dates,
@@ -20,11 +20,7 @@ import {
  * refusal's status, code, message and field, what an authorization or a cancellation records, and who sees a
  * transfer.
  */
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-  t.mail.clear()
-})
+const t = setupTestAppAtEpoch({ clearMail: true })
 
 const validation = (path: string, message: string) => ({
   code: 'validation_failed',

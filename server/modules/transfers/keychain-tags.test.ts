@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import * as v from 'valibot'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ScanResultSchema } from '../../../contract/scans.ts'
 import { type Transfer, TransferPageSchema, TransferSchema } from '../../../contract/transfers.ts'
 import { idempotencyKeys, keys, type TagRow } from '../../db/schema.ts'
-import { TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, makeTags } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { addTagKey, makeTransfer, parisDay, pickup, transferWorld } from '../../test/transfers.ts'
 
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-})
+const t = setupTestAppAtEpoch()
 
 /** Exactly these tags, in this order, as the tag endpoints give them. */
 const tagsOf = (keychainId: string, tags: TagRow[]) =>

@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
 import { RETURN_GRACE_MS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts'
 import { memberships, transfers } from '../../db/schema.ts'
 import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../test/transfers.ts'
 
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-})
+const t = setupTestAppAtEpoch()
 
 type Page = { data: Transfer[]; nextCursor: string | null }
 

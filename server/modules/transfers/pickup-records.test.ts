@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { asc, eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { custodyLog, keychains, transferPickups, transfers } from '../../db/schema.ts'
 import { HOUR, MINUTE, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import {
   makeTransfer,
   pickup,
@@ -18,10 +18,7 @@ import {
  * What a pickup writes, beyond its answer: the transfer's row, the keychain's custodian, the custody log, the
  * pickup row and the organization's event; and the instant it is judged and dated at.
  */
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-})
+const t = setupTestAppAtEpoch()
 
 const transferRow = async (id: string) =>
   (await t.db.select().from(transfers).where(eq(transfers.id, id)))[0]!

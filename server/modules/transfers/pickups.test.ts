@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
 import { custodyLog, keychains, memberships, transferPickups } from '../../db/schema.ts'
-import { HOUR, TEST_EPOCH } from '../../test/clock.ts'
+import { HOUR } from '../../test/clock.ts'
 import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { setupTestAppAtEpoch, uniqueEmail } from '../../test/harness.ts'
 import {
   authorize,
   makeTransfer,
@@ -15,10 +15,7 @@ import {
   transferWorld,
 } from '../../test/transfers.ts'
 
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-})
+const t = setupTestAppAtEpoch()
 
 const scheduled = (options: { fromDate?: string; toDate?: string } = {}) => scheduledTransfer(t, options)
 

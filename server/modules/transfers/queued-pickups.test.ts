@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CLOCK_SKEW_MS, QUEUE_CLOCK_TOLERANCE_MS } from '../../../contract/transfers.ts'
 import { custodyLog, keychains, transferPickups, transfers } from '../../db/schema.ts'
 import { DAY, MINUTE, TEST_EPOCH } from '../../test/clock.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { pickup, pickupRefusal, scheduledTransfer } from '../../test/transfers.ts'
 
 /**
@@ -12,10 +12,7 @@ import { pickup, pickupRefusal, scheduledTransfer } from '../../test/transfers.t
  * within `[server - 72 h, server + 5 min]`, else by the server's. The transfer runs from 2030-01-15 to
  * 2030-01-16 in Paris: [2030-01-14T23:00Z, 2030-01-15T23:00Z).
  */
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH)
-})
+const t = setupTestAppAtEpoch()
 
 const later = (date: Date, ms: number) => new Date(date.getTime() + ms)
 const queued = (clientTime: Date) => ({ 'x-client-time': clientTime.toISOString(), 'x-from-queue': '1' })

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { keys, memberships } from '../../db/schema.ts'
-import { TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, makeTags } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { makeTransfer, transferWorld } from '../../test/transfers.ts'
 
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-})
+const t = setupTestAppAtEpoch()
 
 describe('scans and transfers', () => {
   const scan = (cookie: string, value: string) =>

@@ -1,17 +1,12 @@
 import { and, eq } from 'drizzle-orm'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { memberships, users } from '../../db/schema.ts'
-import { TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { setupTestAppAtEpoch, uniqueEmail } from '../../test/harness.ts'
 import { authorize, dates, makeTransfer, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
-const t = setupTestApp()
-beforeEach(() => {
-  t.clock.set(TEST_EPOCH) // 2030-01-15T09:00Z: 10:00 in Paris
-  t.mail.clear()
-})
+const t = setupTestAppAtEpoch({ clearMail: true })
 
 describe('POST /keychains/{id}/transfers', () => {
   it('authorizes a SCHEDULED transfer on the Paris calendar and mails the recipient in French', async () => {
