@@ -1,10 +1,19 @@
+import { beforeEach } from 'vitest'
 import type { SyncPage } from '../contract/sync.ts'
 import { applySyncPage, type SyncState } from '../src/offline/apply.ts'
-import { withDb } from '../src/offline/db.ts'
+import { resetOfflineDbForTests, withDb } from '../src/offline/db.ts'
+import { claimMirror } from '../src/offline/mirror.ts'
 import { enqueue } from '../src/offline/outbox.ts'
 import { ADMIN, CONTACT, NOW, ORG } from './offline-rows.ts'
 
-/** Pages of the change feed, and the pickup that waits beside them, for the tests of the device's mirror. */
+/** For the tests of the device's mirror: an empty mirror, pages of the change feed, a pickup waiting beside them. */
+
+/** Before each test of the file: an empty offline database, its mirror claimed by ADMIN. */
+export const startEachWithAnEmptyMirror = () =>
+  beforeEach(async () => {
+    await resetOfflineDbForTests()
+    await claimMirror(ADMIN)
+  })
 
 let cursors = 0
 /** A page of changes of ORG, empty unless told, under a cursor no other page has. */

@@ -12,9 +12,9 @@ import {
   tag,
   transfer,
 } from '../../tests/offline-rows.ts'
-import { applyExpecting, page, queuePickup } from '../../tests/sync-pages.ts'
+import { applyExpecting, page, queuePickup, startEachWithAnEmptyMirror } from '../../tests/sync-pages.ts'
 import { applySyncPage, readSyncState, SYNC_STATE_KEY } from './apply.ts'
-import { offlineDb, resetOfflineDbForTests, withDb } from './db.ts'
+import { offlineDb, withDb } from './db.ts'
 import { asMirroredTag, claimMirror, mirrorTransfers } from './mirror.ts'
 import { enqueue } from './outbox.ts'
 import { allTags, putTags } from './tag-store.ts'
@@ -47,10 +47,7 @@ const ids = async () => ({
   tags: (await withDb(allTags)).map((row) => row.code).sort(),
 })
 
-beforeEach(async () => {
-  await resetOfflineDbForTests()
-  await claimMirror(ADMIN)
-})
+startEachWithAnEmptyMirror()
 
 describe('where the mirror stands in the feed', () => {
   it('is nowhere on a new device', async () => {

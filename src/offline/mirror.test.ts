@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Tag } from '../../contract/tags.ts'
 import type { Dashboard } from '../../contract/transfers.ts'
 import {
@@ -18,6 +18,7 @@ import {
   tag,
   transfer,
 } from '../../tests/offline-rows.ts'
+import { startEachWithAnEmptyMirror } from '../../tests/sync-pages.ts'
 import { offlineDb, resetOfflineDbForTests, withDb } from './db.ts'
 import {
   asMirroredTag,
@@ -53,10 +54,17 @@ const mirrorTags = (tags: Tag[]) =>
     ),
   )
 
-beforeEach(async () => {
-  await resetOfflineDbForTests()
-  await claimMirror(ADMIN)
+/** The list of my organizations, ORG in it under its name. */
+const mirrorSyndic = () => mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+
+/** The "found" page of CAVE_TAG, naming its organization so. */
+const foundPage = (organizationName: string) => ({
+  view: 'found',
+  code: 'AGC-00042',
+  organization: { name: organizationName },
 })
+
+startEachWithAnEmptyMirror()
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -131,7 +139,7 @@ describe('a contact offline', () => {
 describe('the tag page from the mirror', () => {
   it('shows a member the tag, its keychain and organization', async () => {
     await mirrorProfile(adminProfile())
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     await mirrorTags([CAVE_TAG])
     const landing = await mirroredTagLanding('abcdefghijklmnopqrst')
     expect(landing).toMatchObject({
@@ -148,16 +156,12 @@ describe('the tag page from the mirror', () => {
     await claimMirror(CONTACT)
     await mirrorProfile(contactProfile())
     await mirrorTransfers([transfer('tr-1')], CONTACT)
-    expect(await mirroredTagLanding('abcdefghijklmnopqrst')).toEqual({
-      view: 'found',
-      code: 'AGC-00042',
-      organization: { name: 'Syndic des Archives' },
-    })
+    expect(await mirroredTagLanding('abcdefghijklmnopqrst')).toEqual(foundPage('Syndic des Archives'))
   })
 
   it('is forgotten with the account', async () => {
     await mirrorTags([CAVE_TAG])
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     await claimMirror(CONTACT)
     expect(await mirroredTagLanding('abcdefghijklmnopqrst')).toBeUndefined()
     expect(await offlineDb().meta.count()).toBe(1)
@@ -369,7 +373,7 @@ describe('answers kept whole', () => {
 
   it('keeps the list of my organizations', async () => {
     expect(await mirroredOrganizations()).toBeUndefined()
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     expect(await mirroredOrganizations()).toEqual([{ id: ORG, name: 'Syndic des Archives' }])
     expect(await offlineDb().meta.get('organizations')).toBeDefined()
     // Not taken for a dashboard.
@@ -383,15 +387,11 @@ describe('the tag page from the mirror, in detail', () => {
   it('names the organization from a transfer when the list of organizations does not have it', async () => {
     await mirrorOrganizations([{ id: OTHER_ORG, name: 'Autre' } as never])
     await mirrorTransfers([transfer('tr-1', { organizationName: 'Syndic (transfert)' })], ADMIN)
-    expect(await mirroredTagLanding(PUBLIC_ID)).toEqual({
-      view: 'found',
-      code: 'AGC-00042',
-      organization: { name: 'Syndic (transfert)' },
-    })
+    expect(await mirroredTagLanding(PUBLIC_ID)).toEqual(foundPage('Syndic (transfert)'))
   })
 
   it('prefers the list of organizations to a transfer for the name', async () => {
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     await mirrorTransfers([transfer('tr-1', { organizationName: 'Ancien nom' })], ADMIN)
     expect(await mirroredTagLanding(PUBLIC_ID)).toMatchObject({
       organization: { name: 'Syndic des Archives' },
@@ -412,24 +412,20 @@ describe('the tag page from the mirror, in detail', () => {
 
   it('shows the "found" page to a member who reads tags in another organization than the tag’s', async () => {
     await mirrorProfile(adminProfile({ selectedOrganizationId: OTHER_ORG }))
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     await mirrorTags([CAVE_TAG])
-    expect(await mirroredTagLanding(PUBLIC_ID)).toEqual({
-      view: 'found',
-      code: 'AGC-00042',
-      organization: { name: 'Syndic des Archives' },
-    })
+    expect(await mirroredTagLanding(PUBLIC_ID)).toEqual(foundPage('Syndic des Archives'))
   })
 
   it('shows the "found" page without a mirrored profile', async () => {
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     await mirrorTags([CAVE_TAG])
     expect(await mirroredTagLanding(PUBLIC_ID)).toMatchObject({ view: 'found' })
   })
 
   it('shows a member the tag as the server sent it, its keychain’s custodian from the detail, else the list row', async () => {
     await mirrorProfile(adminProfile())
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     await mirrorTags([CAVE_TAG])
     await mirrorKeychainSummaries(ORG, [{ ...summary('kc-cave'), custodian: CUSTODIAN }])
     expect(await mirroredTagLanding(PUBLIC_ID)).toEqual({
@@ -446,7 +442,7 @@ describe('the tag page from the mirror, in detail', () => {
 
   it('shows a member no custodian for a keychain the feed wrote without one', async () => {
     await mirrorProfile(adminProfile())
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     await mirrorTags([CAVE_TAG])
     await offlineDb().keychains.put({
       id: 'kc-cave',
@@ -462,7 +458,7 @@ describe('the tag page from the mirror, in detail', () => {
 
   it('shows a member a tag on no key without a keychain', async () => {
     await mirrorProfile(adminProfile())
-    await mirrorOrganizations([{ id: ORG, name: 'Syndic des Archives' } as never])
+    await mirrorSyndic()
     const loose = tag('AGC-00043', 'eeeeeeeeeeeeeeeeeeee', null)
     await mirrorTags([loose])
     expect(await mirroredTagLanding('eeeeeeeeeeeeeeeeeeee')).toEqual({

@@ -15,7 +15,8 @@ import {
   tag,
   transfer,
 } from '../../tests/offline-rows.ts'
-import { offlineDb, resetOfflineDbForTests, withDb } from './db.ts'
+import { startEachWithAnEmptyMirror } from '../../tests/sync-pages.ts'
+import { offlineDb, withDb } from './db.ts'
 import {
   asMirroredTag,
   claimMirror,
@@ -62,10 +63,7 @@ const shown = async (overrides: Partial<Parameters<typeof resolveScanOffline>[0]
 
 const mirror = (transfers: Transfer[], userId = ADMIN) => mirrorTransfers(transfers, userId)
 
-beforeEach(async () => {
-  await resetOfflineDbForTests()
-  await claimMirror(ADMIN)
-})
+startEachWithAnEmptyMirror()
 
 afterEach(() => {
   vi.useRealTimers()

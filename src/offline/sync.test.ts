@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SYNC_PAGE_MAX, type SyncPage } from '../../contract/sync.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import {
@@ -14,9 +14,9 @@ import {
   tag,
   transfer,
 } from '../../tests/offline-rows.ts'
-import { applyExpecting, page, queuePickup } from '../../tests/sync-pages.ts'
+import { applyExpecting, page, queuePickup, startEachWithAnEmptyMirror } from '../../tests/sync-pages.ts'
 import { applySyncPage, readSyncState, type SyncState } from './apply.ts'
-import { resetOfflineDbForTests, withDb } from './db.ts'
+import { withDb } from './db.ts'
 import {
   claimMirror,
   mirroredDashboard,
@@ -60,10 +60,7 @@ const snapshotOf = (rows: Partial<SyncPage>) => [
   page({ phase: 'changes' }),
 ]
 
-beforeEach(async () => {
-  await resetOfflineDbForTests()
-  await claimMirror(ADMIN)
-})
+startEachWithAnEmptyMirror()
 
 afterEach(() => {
   vi.unstubAllGlobals()
