@@ -49,7 +49,12 @@ export default defineConfig({
             // automatic splitting they were inlined, in copies, into the entry, the /app layout and the pages (the
             // layout's and the page's copies both loaded): one chunk is 0.5 to 4 KiB smaller on every /app page.
             // The locale helpers go with React, the prerendered pages need them and no schema.
-            { name: 'contract', test: /[\\/]contract[\\/]|node_modules[\\/]valibot[\\/]/, priority: 0 },
+            // The endpoint tables stay out of it: each goes with the data layer that calls it, not on every page.
+            {
+              name: 'contract',
+              test: /[\\/]contract[\\/](?!endpoints[\\/])|node_modules[\\/]valibot[\\/]/,
+              priority: 0,
+            },
           ],
         },
       },

@@ -41,6 +41,8 @@ export type RouteDefinition<B, Q, P, H, A extends Access> = {
   params?: P
   /** Request headers, validated by name in lower case. */
   headers?: H
+  /** The success answer's schema (from the contract's endpoint): given to the 2xx response that names none. */
+  response?: AnySchema
   responses: Record<number, ResponseSpec>
   /** Replaces the usual 400 `validation_failed` when the input does not parse (sign-in answers one message). */
   invalidInput?: () => ApiError
@@ -83,7 +85,15 @@ export class ApiRouter {
     H extends AnySchema | undefined = undefined,
     A extends Access = Access,
   >(definition: RouteDefinition<B, Q, P, H, A>, handler: RouteHandler<B, Q, P, H, A>): this {
-    const { invalidInput, ...spec } = definition
+    const { invalidInput, response, ...spec } = definition
+    if (response) {
+      const success = Object.keys(spec.responses).find(
+        (status) => Number(status) >= 200 && Number(status) < 300,
+      )
+      const declared = success === undefined ? undefined : spec.responses[Number(success)]
+      if (!declared) throw new Error(`${spec.method} ${spec.path}: an answer schema needs a 2xx response`)
+      declared.schema ??= response
+    }
     this.#registry.add({ ...spec, tag: this.#tag } as Parameters<RouteRegistry['add']>[0])
     this.hono.on(spec.method.toUpperCase(), spec.path, async (c) => {
       const parse = async (schema: AnySchema | undefined, value: () => unknown) => {

@@ -1,15 +1,9 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import {
-  CustodyLogSchema,
-  type KeyCreate,
-  type KeychainCreate,
-  KeychainPageSchema,
-  KeychainSchema,
-  type KeychainUpdate,
-  KeySchema,
-} from '../../contract/keychains.ts'
+import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
+import type { KeyCreate, KeychainCreate, KeychainUpdate } from '../../contract/keychains.ts'
 import { TagPageSchema } from '../../contract/tags.ts'
 import { api } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
@@ -28,13 +22,8 @@ export const keychainListQuery = (organizationId: string, q: string, custodianId
     queryKey: keychainKeys.list(organizationId, q, custodianId),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
-      const search = new URLSearchParams()
-      if (q) search.set('q', q)
-      if (custodianId) search.set('custodianId', custodianId)
-      if (pageParam) search.set('cursor', pageParam)
-      const query = search.toString()
       return mirrored(
-        () => api(`/keychains${query ? `?${query}` : ''}`, { schema: KeychainPageSchema }),
+        () => call(keychainEndpoints.list, { query: { q, custodianId, cursor: pageParam ?? undefined } }),
         async (page) => (await mirrorStore()).mirrorKeychainSummaries(organizationId, page.data),
         async () => {
           if (pageParam) return undefined
@@ -55,7 +44,7 @@ export const keychainQuery = (organizationId: string, id: string) =>
     queryKey: keychainKeys.one(organizationId, id),
     queryFn: () =>
       mirrored(
-        () => api(`/keychains/${id}`, { schema: KeychainSchema }),
+        () => call(keychainEndpoints.one, { params: { id } }),
         (keychain) => mirrorStore().then((store) => store.mirrorKeychain(keychain)),
         async () => (await mirrorStore()).mirroredKeychain(id),
       ),
@@ -64,7 +53,7 @@ export const keychainQuery = (organizationId: string, id: string) =>
 export const custodyLogQuery = (organizationId: string, id: string) =>
   queryOptions({
     queryKey: keychainKeys.custody(organizationId, id),
-    queryFn: async () => (await api(`/keychains/${id}/custody-log`, { schema: CustodyLogSchema })).data,
+    queryFn: async () => (await call(keychainEndpoints.custodyLog, { params: { id } })).data,
   })
 
 /** Tags of the selected organization not on a key yet, matching `q` (part of the code or name): the choices for a TAG key. */
@@ -86,28 +75,28 @@ const useKeychainMutation = <TInput, TResult>(
 
 export const useCreateKeychain = (organizationId: string) =>
   useKeychainMutation(organizationId, (input: KeychainCreate) =>
-    api('/keychains', { method: 'POST', body: input, schema: KeychainSchema }),
+    call(keychainEndpoints.create, { body: input }),
   )
 
 export const useUpdateKeychain = (organizationId: string) =>
   useKeychainMutation(organizationId, ({ id, update }: { id: string; update: KeychainUpdate }) =>
-    api(`/keychains/${id}`, { method: 'PATCH', body: update, schema: KeychainSchema }),
+    call(keychainEndpoints.update, { params: { id }, body: update }),
   )
 
 export const useDeleteKeychain = (organizationId: string) =>
-  useKeychainMutation(organizationId, (id: string) => api(`/keychains/${id}`, { method: 'DELETE' }))
+  useKeychainMutation(organizationId, (id: string) => call(keychainEndpoints.remove, { params: { id } }))
 
 export const useAddKey = (organizationId: string, keychainId: string) =>
   useKeychainMutation(organizationId, (input: KeyCreate) =>
-    api(`/keychains/${keychainId}/keys`, { method: 'POST', body: input, schema: KeySchema }),
+    call(keychainEndpoints.addKey, { params: { id: keychainId }, body: input }),
   )
 
 export const useRenameKey = (organizationId: string, keychainId: string) =>
   useKeychainMutation(organizationId, ({ keyId, name }: { keyId: string; name: string }) =>
-    api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'PATCH', body: { name }, schema: KeySchema }),
+    call(keychainEndpoints.renameKey, { params: { id: keychainId, keyId }, body: { name } }),
   )
 
 export const useRemoveKey = (organizationId: string, keychainId: string) =>
   useKeychainMutation(organizationId, (keyId: string) =>
-    api(`/keychains/${keychainId}/keys/${keyId}`, { method: 'DELETE' }),
+    call(keychainEndpoints.removeKey, { params: { id: keychainId, keyId } }),
   )

@@ -1,6 +1,9 @@
 import * as v from 'valibot'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { pathOf } from '../../contract/endpoints/endpoint.ts'
+import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
 import { ApiError, api, shouldRetry } from './api.ts'
+import { call } from './call.ts'
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -94,5 +97,47 @@ describe('api client', () => {
     expect(shouldRetry('GET', 501)).toBe(false)
     expect(shouldRetry('POST', 503)).toBe(false)
     expect(shouldRetry('PATCH', 503)).toBe(false)
+  })
+})
+
+describe('calling a contract endpoint', () => {
+  const keychain = {
+    id: 'k1',
+    organizationId: 'o1',
+    organizationName: 'Agence',
+    name: 'Cave',
+    custodian: null,
+    keys: [],
+    createdAt: '2030-01-01T00:00:00.000Z',
+    updatedAt: '2030-01-01T00:00:00.000Z',
+  }
+
+  it('fills the path, sends the method and body, and parses the answer with the endpoint’s schema', async () => {
+    const fetchMock = stubFetch(json(200, { ...keychain, extra: true }))
+    const answer = await call(keychainEndpoints.update, { params: { id: 'k/1 é' }, body: { name: 'Cave B' } })
+    expect(answer).toEqual(keychain)
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit]
+    expect(url).toBe('/api/keychains/k%2F1%20%C3%A9')
+    expect(init.method).toBe('PATCH')
+    expect(init.body).toBe('{"name":"Cave B"}')
+  })
+
+  it('sends the query without its empty values, and nothing for an answer without a schema', async () => {
+    const fetchMock = stubFetch(
+      json(200, { data: [], nextCursor: null }),
+      new Response(null, { status: 204 }),
+    )
+    await call(keychainEndpoints.list, { query: { q: 'cave & co', custodianId: '', cursor: undefined } })
+    expect((fetchMock.mock.calls[0] as unknown as [string])[0]).toBe('/api/keychains?q=cave+%26+co')
+    expect(await call(keychainEndpoints.removeKey, { params: { id: 'k1', keyId: 'key1' } })).toBeUndefined()
+    const [url, init] = fetchMock.mock.calls[1] as unknown as [string, RequestInit]
+    expect(url).toBe('/api/keychains/k1/keys/key1')
+    expect(init.method).toBe('DELETE')
+  })
+
+  it('refuses to call a path with a parameter missing', () => {
+    expect(() => pathOf('/keychains/:id/keys/:keyId', { id: 'k1' })).toThrow(
+      '/keychains/:id/keys/:keyId needs its keyId',
+    )
   })
 })

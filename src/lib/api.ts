@@ -35,7 +35,7 @@ export type ApiRequest<TSchema extends v.GenericSchema | undefined> = {
   signal?: AbortSignal
 }
 
-type Result<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined
+export type Result<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined
 
 export function shouldRetry(method: string, status: number): boolean {
   return RETRYABLE_METHODS.has(method) && RETRYABLE_STATUSES.has(status)

@@ -1,16 +1,4 @@
-import { IdParamsSchema } from '../../../contract/common.ts'
-import {
-  CustodyLogSchema,
-  KeyCreateSchema,
-  KeychainCreateSchema,
-  KeychainListQuerySchema,
-  KeychainPageSchema,
-  KeychainSchema,
-  KeychainUpdateSchema,
-  KeyParamsSchema,
-  KeySchema,
-  KeyUpdateSchema,
-} from '../../../contract/keychains.ts'
+import { keychainEndpoints } from '../../../contract/endpoints/keychains.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -26,12 +14,10 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/keychains',
+      ...keychainEndpoints.list,
       summary: 'Keychains by name, paginated by cursor; `q` (part of the name), `custodianId`',
       access: inSelectedOrganization('read__keychain'),
-      query: KeychainListQuerySchema,
-      responses: { 200: { description: 'A page of keychains', schema: KeychainPageSchema } },
+      responses: { 200: { description: 'A page of keychains' } },
     },
     async (c, { organization, query }) =>
       c.json(await listKeychains(db, organization.organizationId, query), 200),
@@ -39,12 +25,10 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/keychains',
+      ...keychainEndpoints.create,
       summary: 'Create a keychain, optionally with its custodian (logged in the custody log)',
       access: inSelectedOrganization('create__keychain'),
-      body: KeychainCreateSchema,
-      responses: { 201: { description: 'Created', schema: KeychainSchema } },
+      responses: { 201: { description: 'Created' } },
     },
     async (c, { organization, session, body }) =>
       c.json(
@@ -59,12 +43,10 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/keychains/:id',
+      ...keychainEndpoints.one,
       summary: 'A keychain with its custodian and keys',
       access: inSelectedOrganization('read__keychain'),
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The keychain', schema: KeychainSchema } },
+      responses: { 200: { description: 'The keychain' } },
     },
     async (c, { organization, params }) =>
       c.json(await keychainById(db, organization.organizationId, params.id), 200),
@@ -72,13 +54,10 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'patch',
-      path: '/keychains/:id',
+      ...keychainEndpoints.update,
       summary: 'Rename and/or change custodian (with a reason, kept in the custody log)',
       access: inSelectedOrganization('update__keychain'),
-      params: IdParamsSchema,
-      body: KeychainUpdateSchema,
-      responses: { 200: { description: 'The updated keychain', schema: KeychainSchema } },
+      responses: { 200: { description: 'The updated keychain' } },
     },
     async (c, { organization, session, params, body }) =>
       c.json(
@@ -94,11 +73,9 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'delete',
-      path: '/keychains/:id',
+      ...keychainEndpoints.remove,
       summary: 'Delete a keychain and its keys; its tags become free',
       access: inSelectedOrganization('delete__keychain'),
-      params: IdParamsSchema,
       responses: {
         204: { description: 'Deleted' },
         409: { description: 'Cannot be deleted now (e.g. an active transfer)' },
@@ -116,12 +93,10 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/keychains/:id/custody-log',
+      ...keychainEndpoints.custodyLog,
       summary: "The keychain's custodian changes, newest first",
       access: inSelectedOrganization('read__keychain'),
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The custody log', schema: CustodyLogSchema } },
+      responses: { 200: { description: 'The custody log' } },
     },
     async (c, { organization, params }) => {
       const keychain = await findKeychain(db, organization.organizationId, params.id)
@@ -131,14 +106,11 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/keychains/:id/keys',
+      ...keychainEndpoints.addKey,
       summary: 'Add a key: a plain KEY, or a TAG key naming an unused tag of the organization',
       access: inSelectedOrganization('create__key'),
-      params: IdParamsSchema,
-      body: KeyCreateSchema,
       responses: {
-        201: { description: 'The new key', schema: KeySchema },
+        201: { description: 'The new key' },
         409: { description: 'The tag is already on a key' },
       },
     },
@@ -156,13 +128,10 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'patch',
-      path: '/keychains/:id/keys/:keyId',
+      ...keychainEndpoints.renameKey,
       summary: 'Rename a key',
       access: inSelectedOrganization('update__key'),
-      params: KeyParamsSchema,
-      body: KeyUpdateSchema,
-      responses: { 200: { description: 'The renamed key', schema: KeySchema } },
+      responses: { 200: { description: 'The renamed key' } },
     },
     async (c, { organization, session, params, body }) =>
       c.json(
@@ -179,11 +148,9 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'delete',
-      path: '/keychains/:id/keys/:keyId',
+      ...keychainEndpoints.removeKey,
       summary: 'Remove a key (its tag becomes free)',
       access: inSelectedOrganization('delete__key'),
-      params: KeyParamsSchema,
       responses: { 204: { description: 'Removed' } },
     },
     async (c, { organization, session, params }) => {

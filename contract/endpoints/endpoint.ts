@@ -1,0 +1,29 @@
+import type * as v from 'valibot'
+
+// An API operation declared once: its method, path, and the schemas of its parameters, query, body and success
+// answer. The server mounts it (`api.route({ ...endpoint, summary, access, responses }, handler)`), the OpenAPI
+// document describes it from there, and the browser calls it (`call(endpoint, { params, query, body })`).
+
+export type EndpointMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
+
+export type Endpoint = {
+  method: EndpointMethod
+  /** Hono's pattern: `/keychains/:id/keys/:keyId`. */
+  path: string
+  params?: v.GenericSchema
+  query?: v.GenericSchema
+  body?: v.GenericSchema
+  /** The success answer's schema; none for 204. */
+  response?: v.GenericSchema
+}
+
+export const endpoint = <const E extends Endpoint>(spec: E): E => spec
+
+/** The path with its parameters filled in, each URI-encoded: `/keychains/:id` + `{ id: 'k 1' }` → `/keychains/k%201`. */
+export function pathOf(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined) throw new Error(`${path} needs its ${name}`)
+    return encodeURIComponent(value)
+  })
+}
