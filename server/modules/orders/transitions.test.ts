@@ -76,16 +76,29 @@ describe('invalidTransition()', () => {
 })
 
 describe('POST /orders/{id}/<production action>: the refusals', () => {
+  /** The operator's move of the order is refused: 409 invalid_transition, in these words, with these moves allowed. */
+  async function expectRefused(
+    cookie: string,
+    orderId: string,
+    action: string,
+    message: string,
+    allowed: OrderStatus[],
+  ) {
+    const response = await operatorMove(t, cookie, orderId, action)
+    expect(response.status).toBe(409)
+    expect((await response.json()).error).toEqual({ code: 'invalid_transition', message, allowed })
+  }
+
   it('refuses a paid order moving to shipped: 409 with the moves allowed from paid, the order unchanged', async () => {
     const order = await orderIn('PAID')
     const operator = await t.signIn(OPERATOR)
-    const response = await operatorMove(t, operator.cookie, order.id, 'shipments')
-    expect(response.status).toBe(409)
-    expect((await response.json()).error).toEqual({
-      code: 'invalid_transition',
-      message: 'An order PAID cannot become SHIPPED. Allowed next: CONFIRMED.',
-      allowed: ['CONFIRMED'],
-    })
+    await expectRefused(
+      operator.cookie,
+      order.id,
+      'shipments',
+      'An order PAID cannot become SHIPPED. Allowed next: CONFIRMED.',
+      ['CONFIRMED'],
+    )
     expect(await orderRow(order.id)).toEqual(order)
   })
 
@@ -93,26 +106,16 @@ describe('POST /orders/{id}/<production action>: the refusals', () => {
     const order = await orderIn('DELIVERED')
     const operator = await t.signIn(OPERATOR)
     for (const [action, to] of Object.entries(PRODUCTION_ACTIONS)) {
-      const response = await operatorMove(t, operator.cookie, order.id, action)
-      expect(response.status).toBe(409)
-      expect((await response.json()).error).toEqual({
-        code: 'invalid_transition',
-        message: `An order DELIVERED cannot become ${to}. Allowed next: none (final status).`,
-        allowed: [],
-      })
+      const message = `An order DELIVERED cannot become ${to}. Allowed next: none (final status).`
+      await expectRefused(operator.cookie, order.id, action, message, [])
     }
   })
 
   it('refuses to confirm a paid plan-only order: nothing is allowed after PAID', async () => {
     const order = await orderIn('PAID', { planOnly: true })
     const operator = await t.signIn(OPERATOR)
-    const response = await operatorMove(t, operator.cookie, order.id, 'confirmations')
-    expect(response.status).toBe(409)
-    expect((await response.json()).error).toEqual({
-      code: 'invalid_transition',
-      message: 'An order PAID cannot become CONFIRMED. Allowed next: none (final status).',
-      allowed: [],
-    })
+    const message = 'An order PAID cannot become CONFIRMED. Allowed next: none (final status).'
+    await expectRefused(operator.cookie, order.id, 'confirmations', message, [])
   })
 
   it('answers 404 for an order that does not exist', async () => {
