@@ -22,6 +22,12 @@ import {
  */
 const t = setupTestAppAtEpoch({ clearMail: true })
 
+const membershipsOf = (userId: string, organizationId: string) =>
+  t.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
+
 const validation = (path: string, message: string) => ({
   code: 'validation_failed',
   message,
@@ -120,11 +126,9 @@ describe('authorizing a transfer: what it records', () => {
     const response = await authorize(t, admin.cookie, keychain.id, dates(toMember(invited.id)))
     expect(response.status).toBe(201)
     expect((await response.json()).recipient.id).toBe(invited.id)
-    const rows = await t.db
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.userId, invited.id), eq(memberships.organizationId, organization.id)))
-    expect(rows).toMatchObject([{ role: 'MEMBER', status: 'INVITED' }])
+    expect(await membershipsOf(invited.id, organization.id)).toMatchObject([
+      { role: 'MEMBER', status: 'INVITED' },
+    ])
   })
 
   it('invites an address in French when no language is asked for', async () => {
@@ -152,11 +156,9 @@ describe('authorizing a transfer: what it records', () => {
     expect(await t.db.select().from(users).where(eq(users.email, email))).toMatchObject([
       { id: known.id, locale: 'en' },
     ])
-    const rows = await t.db
-      .select()
-      .from(memberships)
-      .where(and(eq(memberships.userId, known.id), eq(memberships.organizationId, organization.id)))
-    expect(rows).toMatchObject([{ role: 'CONTACT', status: 'INVITED' }])
+    expect(await membershipsOf(known.id, organization.id)).toMatchObject([
+      { role: 'CONTACT', status: 'INVITED' },
+    ])
   })
 
   it('stands when its mail fails: 201, and the log names the transfer, not the address', async () => {
