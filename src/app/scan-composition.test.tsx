@@ -43,23 +43,32 @@ beforeAll(async () => {
 const heldBy = () => screen.queryByText(/^Held by:/)?.textContent ?? null
 
 describe('the scan result with its transfer', () => {
-  it('states the recipient as the holder after a pickup, never "nobody"', async () => {
-    renderWithProviders(<ScannedCard result={resolvedScan({ transfer: scheduled })} answer={transferred} />)
-    expect(heldBy()).toBe('Held by: nobody')
+  it.each([
+    {
+      rule: 'states the recipient as the holder after a pickup, never "nobody"',
+      transfer: scheduled,
+      answer: transferred,
+      heldBefore: 'Held by: nobody',
+      button: 'Confirm the pickup',
+      said: 'Picked up: you now hold this keychain.',
+      heldAfter: 'Held by: Léa Martin',
+    },
+    {
+      rule: 'after a return, says custody is back and no longer names the recipient as holder',
+      transfer: returning,
+      answer: returned,
+      heldBefore: 'Held by: Léa Martin',
+      button: 'Confirm the return',
+      said: 'Returned: custody is back with the organization.',
+      heldAfter: null,
+    },
+  ])('$rule', async ({ transfer, answer, heldBefore, button, said, heldAfter }) => {
+    renderWithProviders(<ScannedCard result={resolvedScan({ transfer })} answer={answer} />)
+    expect(heldBy()).toBe(heldBefore)
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Confirm the pickup' }))
+      fireEvent.click(screen.getByRole('button', { name: button }))
     })
-    expect(screen.getByText('Picked up: you now hold this keychain.')).toBeTruthy()
-    expect(heldBy()).toBe('Held by: Léa Martin')
-  })
-
-  it('after a return, says custody is back and no longer names the recipient as holder', async () => {
-    renderWithProviders(<ScannedCard result={resolvedScan({ transfer: returning })} answer={returned} />)
-    expect(heldBy()).toBe('Held by: Léa Martin')
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Confirm the return' }))
-    })
-    expect(screen.getByText('Returned: custody is back with the organization.')).toBeTruthy()
-    expect(heldBy()).toBeNull()
+    expect(screen.getByText(said)).toBeTruthy()
+    expect(heldBy()).toBe(heldAfter)
   })
 })
