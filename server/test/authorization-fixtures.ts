@@ -152,6 +152,17 @@ const TAG_ITEM = {
   configuration: TAG_CONFIGURATION,
 }
 
+/** A route that orders the caller's own cart (one line put in it first) of the selected organization. */
+const ordersOwnCart = (path: string) =>
+  single(
+    selected('create__order'),
+    async (w, caller) => {
+      await cartLine(w, caller, w.own)
+      return { path, json: {} }
+    },
+    'orders the caller’s own cart of the selected organization',
+  )
+
 export const FIXTURES: Record<string, Fixture> = {
   'GET /health': single('public', get('/api/health'), NO_RESOURCE),
   'GET /health/live': single('public', get('/api/health/live'), NO_RESOURCE),
@@ -270,23 +281,8 @@ export const FIXTURES: Record<string, Fixture> = {
     }),
   },
   'DELETE /cart': single(selected('update__cart'), async () => ({ path: '/api/cart' }), LIST_ONLY),
-  'POST /cart/checkout': single(
-    selected('create__order'),
-    async (w, caller) => {
-      await cartLine(w, caller, w.own)
-      return { path: '/api/cart/checkout', json: {} }
-    },
-    'orders the caller’s own cart of the selected organization',
-  ),
-
-  'POST /orders': single(
-    selected('create__order'),
-    async (w, caller) => {
-      await cartLine(w, caller, w.own)
-      return { path: '/api/orders', json: {} }
-    },
-    'orders the caller’s own cart of the selected organization',
-  ),
+  'POST /cart/checkout': ordersOwnCart('/api/cart/checkout'),
+  'POST /orders': ordersOwnCart('/api/orders'),
   'GET /orders': single(readOrders, get('/api/orders'), LIST_ONLY),
   'GET /orders/:id': inEach(readOrders, async (w, id) => ({ path: await orderPath(w, id) })),
   'GET /orders/:id/details': inEach(readOrders, async (w, id) => ({
