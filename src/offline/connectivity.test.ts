@@ -21,6 +21,16 @@ async function load(setup: { online?: boolean; lastReachedAt?: string } = {}) {
 
 type Api = Awaited<ReturnType<typeof load>>['api']
 
+/** The app says online or not, and knows the last reach: the time kept on the device too. */
+function expectKnown(
+  connectivity: Awaited<ReturnType<typeof load>>['connectivity'],
+  online: boolean,
+  lastReachedAt: string,
+) {
+  expect(connectivity()).toEqual({ online, lastReachedAt })
+  expect(localStorage.getItem(KEY)).toBe(lastReachedAt)
+}
+
 /** A request the server answers. */
 async function reach(api: Api) {
   vi.stubGlobal(
@@ -81,8 +91,7 @@ describe('connectivity from requests', () => {
   it('goes online when a request reaches the server, and keeps the time of it on the device', async () => {
     const { connectivity, api } = await load({ online: false })
     await reach(api)
-    expect(connectivity()).toEqual({ online: true, lastReachedAt: T0.toISOString() })
-    expect(localStorage.getItem(KEY)).toBe(T0.toISOString())
+    expectKnown(connectivity, true, T0.toISOString())
   })
 
   it('goes offline when a request does not reach the server, keeping the time of the last reach', async () => {
@@ -90,8 +99,7 @@ describe('connectivity from requests', () => {
     await reach(api)
     at(5_000)
     await miss(api)
-    expect(connectivity()).toEqual({ online: false, lastReachedAt: T0.toISOString() })
-    expect(localStorage.getItem(KEY)).toBe(T0.toISOString())
+    expectKnown(connectivity, false, T0.toISOString())
   })
 
   it('refreshes the time of the last reach at most every 30 seconds while online', async () => {
@@ -104,8 +112,7 @@ describe('connectivity from requests', () => {
     at(30_000)
     await reach(api)
     const later = new Date(T0.getTime() + 30_000).toISOString()
-    expect(connectivity()).toEqual({ online: true, lastReachedAt: later })
-    expect(localStorage.getItem(KEY)).toBe(later)
+    expectKnown(connectivity, true, later)
   })
 
   it('keeps a last reach read from the device for 30 seconds too', async () => {
