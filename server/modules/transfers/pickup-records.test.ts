@@ -48,6 +48,47 @@ const pickupRows = (transferId: string) =>
     .from(transferPickups)
     .where(eq(transferPickups.transferId, transferId))
 
+/**
+ * The custody move of a queued pickup or return, as the custody log, the pickup rows and the organization's
+ * transfer events record it: the last of `count` rows in each.
+ */
+async function expectQueuedMoveRecorded(
+  where: { organizationId: string; keychainId: string; transferId: string },
+  count: number,
+  move: { kind: 'PICKUP' | 'RETURN'; by: string; from: string; to: string; at: Date; serverTime: Date },
+) {
+  const custody = await custodyOf(where.keychainId)
+  expect(custody).toHaveLength(count)
+  expect(custody[count - 1]).toEqual({
+    byUserId: move.by,
+    fromUserId: move.from,
+    toUserId: move.to,
+    at: move.at,
+    reason: move.kind === 'PICKUP' ? 'Transfer pickup' : 'Transfer return',
+  })
+  const rows = await pickupRows(where.transferId)
+  expect(rows).toHaveLength(count)
+  expect(rows[count - 1]).toEqual({
+    kind: move.kind,
+    byUserId: move.by,
+    clientTime: move.at,
+    serverTime: move.serverTime,
+    fromQueue: true,
+  })
+  const events = await transferEvents(t, where.organizationId)
+  expect(events).toHaveLength(count)
+  expect(events[count - 1]).toEqual({
+    kind: move.kind === 'PICKUP' ? 'transfer.picked_up' : 'transfer.returned',
+    actorId: move.by,
+    clientTime: move.at,
+    serverTime: move.serverTime,
+    fromQueue: true,
+    keychainIds: [where.keychainId],
+    transferIds: [where.transferId],
+    payload: { custodian: { from: move.from, to: move.to } },
+  })
+}
+
 const queued = (clientTime: Date) => ({ 'x-client-time': clientTime.toISOString(), 'x-from-queue': '1' })
 
 describe('a pickup', () => {
@@ -64,36 +105,15 @@ describe('a pickup', () => {
       returnedAt: null,
     })
     expect(await keychainRow(keychain.id)).toMatchObject({ custodianId: contact.id, updatedAt: TEST_EPOCH })
-    expect(await custodyOf(keychain.id)).toEqual([
-      {
-        byUserId: contact.id,
-        fromUserId: member.id,
-        toUserId: contact.id,
-        at: deviceTime,
-        reason: 'Transfer pickup',
-      },
-    ])
-    expect(await pickupRows(transfer.id)).toEqual([
-      {
-        kind: 'PICKUP',
-        byUserId: contact.id,
-        clientTime: deviceTime,
-        serverTime: TEST_EPOCH,
-        fromQueue: true,
-      },
-    ])
-    expect(await transferEvents(t, organization.id)).toEqual([
-      {
-        kind: 'transfer.picked_up',
-        actorId: contact.id,
-        clientTime: deviceTime,
-        serverTime: TEST_EPOCH,
-        fromQueue: true,
-        keychainIds: [keychain.id],
-        transferIds: [transfer.id],
-        payload: { custodian: { from: member.id, to: contact.id } },
-      },
-    ])
+    const where = { organizationId: organization.id, keychainId: keychain.id, transferId: transfer.id }
+    await expectQueuedMoveRecorded(where, 1, {
+      kind: 'PICKUP',
+      by: contact.id,
+      from: member.id,
+      to: contact.id,
+      at: deviceTime,
+      serverTime: TEST_EPOCH,
+    })
   })
 
   it('is dated at the server’s time when it does not come from the queue, the device time only kept', async () => {
@@ -181,29 +201,14 @@ describe('a return', () => {
       returnedAt: deviceTime,
     })
     expect(await keychainRow(keychain.id)).toMatchObject({ custodianId: member.id, updatedAt: serverTime })
-    expect((await custodyOf(keychain.id))[1]).toEqual({
-      byUserId: admin.id,
-      fromUserId: contact.id,
-      toUserId: member.id,
-      at: deviceTime,
-      reason: 'Transfer return',
-    })
-    expect((await pickupRows(transfer.id))[1]).toEqual({
+    const where = { organizationId: organization.id, keychainId: keychain.id, transferId: transfer.id }
+    await expectQueuedMoveRecorded(where, 2, {
       kind: 'RETURN',
-      byUserId: admin.id,
-      clientTime: deviceTime,
+      by: admin.id,
+      from: contact.id,
+      to: member.id,
+      at: deviceTime,
       serverTime,
-      fromQueue: true,
-    })
-    expect((await transferEvents(t, organization.id))[1]).toEqual({
-      kind: 'transfer.returned',
-      actorId: admin.id,
-      clientTime: deviceTime,
-      serverTime,
-      fromQueue: true,
-      keychainIds: [keychain.id],
-      transferIds: [transfer.id],
-      payload: { custodian: { from: contact.id, to: member.id } },
     })
   })
 
