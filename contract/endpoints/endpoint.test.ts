@@ -1,0 +1,66 @@
+import type * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { type Endpoint, endpoint, pathOf } from './endpoint.ts'
+import { keychainEndpoints } from './keychains.ts'
+
+const tables: Record<string, Record<string, Endpoint>> = { keychainEndpoints }
+const all = Object.entries(tables).flatMap(([table, entries]) =>
+  Object.entries(entries).map(([name, spec]) => [`${table}.${name}`, spec] as const),
+)
+const pathNames = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1]).sort()
+const schemaKeys = (schema: v.GenericSchema | undefined) =>
+  schema && 'entries' in schema ? Object.keys(schema.entries as object).sort() : []
+
+describe('pathOf', () => {
+  it('fills each parameter, URI-encoded, and leaves a path without any as it is', () => {
+    expect(pathOf('/keychains/:id/keys/:keyId', { id: 'k/1 é', keyId: 'key?1' })).toBe(
+      '/keychains/k%2F1%20%C3%A9/keys/key%3F1',
+    )
+    expect(pathOf('/keychains')).toBe('/keychains')
+  })
+
+  it('refuses a path whose parameter is missing', () => {
+    expect(() => pathOf('/keychains/:id', {})).toThrow('/keychains/:id needs its id')
+  })
+
+  it('declares an endpoint as given', () => {
+    const spec = { method: 'get', path: '/health' } as const
+    expect(endpoint(spec)).toBe(spec)
+  })
+})
+
+describe('the endpoint tables', () => {
+  it.each(all)('%s: its path names exactly the parameters its schema reads', (_, spec) => {
+    expect(spec.path).toMatch(/^\/[a-z-]+(\/(:[A-Za-z]+|[a-z-]+))*$/)
+    expect(pathNames(spec.path)).toEqual(schemaKeys(spec.params))
+  })
+
+  it.each(all)('%s: a read sends no body, and every answer but a deletion’s has a schema', (_, spec) => {
+    expect(['get', 'post', 'put', 'patch', 'delete']).toContain(spec.method)
+    if (spec.method === 'get') expect(spec.body).toBeUndefined()
+    if (spec.method !== 'delete') expect(spec.response).toBeDefined()
+  })
+
+  it('names each operation once', () => {
+    const operations = all.map(([, spec]) => `${spec.method} ${spec.path}`)
+    expect(new Set(operations).size).toBe(operations.length)
+  })
+
+  it('states the keychain operations', () => {
+    expect(
+      Object.fromEntries(
+        Object.entries(keychainEndpoints).map(([name, spec]) => [name, `${spec.method} ${spec.path}`]),
+      ),
+    ).toEqual({
+      list: 'get /keychains',
+      create: 'post /keychains',
+      one: 'get /keychains/:id',
+      update: 'patch /keychains/:id',
+      remove: 'delete /keychains/:id',
+      custodyLog: 'get /keychains/:id/custody-log',
+      addKey: 'post /keychains/:id/keys',
+      renameKey: 'patch /keychains/:id/keys/:keyId',
+      removeKey: 'delete /keychains/:id/keys/:keyId',
+    })
+  })
+})
