@@ -9,6 +9,7 @@ const PUBLIC_SOURCES = [
   'src/ui/toast',
   'src/ui/failure-toast.ts',
   'src/lib/error-message.ts',
+  'src/lib/email-field.ts',
 ]
 
 export default defineConfig({

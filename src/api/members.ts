@@ -7,6 +7,7 @@ import {
 } from '../../contract/organizations.ts'
 import { useAbility } from '../lib/ability.tsx'
 import { api } from '../lib/api.ts'
+import { useRefetchingMutation } from './refetching-mutation.ts'
 
 // An organization's members, whichever screen shows them (the members list of the selected organization, an
 // organization's page): one cache entry per organization, so an invitation or a change shows everywhere.
@@ -49,16 +50,7 @@ export function useUpdateMember(organizationId: string) {
 }
 
 /** Invites someone by e-mail with a role; the organization's list shows them as invited. */
-export function useInviteMember(organizationId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (invitation: Invitation) =>
-      api(`/organizations/${organizationId}/users`, {
-        method: 'POST',
-        body: invitation,
-        schema: MemberSchema,
-      }),
-    onSuccess: () =>
-      queryClient.invalidateQueries({ queryKey: memberKeys.list(organizationId), exact: true }),
-  })
-}
+export const useInviteMember = (organizationId: string) =>
+  useRefetchingMutation(memberKeys.list(organizationId), (invitation: Invitation) =>
+    api(`/organizations/${organizationId}/users`, { method: 'POST', body: invitation, schema: MemberSchema }),
+  )

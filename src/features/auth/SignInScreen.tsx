@@ -6,6 +6,7 @@ import { EmailSchema, type Profile, SignInCodeSchema } from '../../../contract/a
 import type { Locale } from '../../../contract/locale.ts'
 import { createSession, requestSignInMail } from '../../api/auth.ts'
 import { ApiError } from '../../lib/api.ts'
+import { emailProblem } from '../../lib/email-field.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { useHydrated } from '../../lib/use-hydrated.ts'
 import { Button } from '../../ui/Button.tsx'
@@ -17,7 +18,7 @@ import { toasts } from '../../ui/toast/store.ts'
 type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 
 function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string) => void }) {
-  const { t } = useLingui()
+  const { t, i18n } = useLingui()
   const hydrated = useHydrated()
   const form = useAppForm({
     defaultValues: { email: '' },
@@ -48,8 +49,7 @@ function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string)
       <form.AppField
         name="email"
         validators={{
-          onSubmit: ({ value }) =>
-            v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+          onSubmit: ({ value }) => emailProblem(value, i18n),
         }}
       >
         {(field) => (

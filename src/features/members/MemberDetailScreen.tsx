@@ -1,13 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useStore } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
-import * as v from 'valibot'
-import { EmailSchema } from '../../../contract/auth.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
 import { memberQuery, useUpdateMember } from '../../api/members.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { ApiError } from '../../lib/api.ts'
+import { emailProblem } from '../../lib/email-field.ts'
 import { personName, ROLE_LABELS, STATUS_LABELS } from '../../lib/labels.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
@@ -104,8 +103,7 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
       <form.AppField
         name="email"
         validators={{
-          onSubmit: ({ value }) =>
-            v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+          onSubmit: ({ value }) => emailProblem(value, i18n),
         }}
       >
         {(field) => (

@@ -1,9 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import * as v from 'valibot'
-import { EmailSchema } from '../../../contract/auth.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
 import { useInviteMember } from '../../api/members.ts'
 import { ApiError } from '../../lib/api.ts'
+import { emailProblem } from '../../lib/email-field.ts'
 import { ROLE_LABELS } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { useAppForm } from '../../ui/form.tsx'
@@ -45,8 +44,7 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
       <form.AppField
         name="email"
         validators={{
-          onSubmit: ({ value }) =>
-            v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+          onSubmit: ({ value }) => emailProblem(value, i18n),
         }}
       >
         {(field) => (

@@ -1,14 +1,13 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useStore } from '@tanstack/react-form'
 import { useState } from 'react'
-import * as v from 'valibot'
-import { EmailSchema } from '../../../contract/auth.ts'
 import { calendarDayIn } from '../../../contract/calendar-day.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { shiftCalendarDay, type Transfer, type TransferCreate } from '../../../contract/transfers.ts'
 import { useCreateTransfer } from '../../api/transfers.ts'
 import { ApiError, refusedWith } from '../../lib/api.ts'
+import { emailProblem } from '../../lib/email-field.ts'
 import { refusalMessage } from '../../lib/error-message.ts'
 import { personName, ROLE_LABELS } from '../../lib/labels.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
@@ -131,8 +130,7 @@ export function TransferForm({
         <form.AppField
           name="email"
           validators={{
-            onSubmit: ({ value }) =>
-              v.safeParse(EmailSchema, value).success ? undefined : t`Enter a valid e-mail address.`,
+            onSubmit: ({ value }) => emailProblem(value, i18n),
           }}
         >
           {(field) => (

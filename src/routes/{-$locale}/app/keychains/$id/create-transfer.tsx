@@ -3,18 +3,15 @@ import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { keychainQuery } from '../../../../../api/keychains.ts'
 import { useMembersIfAllowed } from '../../../../../api/members.ts'
+import { startLoadingKeychain } from '../../../../../app/keychain-loader.ts'
 import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
-import { startLoading } from '../../../../../app/start-loading.ts'
 import { useTimeZone } from '../../../../../app/useTimeZone.ts'
 import { CreateTransferScreen } from '../../../../../features/transfers/CreateTransferScreen.tsx'
 import { localizedHref } from '../../../../../lib/paths.ts'
 import { ErrorState, LoadingState } from '../../../../../ui/States.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/$id/create-transfer')({
-  loader: ({ context, params }) => {
-    const organizationId = context.profile.selectedOrganizationId
-    if (organizationId) startLoading(context.queryClient, keychainQuery(organizationId, params.id))
-  },
+  loader: ({ context, params }) => startLoadingKeychain(context, params.id),
   component: () => (
     <RequireOrganization>
       {(organizationId) => <CreateTransfer key={organizationId} organizationId={organizationId} />}

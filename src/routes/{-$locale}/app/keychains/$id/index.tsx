@@ -1,8 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { keychainQuery } from '../../../../../api/keychains.ts'
 import { useMembersIfAllowed } from '../../../../../api/members.ts'
+import { startLoadingKeychain } from '../../../../../app/keychain-loader.ts'
 import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
-import { startLoading } from '../../../../../app/start-loading.ts'
 import { useTimeZone } from '../../../../../app/useTimeZone.ts'
 import { KeychainDetailScreen } from '../../../../../features/keychains/KeychainDetailScreen.tsx'
 import { KeychainTransfersSection } from '../../../../../features/transfers/KeychainTransfersSection.tsx'
@@ -10,10 +9,7 @@ import { useAbility } from '../../../../../lib/ability.tsx'
 import { localizedHref } from '../../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/keychains/$id/')({
-  loader: ({ context, params }) => {
-    const organizationId = context.profile.selectedOrganizationId
-    if (organizationId) startLoading(context.queryClient, keychainQuery(organizationId, params.id))
-  },
+  loader: ({ context, params }) => startLoadingKeychain(context, params.id),
   component: () => (
     <RequireOrganization>
       {(organizationId) => <KeychainDetail organizationId={organizationId} />}
