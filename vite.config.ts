@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite'
 import pkg from './package.json' with { type: 'json' }
+import { browserEndpointTables } from './scripts/vite-endpoint-tables.ts'
 import { webPlugins } from './vite.plugins.ts'
 import { pwaPlugin } from './vite.pwa.ts'
 
@@ -9,6 +10,7 @@ const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001'
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify(version) },
   plugins: [
+    browserEndpointTables(),
     ...webPlugins(),
     {
       name: 'trousseau-version-file',

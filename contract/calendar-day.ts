@@ -6,6 +6,6 @@ export function calendarDayIn(timeZone: string, at: Date): string {
     month: '2-digit',
     day: '2-digit',
   }).formatToParts(at)
-  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? ''
-  return `${part('year')}-${part('month')}-${part('day')}`
+  const part = Object.fromEntries(parts.map((item) => [item.type, item.value]))
+  return `${part.year}-${part.month}-${part.day}`
 }

@@ -1,8 +1,9 @@
 import type * as v from 'valibot'
 
-// An API operation declared once: its method, path, and the schemas of its parameters, query, body and success
-// answer. The server mounts it (`api.route({ ...endpoint, summary, access, responses }, handler)`), the OpenAPI
-// document describes it from there, and the browser calls it (`call(endpoint, { params, query, body })`).
+// An API operation declared once: its method, path, and the schemas of its parameters, query, headers, body and
+// success answer. The server mounts it (`api.route({ ...endpoint, summary, access, responses }, handler)`), the
+// OpenAPI document describes it from there, and the browser calls it (`call(endpoint, { params, query, body })`;
+// its build leaves the request schemas out, see scripts/vite-endpoint-tables.ts).
 
 export type EndpointMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
 
@@ -13,6 +14,8 @@ export type Endpoint = {
   params?: v.GenericSchema
   query?: v.GenericSchema
   body?: v.GenericSchema
+  /** Request headers the server reads (`Idempotency-Key`…); the caller passes them in `call(…, { headers })`. */
+  headers?: v.GenericSchema
   /** The success answer's schema; none for 204. */
   response?: v.GenericSchema
 }
