@@ -1,9 +1,4 @@
-import {
-  EmailTokenAcceptedSchema,
-  EmailTokenRequestSchema,
-  ProfileSchema,
-  SessionRequestSchema,
-} from '../../../contract/auth.ts'
+import { authEndpoints } from '../../../contract/endpoints/auth.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -34,17 +29,12 @@ const rateLimited = (retryAfterS: number) =>
 export function authRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
-      method: 'post',
-      path: '/email-tokens',
+      ...authEndpoints.requestSignIn,
       summary:
         'Send a sign-in link and code to an e-mail address (the same answer whether it is known or not)',
       access: 'public',
-      body: EmailTokenRequestSchema,
       responses: {
-        202: {
-          description: 'Sent (or silently not sent: the answer never tells)',
-          schema: EmailTokenAcceptedSchema,
-        },
+        202: { description: 'Sent (or silently not sent: the answer never tells)' },
         429: { description: 'Too many requests from this network' },
       },
     },
@@ -57,14 +47,12 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/sessions',
+      ...authEndpoints.signIn,
       summary: 'Sign in with the link token, or with the e-mail address and the 6-digit code',
       access: 'public',
-      body: SessionRequestSchema,
       invalidInput: () => signInFailed(400),
       responses: {
-        201: { description: 'Signed in; the session cookie is set', schema: ProfileSchema },
+        201: { description: 'Signed in; the session cookie is set' },
         401: { description: 'Sign-in failed' },
         429: { description: 'Too many failed sign-ins from this network' },
       },
@@ -98,8 +86,7 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'delete',
-      path: '/session',
+      ...authEndpoints.signOut,
       summary: 'Sign out: delete the session on the server and clear the cookie',
       access: 'public',
       responses: { 204: { description: 'Signed out (also when there was no session)' } },

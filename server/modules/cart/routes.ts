@@ -1,6 +1,4 @@
-import * as v from 'valibot'
-import { CartItemCreateSchema, CartSchema, CheckoutSchema, OrderSchema } from '../../../contract/commerce.ts'
-import { IdParamsSchema } from '../../../contract/common.ts'
+import { cartEndpoints } from '../../../contract/endpoints/cart.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -13,11 +11,10 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/cart',
+      ...cartEndpoints.one,
       summary: 'The cart, priced now (plan, tag, accessory, other) with its totals',
       access: inSelectedOrganization('read__cart'),
-      responses: { 200: { description: 'The cart', schema: CartSchema } },
+      responses: { 200: { description: 'The cart' } },
     },
     async (c, { session, organization }) =>
       c.json(
@@ -28,14 +25,12 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/cart/items',
+      ...cartEndpoints.addItem,
       summary:
         'Add a line: TAG (needs create__order) or PLAN (needs manage__subscription; replaces the cart’s plan). A unit amount other than the server’s is refused (409 price_mismatch)',
       access: inSelectedOrganization('update__cart'),
-      body: CartItemCreateSchema,
       responses: {
-        201: { description: 'Added; the whole cart', schema: CartSchema },
+        201: { description: 'Added; the whole cart' },
         409: { description: 'price_mismatch (with expectedUnitAmountInCents), or the cart is full' },
       },
     },
@@ -48,11 +43,9 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'delete',
-      path: '/cart/items/:id',
+      ...cartEndpoints.removeItem,
       summary: 'Remove a line from the cart',
       access: inSelectedOrganization('update__cart'),
-      params: IdParamsSchema,
       responses: { 204: { description: 'Removed' } },
     },
     async (c, { session, organization, params }) => {
@@ -64,8 +57,7 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'delete',
-      path: '/cart',
+      ...cartEndpoints.empty,
       summary: 'Empty the cart',
       access: inSelectedOrganization('update__cart'),
       responses: { 204: { description: 'Emptied' } },
@@ -78,14 +70,12 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/cart/checkout',
+      ...cartEndpoints.checkout,
       summary:
         'Turn the cart into an order (CREATED, amounts recomputed) and empty it; shipping to the given address, else the organization’s',
       access: inSelectedOrganization('create__order'),
-      body: v.optional(CheckoutSchema),
       responses: {
-        201: { description: 'The new order', schema: OrderSchema },
+        201: { description: 'The new order' },
         409: { description: 'cart_empty' },
       },
     },

@@ -1,4 +1,4 @@
-import { DashboardSchema } from '../../../contract/transfers.ts'
+import { dashboardEndpoints } from '../../../contract/endpoints/dashboard.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { dashboard } from './service.ts'
@@ -6,12 +6,11 @@ import { dashboard } from './service.ts'
 export function dashboardRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
-      method: 'get',
-      path: '/stats/dashboard',
+      ...dashboardEndpoints.counts,
       summary:
         "Counts for the dashboard: the selected organization's keychains, transfers and members (not for a CONTACT), and the caller's open requests",
       access: 'signedIn',
-      responses: { 200: { description: 'The counts', schema: DashboardSchema } },
+      responses: { 200: { description: 'The counts' } },
     },
     async (c, { session }) =>
       c.json(

@@ -1,9 +1,10 @@
-import { type Health, HealthSchema, LivenessSchema } from '../../../contract/health.ts'
+import { healthEndpoints } from '../../../contract/endpoints/health.ts'
+import { type Health, HealthSchema } from '../../../contract/health.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 
 /** The liveness probe's path; `server/main.ts` answers it before the app (see `livenessAnswer`). */
-export const LIVENESS_PATH = '/api/health/live'
+export const LIVENESS_PATH = `/api${healthEndpoints.live.path}`
 
 /** The liveness answer's body, the same through the app and through the server's shortcut. */
 export function livenessBody(version: string): string {
@@ -14,12 +15,11 @@ export function healthRoutes(api: ApiRouter, deps: Pick<AppDeps, 'database' | 'v
   const live = livenessBody(deps.version)
   api.route(
     {
-      method: 'get',
-      path: LIVENESS_PATH.slice('/api'.length),
+      ...healthEndpoints.live,
       summary:
         'Liveness: the process answers; asks no database (a supervisor restarts the process when it fails)',
       access: 'public',
-      responses: { 200: { description: 'Alive', schema: LivenessSchema } },
+      responses: { 200: { description: 'Alive' } },
     },
     (c) => {
       c.header('Cache-Control', 'no-store')
@@ -30,12 +30,11 @@ export function healthRoutes(api: ApiRouter, deps: Pick<AppDeps, 'database' | 'v
 
   api.route(
     {
-      method: 'get',
-      path: '/health',
+      ...healthEndpoints.ready,
       summary: 'Readiness: the database answers (a load balancer sends traffic only then)',
       access: 'public',
       responses: {
-        200: { description: 'Everything answers', schema: HealthSchema },
+        200: { description: 'Everything answers' },
         503: { description: 'The database does not answer', schema: HealthSchema },
       },
     },

@@ -1,5 +1,4 @@
-import { IdParamsSchema } from '../../../contract/common.ts'
-import { MemberListSchema, MemberSchema, MemberUpdateSchema } from '../../../contract/organizations.ts'
+import { memberEndpoints } from '../../../contract/endpoints/members.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -12,23 +11,20 @@ export function memberRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/users',
+      ...memberEndpoints.list,
       summary: 'Members of the selected organization',
       access: inSelectedOrganization('read__member'),
-      responses: { 200: { description: 'The members', schema: MemberListSchema } },
+      responses: { 200: { description: 'The members' } },
     },
     async (c, { organization }) => c.json({ data: await listMembers(db, organization.organizationId) }, 200),
   )
 
   api.route(
     {
-      method: 'get',
-      path: '/users/:id',
+      ...memberEndpoints.one,
       summary: 'One member of the selected organization',
       access: inSelectedOrganization('read__member'),
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The member', schema: MemberSchema } },
+      responses: { 200: { description: 'The member' } },
     },
     async (c, { organization, params }) =>
       c.json(await getMember(db, organization.organizationId, params.id), 200),
@@ -36,15 +32,12 @@ export function memberRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'patch',
-      path: '/users/:id',
+      ...memberEndpoints.update,
       summary:
         'Edit a member: names and e-mail while their own invitee, role and status (DISABLED revokes an invitation; the last admin stays)',
       access: inSelectedOrganization('update__member'),
-      params: IdParamsSchema,
-      body: MemberUpdateSchema,
       responses: {
-        200: { description: 'The updated member', schema: MemberSchema },
+        200: { description: 'The updated member' },
         409: {
           description:
             "The last active admin, or names (`member_names_locked`) or an e-mail that are no longer the organization's to change",

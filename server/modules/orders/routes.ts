@@ -1,13 +1,4 @@
-import * as v from 'valibot'
-import {
-  CheckoutSchema,
-  OrderDetailsSchema,
-  OrderListQuerySchema,
-  OrderPageSchema,
-  OrderSchema,
-  PaymentSessionSchema,
-} from '../../../contract/commerce.ts'
-import { IdParamsSchema } from '../../../contract/common.ts'
+import { orderEndpoints } from '../../../contract/endpoints/orders.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inPathOrganization, inSelectedOrganization, orOperator } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -31,13 +22,11 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/orders',
+      ...orderEndpoints.create,
       summary: 'Order the cart (same as POST /cart/checkout)',
       access: inSelectedOrganization('create__order'),
-      body: v.optional(CheckoutSchema),
       responses: {
-        201: { description: 'The new order (CREATED)', schema: OrderSchema },
+        201: { description: 'The new order (CREATED)' },
         409: { description: 'cart_empty' },
       },
     },
@@ -47,13 +36,11 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/orders',
+      ...orderEndpoints.list,
       summary:
         'Orders, newest first (paginated; `status`): the selected organization’s, or all for operators',
       access: readOrders,
-      query: OrderListQuerySchema,
-      responses: { 200: { description: 'A page of orders', schema: OrderPageSchema } },
+      responses: { 200: { description: 'A page of orders' } },
     },
     async (c, { organization, operator, query }) =>
       c.json(
@@ -68,13 +55,10 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/organizations/:id/orders',
+      ...orderEndpoints.ofOrganization,
       summary: "The organization's orders, newest first (paginated; `status`)",
       access: inPathOrganization('read__order'),
-      params: IdParamsSchema,
-      query: OrderListQuerySchema,
-      responses: { 200: { description: 'A page of orders', schema: OrderPageSchema } },
+      responses: { 200: { description: 'A page of orders' } },
     },
     async (c, { organization, operator, query }) =>
       c.json(
@@ -89,12 +73,10 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/orders/:id',
+      ...orderEndpoints.one,
       summary: 'One order, with the actions the caller may take on it',
       access: readOrders,
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The order', schema: OrderSchema } },
+      responses: { 200: { description: 'The order' } },
     },
     async (c, { organization, operator, params }) =>
       c.json(await orderView(db, params.id, { operator, scope: organization }), 200),
@@ -102,12 +84,10 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/orders/:id/details',
+      ...orderEndpoints.details,
       summary: 'One order with its tags (once paid)',
       access: readOrders,
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The order and its tags', schema: OrderDetailsSchema } },
+      responses: { 200: { description: 'The order and its tags' } },
     },
     async (c, { organization, operator, params }) => {
       const caller = { operator, scope: organization }
@@ -122,13 +102,11 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/orders/:id/sessions',
+      ...orderEndpoints.startPayment,
       summary: 'Open a payment session (CREATED, UNPAID or EXPIRED order): where to send the payer',
       access: inSelectedOrganization('create__order'),
-      params: IdParamsSchema,
       responses: {
-        201: { description: 'The checkout page to go to', schema: PaymentSessionSchema },
+        201: { description: 'The checkout page to go to' },
         409: invalidTransition,
         503: { description: 'The payment provider cannot be reached' },
       },
@@ -139,14 +117,12 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/orders/:id/checks',
+      ...orderEndpoints.checkPayment,
       summary:
         'Ask the payment provider about the order’s session and apply the answer (PAID, UNPAID, EXPIRED)',
       access: orOperator(inSelectedOrganization('create__order')),
-      params: IdParamsSchema,
       responses: {
-        200: { description: 'The order, updated', schema: OrderSchema },
+        200: { description: 'The order, updated' },
         409: { description: 'No payment session yet' },
         503: { description: 'The payment provider cannot be reached' },
       },
@@ -158,12 +134,10 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
   for (const [action, status] of Object.entries(PRODUCTION_ACTIONS)) {
     api.route(
       {
-        method: 'post',
-        path: `/orders/:id/${action}`,
+        ...orderEndpoints[action as keyof typeof PRODUCTION_ACTIONS],
         summary: `Operators: move the order to ${status}`,
         access: 'operator',
-        params: IdParamsSchema,
-        responses: { 200: { description: 'The order, moved', schema: OrderSchema }, 409: invalidTransition },
+        responses: { 200: { description: 'The order, moved' }, 409: invalidTransition },
       },
       async (c, { operator, params }) => {
         const caller = { operator, scope: null }
@@ -176,12 +150,10 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/orders/:id/tags-exports',
+      ...orderEndpoints.exportTags,
       summary:
         'CSV download of a paid order’s tags: code, name, foreground_color, background_color, url (operators, and members with read__order)',
       access: readOrders,
-      params: IdParamsSchema,
       responses: {
         200: { description: 'text/csv; charset=utf-8, as an attachment' },
         409: { description: 'The order is not paid yet' },

@@ -1,15 +1,4 @@
-import { IdParamsSchema } from '../../../contract/common.ts'
-import {
-  DefaultOrganizationSchema,
-  DefaultOrganizationUpdateSchema,
-  InvitationSchema,
-  MemberListSchema,
-  MemberSchema,
-  OrganizationCreateSchema,
-  OrganizationListSchema,
-  OrganizationSchema,
-} from '../../../contract/organizations.ts'
-import { TagListQuerySchema, TagPageSchema } from '../../../contract/tags.ts'
+import { organizationEndpoints } from '../../../contract/endpoints/organizations.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inPathOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -23,23 +12,20 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/organizations',
+      ...organizationEndpoints.list,
       summary: "The caller's organizations (not those where their membership is disabled), with their role",
       access: 'signedIn',
-      responses: { 200: { description: 'The organizations', schema: OrganizationListSchema } },
+      responses: { 200: { description: 'The organizations' } },
     },
     async (c, { session }) => c.json({ data: await listOrganizations(db, session.user.id) }, 200),
   )
 
   api.route(
     {
-      method: 'post',
-      path: '/organizations',
+      ...organizationEndpoints.create,
       summary: 'Create an organization: the caller becomes its ADMIN (and selects it if none was selected)',
       access: 'signedIn',
-      body: OrganizationCreateSchema,
-      responses: { 201: { description: 'Created', schema: OrganizationSchema } },
+      responses: { 201: { description: 'Created' } },
     },
     async (c, { session, body }) => c.json(await createOrganization(deps, session.user, body), 201),
   )
@@ -47,24 +33,21 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
   // Before /organizations/:id, which would otherwise take "default" for an id.
   api.route(
     {
-      method: 'get',
-      path: '/organizations/default',
+      ...organizationEndpoints.selected,
       summary: "The caller's selected organization ({id: null} when none)",
       access: 'signedIn',
-      responses: { 200: { description: 'The selected organization', schema: DefaultOrganizationSchema } },
+      responses: { 200: { description: 'The selected organization' } },
     },
     async (c, { session }) => c.json({ id: session.user.selectedOrganizationId }, 200),
   )
 
   api.route(
     {
-      method: 'patch',
-      path: '/organizations/default',
+      ...organizationEndpoints.select,
       summary: 'Select an organization the caller belongs to',
       access: 'signedIn',
-      body: DefaultOrganizationUpdateSchema,
       responses: {
-        200: { description: 'Selected', schema: DefaultOrganizationSchema },
+        200: { description: 'Selected' },
         404: { description: 'Not a member of that organization' },
       },
     },
@@ -76,12 +59,10 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/organizations/:id',
+      ...organizationEndpoints.one,
       summary: 'One organization of the caller',
       access: inPathOrganization('read__organization'),
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The organization', schema: OrganizationSchema } },
+      responses: { 200: { description: 'The organization' } },
     },
     async (c, { organization }) =>
       c.json(await getOrganization(db, organization.organizationId, organization.role), 200),
@@ -89,13 +70,10 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/organizations/:id/tags',
+      ...organizationEndpoints.tags,
       summary: "The organization's tags by code (paginated; `unused=true` for tags not on a key yet)",
       access: inPathOrganization('read__tag'),
-      params: IdParamsSchema,
-      query: TagListQuerySchema,
-      responses: { 200: { description: 'A page of tags', schema: TagPageSchema } },
+      responses: { 200: { description: 'A page of tags' } },
     },
     async (c, { organization, query }) =>
       c.json(await listTags(deps, organization.organizationId, query), 200),
@@ -103,26 +81,21 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/organizations/:id/users',
+      ...organizationEndpoints.members,
       summary: "The organization's members",
       access: inPathOrganization('read__member'),
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The members', schema: MemberListSchema } },
+      responses: { 200: { description: 'The members' } },
     },
     async (c, { organization }) => c.json({ data: await listMembers(db, organization.organizationId) }, 200),
   )
 
   api.route(
     {
-      method: 'post',
-      path: '/organizations/:id/users',
+      ...organizationEndpoints.invite,
       summary: 'Invite someone by e-mail with a role; they get a mail in their language',
       access: inPathOrganization('create__member'),
-      params: IdParamsSchema,
-      body: InvitationSchema,
       responses: {
-        201: { description: 'Invited (INVITED until their next sign-in)', schema: MemberSchema },
+        201: { description: 'Invited (INVITED until their next sign-in)' },
         409: { description: 'Already a member' },
       },
     },

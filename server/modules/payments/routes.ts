@@ -1,9 +1,9 @@
-import * as v from 'valibot'
+import { paymentEndpoints } from '../../../contract/endpoints/payments.ts'
 import { isLocale, type Locale } from '../../../contract/locale.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { notFound } from '../../http/errors.ts'
-import { findLocalSession, type LocalOutcome, localStatus, recordLocalOutcome } from '../../payments/local.ts'
+import { findLocalSession, localStatus, recordLocalOutcome } from '../../payments/local.ts'
 import { sandboxPage } from '../../payments/local-page.ts'
 import { orderResultUrl } from '../../payments/provider.ts'
 import { paymentProvider } from '../../payments/providers.ts'
@@ -12,20 +12,6 @@ import { applySessionStatus, orderLocale } from '../orders/payment.ts'
 import { orderView } from '../orders/view.ts'
 import { PRICES } from '../prices/prices.ts'
 import { handleStripeWebhook } from './webhook.ts'
-
-/** The sandbox session id: 16 random bytes, base64url. */
-const SessionParamsSchema = v.object({
-  sessionId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{22}$/, 'Malformed payment session id.')),
-})
-const OutcomeParamsSchema = v.object({
-  ...SessionParamsSchema.entries,
-  outcome: v.picklist(['pay', 'fail', 'cancel'] satisfies LocalOutcome[]),
-})
-const LangQuerySchema = v.object({ lang: v.optional(v.string()) })
-export const WebhookAnswerSchema = v.object({
-  received: v.literal(true),
-  duplicate: v.optional(v.literal(true)),
-})
 
 /** The sandbox checkout (PAYMENT_PROVIDER=local) and the Stripe webhook. */
 export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
@@ -42,13 +28,10 @@ export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/payments/local/:sessionId',
+      ...paymentEndpoints.localPage,
       summary:
         'Sandbox checkout page (HTML, PAYMENT_PROVIDER=local): the order and Pay / Fail / Cancel buttons; `?lang=fr|en`',
       access: 'public',
-      params: SessionParamsSchema,
-      query: LangQuerySchema,
       responses: { 200: { description: 'text/html page' } },
     },
     async (c, { params, query }) => {
@@ -69,13 +52,10 @@ export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/payments/local/:sessionId/:outcome',
+      ...paymentEndpoints.localOutcome,
       summary:
         'Sandbox outcome (a plain form post): records it, applies it to the order like a provider’s answer, and redirects (303) to the order result page',
       access: 'public',
-      params: OutcomeParamsSchema,
-      query: LangQuerySchema,
       responses: { 303: { description: 'To /app/order-result/success or /cancel?order=<id>' } },
     },
     async (c, { params, query }) => {
@@ -98,13 +78,12 @@ export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/payments/stripe/webhook',
+      ...paymentEndpoints.stripeWebhook,
       summary:
         'Stripe webhook (signed; raw body): Checkout Session completed, async payment succeeded / failed, expired. Each event is applied once',
       access: 'public',
       responses: {
-        200: { description: 'Received', schema: WebhookAnswerSchema },
+        200: { description: 'Received' },
         400: { description: 'invalid_signature' },
         404: { description: 'Stripe is not the payment provider in use' },
       },

@@ -1,4 +1,4 @@
-import { ProfileSchema, ProfileUpdateSchema } from '../../../contract/auth.ts'
+import { profileEndpoints } from '../../../contract/endpoints/profile.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { profileOf, updateProfile } from './service.ts'
@@ -6,23 +6,20 @@ import { profileOf, updateProfile } from './service.ts'
 export function profileRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
-      method: 'get',
-      path: '/profile',
+      ...profileEndpoints.one,
       summary: "The signed-in user's profile and permissions in the selected organization",
       access: 'signedIn',
-      responses: { 200: { description: 'The profile', schema: ProfileSchema } },
+      responses: { 200: { description: 'The profile' } },
     },
     async (c, { session }) => c.json(await profileOf(deps, session.user, session.selectedRole), 200),
   )
 
   api.route(
     {
-      method: 'patch',
-      path: '/profile',
+      ...profileEndpoints.update,
       summary: 'Update own name, phone number or locale',
       access: 'signedIn',
-      body: ProfileUpdateSchema,
-      responses: { 200: { description: 'The updated profile', schema: ProfileSchema } },
+      responses: { 200: { description: 'The updated profile' } },
     },
     async (c, { session, body }) => c.json(await updateProfile(deps, session.user, body), 200),
   )

@@ -1,9 +1,5 @@
-import {
-  ScanHeadersSchema,
-  ScanRequestSchema,
-  type ScanResult,
-  ScanResultSchema,
-} from '../../../contract/scans.ts'
+import { scanEndpoints } from '../../../contract/endpoints/scans.ts'
+import type { ScanResult } from '../../../contract/scans.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -14,18 +10,12 @@ import { recordScan } from './service.ts'
 export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
-      method: 'post',
-      path: '/scans',
+      ...scanEndpoints.record,
       summary:
         'Record a scan and resolve its value (tag URL, public id or code); idempotent by Idempotency-Key',
       access: inSelectedOrganization('create__scan'),
-      headers: ScanHeadersSchema,
-      body: ScanRequestSchema,
       responses: {
-        201: {
-          description: 'Recorded (or the stored answer of the same Idempotency-Key)',
-          schema: ScanResultSchema,
-        },
+        201: { description: 'Recorded (or the stored answer of the same Idempotency-Key)' },
         422: { description: 'Idempotency-Key already used for another request' },
       },
     },

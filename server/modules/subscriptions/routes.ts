@@ -1,5 +1,4 @@
-import { OrganizationSubscriptionSchema } from '../../../contract/commerce.ts'
-import { IdParamsSchema } from '../../../contract/common.ts'
+import { subscriptionEndpoints } from '../../../contract/endpoints/subscriptions.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inPathOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -8,13 +7,11 @@ import { organizationSubscription } from './service.ts'
 export function subscriptionRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
-      method: 'get',
-      path: '/organizations/:id/subscription',
+      ...subscriptionEndpoints.one,
       summary:
         "The organization's subscription (plan, period, transfers per month, used this month, renewal of the allowance), or null",
       access: inPathOrganization('read__subscription'),
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The subscription', schema: OrganizationSubscriptionSchema } },
+      responses: { 200: { description: 'The subscription' } },
     },
     async (c, { organization }) =>
       c.json(

@@ -1,4 +1,4 @@
-import { SyncPageSchema, SyncQuerySchema } from '../../../contract/sync.ts'
+import { syncEndpoints } from '../../../contract/endpoints/sync.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -8,14 +8,12 @@ import { readFeed } from './feed.ts'
 export function syncRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
-      method: 'get',
-      path: '/sync/changes',
+      ...syncEndpoints.changes,
       summary:
         'The selected organization’s keychains, tags and transfers as the caller’s role reads them: a snapshot in pages, then the changes since a cursor',
       // Every role reads transfers (a CONTACT those addressed to them): the feed is filtered by role inside.
       access: inSelectedOrganization('read__transfer'),
-      query: SyncQuerySchema,
-      responses: { 200: { description: 'A page of the feed', schema: SyncPageSchema } },
+      responses: { 200: { description: 'A page of the feed' } },
     },
     async (c, { organization, session, query }) => {
       c.header('Cache-Control', 'no-store')

@@ -1,14 +1,5 @@
-import { IdParamsSchema } from '../../../contract/common.ts'
-import { ScanHeadersSchema } from '../../../contract/scans.ts'
-import {
-  KeychainTransfersQuerySchema,
-  type Transfer,
-  TransferCreateSchema,
-  TransferListQuerySchema,
-  TransferPageSchema,
-  TransferRequestsQuerySchema,
-  TransferSchema,
-} from '../../../contract/transfers.ts'
+import { transferEndpoints } from '../../../contract/endpoints/transfers.ts'
+import type { Transfer } from '../../../contract/transfers.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -27,14 +18,11 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/keychains/:id/transfers',
+      ...transferEndpoints.ofKeychain,
       summary: "The keychain's transfers, newest window first, paginated by cursor",
       // Every role that reads keychains reads transfers too (a CONTACT reads neither keychains nor this list).
       access: inSelectedOrganization('read__keychain'),
-      params: IdParamsSchema,
-      query: KeychainTransfersQuerySchema,
-      responses: { 200: { description: 'A page of transfers', schema: TransferPageSchema } },
+      responses: { 200: { description: 'A page of transfers' } },
     },
     async (c, { organization, session, params, query }) => {
       const keychain = await findKeychain(db, organization.organizationId, params.id)
@@ -54,15 +42,12 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/keychains/:id/transfers',
+      ...transferEndpoints.create,
       summary:
         'Authorize a transfer of the keychain to a member, or to an address invited as CONTACT; needs an active subscription and counts against the month’s allowance',
       access: inSelectedOrganization('create__transfer'),
-      params: IdParamsSchema,
-      body: TransferCreateSchema,
       responses: {
-        201: { description: 'Authorized (SCHEDULED); the recipient is told by mail', schema: TransferSchema },
+        201: { description: 'Authorized (SCHEDULED); the recipient is told by mail' },
         402: { description: '`subscription_required` or `transfer_allowance_exceeded`' },
         409: { description: '`transfer_overlap`, or the recipient already holds the keychain' },
       },
@@ -81,13 +66,11 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/transfers',
+      ...transferEndpoints.list,
       summary:
         "The selected organization's transfers (a CONTACT's: those addressed to them), newest window first; `status`, `expired`",
       access: inSelectedOrganization('read__transfer'),
-      query: TransferListQuerySchema,
-      responses: { 200: { description: 'A page of transfers', schema: TransferPageSchema } },
+      responses: { 200: { description: 'A page of transfers' } },
     },
     async (c, { organization, session, query }) =>
       c.json(
@@ -104,13 +87,11 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/transfers/requests',
+      ...transferEndpoints.requests,
       summary:
         'Transfers addressed to the caller in all their organizations, open ones first, newest window first; `open`',
       access: 'signedIn',
-      query: TransferRequestsQuerySchema,
-      responses: { 200: { description: 'A page of transfers', schema: TransferPageSchema } },
+      responses: { 200: { description: 'A page of transfers' } },
     },
     async (c, { session, query }) =>
       c.json(
@@ -121,13 +102,11 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'get',
-      path: '/transfers/:id',
+      ...transferEndpoints.one,
       summary:
         'A transfer, for its recipient (in any of their organizations) or a member of its organization who reads transfers',
       access: 'signedIn',
-      params: IdParamsSchema,
-      responses: { 200: { description: 'The transfer', schema: TransferSchema } },
+      responses: { 200: { description: 'The transfer' } },
     },
     async (c, { session, params }) =>
       c.json(await getTransfer(db, params.id, session.user.id, deps.clock.now(), publicUrl), 200),
@@ -135,16 +114,11 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'delete',
-      path: '/transfers/:id',
+      ...transferEndpoints.cancel,
       summary: 'Cancel a SCHEDULED transfer (its allowance comes back); the recipient is told by mail',
       access: inSelectedOrganization('delete__transfer'),
-      params: IdParamsSchema,
       responses: {
-        200: {
-          description: 'The cancelled transfer (also when it already was: a retry mails no one)',
-          schema: TransferSchema,
-        },
+        200: { description: 'The cancelled transfer (also when it already was: a retry mails no one)' },
         409: {
           description:
             '`invalid_transition` (`allowed: []`): a picked-up or returned transfer cannot be cancelled',
@@ -164,17 +138,13 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
-      method: 'post',
-      path: '/transfers/:id/pickups',
+      ...transferEndpoints.pickup,
       summary:
         'Confirm the pickup (the recipient) or the return (a MEMBER or above) of a transfer; empty body, idempotent by Idempotency-Key',
       access: 'signedIn',
-      params: IdParamsSchema,
-      headers: ScanHeadersSchema,
       responses: {
         201: {
           description: 'The transfer after the move (or the stored answer of the same Idempotency-Key)',
-          schema: TransferSchema,
         },
         409: { description: '`pickup_refused`, with `reason`' },
         422: { description: 'Idempotency-Key already used for another request' },

@@ -1,0 +1,57 @@
+import { IdParamsSchema } from '../common.ts'
+import { ScanHeadersSchema } from '../scans.ts'
+import {
+  KeychainTransfersQuerySchema,
+  TransferCreateSchema,
+  TransferListQuerySchema,
+  TransferPageSchema,
+  TransferRequestsQuerySchema,
+  TransferSchema,
+} from '../transfers.ts'
+import { endpoint } from './endpoint.ts'
+
+/** Transfers: a keychain's, the organization's, those addressed to the caller; cancelling, and the pickups. */
+export const transferEndpoints = {
+  ofKeychain: endpoint({
+    method: 'get',
+    path: '/keychains/:id/transfers',
+    params: IdParamsSchema,
+    query: KeychainTransfersQuerySchema,
+    response: TransferPageSchema,
+  }),
+  create: endpoint({
+    method: 'post',
+    path: '/keychains/:id/transfers',
+    params: IdParamsSchema,
+    body: TransferCreateSchema,
+    response: TransferSchema,
+  }),
+  list: endpoint({
+    method: 'get',
+    path: '/transfers',
+    query: TransferListQuerySchema,
+    response: TransferPageSchema,
+  }),
+  requests: endpoint({
+    method: 'get',
+    path: '/transfers/requests',
+    query: TransferRequestsQuerySchema,
+    response: TransferPageSchema,
+  }),
+  one: endpoint({ method: 'get', path: '/transfers/:id', params: IdParamsSchema, response: TransferSchema }),
+  /** Answers the cancelled transfer. */
+  cancel: endpoint({
+    method: 'delete',
+    path: '/transfers/:id',
+    params: IdParamsSchema,
+    response: TransferSchema,
+  }),
+  /** The pickup or the return; an empty body, idempotent by `Idempotency-Key`. */
+  pickup: endpoint({
+    method: 'post',
+    path: '/transfers/:id/pickups',
+    params: IdParamsSchema,
+    headers: ScanHeadersSchema,
+    response: TransferSchema,
+  }),
+}
