@@ -391,9 +391,12 @@ describe('the mirror fallback', () => {
     ).rejects.toBe(offline)
   })
 
-  it('writes the server’s answer to the mirror, and answers it even when the write fails', async () => {
+  it('answers at once, writes the server’s answer to the mirror once idle, and answers even when the write fails', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] })
     const save = vi.fn(async (_data: string) => {})
     expect(await mirrored(async () => 'fresh', save, load)).toBe('fresh')
+    expect(save).not.toHaveBeenCalled()
+    await vi.runAllTimersAsync()
     expect(save).toHaveBeenCalledWith('fresh')
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     expect(
@@ -403,8 +406,10 @@ describe('the mirror fallback', () => {
         load,
       ),
     ).toBe('fresh')
+    await vi.runAllTimersAsync()
     expect(warn).toHaveBeenCalledWith('Mirror write failed', expect.any(Error))
     warn.mockRestore()
+    vi.useRealTimers()
   })
 })
 

@@ -1,4 +1,5 @@
 import { ApiError } from '../lib/api.ts'
+import { afterLoadWhenIdle } from '../lib/idle.ts'
 
 /**
  * The mirror (Dexie) loads on first use, after the screen: it stays off the budget of the first paint (the scan
@@ -7,8 +8,9 @@ import { ApiError } from '../lib/api.ts'
 export const mirrorStore = () => import('./mirror.ts')
 
 /**
- * Answers from the server, written to the mirror; when the server cannot be reached, the mirror's answer
- * instead (or the network error, when the mirror has nothing).
+ * Answers from the server, written to the mirror once the page is idle (the screen shows the answer without
+ * waiting for Dexie to load and write); when the server cannot be reached, the mirror's answer instead (or the
+ * network error, when the mirror has nothing).
  */
 export async function mirrored<T>(
   fetch: () => Promise<T>,
@@ -17,7 +19,9 @@ export async function mirrored<T>(
 ): Promise<T> {
   try {
     const data = await fetch()
-    await save(data).catch((error: unknown) => console.warn('Mirror write failed', error))
+    afterLoadWhenIdle(
+      () => void save(data).catch((error: unknown) => console.warn('Mirror write failed', error)),
+    )
     return data
   } catch (error) {
     if (!(error instanceof ApiError) || !error.isNetworkError) throw error

@@ -135,6 +135,10 @@ describe('the field mirror follows the office through the change feed', () => {
 
         await page.goto('/app/scan')
         await page.getByLabel("Code ou lien de l'étiquette").waitFor()
+        // Offline, the reload is served by the service worker: it must have finished installing.
+        await page.evaluate(async () => {
+          await navigator.serviceWorker.ready
+        })
         await context.setOffline(true)
         await page.reload()
         await page.getByTestId('offline-banner').waitFor()
