@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { withoutRequestSchemas } from './vite-endpoint-tables.ts'
 
 describe('the browser build of an endpoint table', () => {
-  it('drops each request schema and keeps the method, the path and the answer', () => {
+  it('leaves each declaration its method, path and answer: no request schema, no call', () => {
     const table = `import { endpoint } from './endpoint.ts'
 // Clés — « accents » before the table, so offsets are counted in characters, not bytes.
 export const table = {
@@ -19,15 +19,19 @@ export const table = {
     expect(withoutRequestSchemas(table)).toBe(`import { endpoint } from './endpoint.ts'
 // Clés — « accents » before the table, so offsets are counted in characters, not bytes.
 export const table = {
-  list: endpoint({ method: 'get', path: '/things', query: undefined, response: ThingPageSchema }),
-  create: endpoint({
-    method: 'post',
-    path: '/things/:id',
-    params: undefined,
-    headers: undefined,
-    body: undefined,
-    response: ThingSchema,
-  }),
+  list: ({ method: 'get', path: '/things', response: ThingPageSchema }),
+  create: ({ method: 'post', path: '/things/:id', response: ThingSchema }),
+}`)
+  })
+
+  it('keeps an answer-less declaration, and a computed or spread property as it is', () => {
+    const table = `export const table = {
+  remove: endpoint({ method: 'delete', path: '/things/:id', params: IdParamsSchema }),
+  odd: endpoint({ ...base, ['body']: BodySchema, 'query': QuerySchema }),
+}`
+    expect(withoutRequestSchemas(table)).toBe(`export const table = {
+  remove: ({ method: 'delete', path: '/things/:id' }),
+  odd: ({ ...base, ['body']: BodySchema, 'query': QuerySchema }),
 }`)
   })
 

@@ -1,11 +1,14 @@
-import { type Profile, ProfileSchema, type SessionRequest } from '../../contract/auth.ts'
+import type { Profile, SessionRequest } from '../../contract/auth.ts'
+import { authEndpoints } from '../../contract/endpoints/auth.ts'
+import { profileEndpoints } from '../../contract/endpoints/profile.ts'
 import type { Locale } from '../../contract/locale.ts'
-import { ApiError, api } from '../lib/api.ts'
+import { ApiError } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
 
 // The sign-in calls alone, without the query cache: the prerendered sign-in page loads only these.
 
 /** The signed-in user's profile; a 401 when no session is alive. */
-export const getProfile = () => api('/profile', { schema: ProfileSchema })
+export const getProfile = () => call(profileEndpoints.one)
 
 /** The profile, or null when nobody is signed in. */
 export async function fetchProfile(): Promise<Profile | null> {
@@ -18,16 +21,16 @@ export async function fetchProfile(): Promise<Profile | null> {
 }
 
 export async function requestSignInMail(email: string, locale: Locale): Promise<void> {
-  await api('/email-tokens', { method: 'POST', body: { email, locale } })
+  await call(authEndpoints.requestSignIn, { body: { email, locale } })
 }
 
 export function createSession(request: SessionRequest): Promise<Profile> {
-  return api('/sessions', { method: 'POST', body: request, schema: ProfileSchema })
+  return call(authEndpoints.signIn, { body: request })
 }
 
 /** Ends the session on the server; a network failure still signs this device out. */
 export async function deleteSession(): Promise<void> {
-  await api('/session', { method: 'DELETE' }).catch((error: unknown) => {
+  await call(authEndpoints.signOut).catch((error: unknown) => {
     if (!(error instanceof ApiError && (error.isNetworkError || error.status === 401))) throw error
   })
 }

@@ -1,14 +1,15 @@
 import { queryOptions } from '@tanstack/react-query'
-import { type CartItemCreate, CartSchema, OrderSchema } from '../../contract/commerce.ts'
+import type { CartItemCreate } from '../../contract/commerce.ts'
+import { cartEndpoints } from '../../contract/endpoints/cart.ts'
 import type { Address } from '../../contract/organizations.ts'
-import { api } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
 export const cartKey = (organizationId: string) => ['cart', organizationId] as const
 
 /** The selected organization's cart; keyed by it, so switching organization shows (and reloads) its own cart. */
 export const cartQuery = (organizationId: string) =>
-  queryOptions({ queryKey: cartKey(organizationId), queryFn: () => api('/cart', { schema: CartSchema }) })
+  queryOptions({ queryKey: cartKey(organizationId), queryFn: () => call(cartEndpoints.one) })
 
 /** The cart's changes; each resolves once the organization's cart has been fetched again. */
 const useCartMutation = <TInput, TResult>(
@@ -18,22 +19,16 @@ const useCartMutation = <TInput, TResult>(
 
 /** Puts a line in the cart (a plan replaces the cart's plan). */
 export const useAddToCart = (organizationId: string) =>
-  useCartMutation(organizationId, (item: CartItemCreate) =>
-    api('/cart/items', { method: 'POST', body: item }),
-  )
+  useCartMutation(organizationId, (item: CartItemCreate) => call(cartEndpoints.addItem, { body: item }))
 
 export const useRemoveCartItem = (organizationId: string) =>
-  useCartMutation(organizationId, (id: string) => api(`/cart/items/${id}`, { method: 'DELETE' }))
+  useCartMutation(organizationId, (id: string) => call(cartEndpoints.removeItem, { params: { id } }))
 
 export const useEmptyCart = (organizationId: string) =>
-  useCartMutation(organizationId, () => api('/cart', { method: 'DELETE' }))
+  useCartMutation(organizationId, () => call(cartEndpoints.empty))
 
 /** Turns the cart into an order (shipped to `shippingAddress`, else to the organization's address). */
 export const useCheckout = (organizationId: string) =>
   useCartMutation(organizationId, (shippingAddress?: Address) =>
-    api('/cart/checkout', {
-      method: 'POST',
-      body: shippingAddress ? { shippingAddress } : {},
-      schema: OrderSchema,
-    }),
+    call(cartEndpoints.checkout, { body: shippingAddress ? { shippingAddress } : {} }),
   )

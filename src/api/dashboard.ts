@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
-import { DashboardSchema } from '../../contract/transfers.ts'
-import { api } from '../lib/api.ts'
+import { dashboardEndpoints } from '../../contract/endpoints/dashboard.ts'
+import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 
 /** Counts of the selected organization and my open requests; keyed by the organization it was asked for. */
@@ -9,7 +9,7 @@ export const dashboardQuery = (organizationId: string | null) =>
     queryKey: ['transfers', 'dashboard', organizationId ?? ''] as const,
     queryFn: () =>
       mirrored(
-        () => api('/stats/dashboard', { schema: DashboardSchema }),
+        () => call(dashboardEndpoints.counts),
         async (dashboard) => (await mirrorStore()).mirrorDashboard(organizationId, dashboard),
         async () => (await mirrorStore()).mirroredDashboard(organizationId),
       ),

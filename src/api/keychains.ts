@@ -1,8 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
+import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
 import type { KeyCreate, KeychainCreate, KeychainUpdate } from '../../contract/keychains.ts'
-import { TagPageSchema } from '../../contract/tags.ts'
-import { api } from '../lib/api.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
@@ -60,11 +59,13 @@ export const custodyLogQuery = (organizationId: string, id: string) =>
 export const unusedTagsQuery = (organizationId: string, q: string) =>
   queryOptions({
     queryKey: keychainKeys.unusedTags(organizationId, q),
-    queryFn: async () => {
-      const search = new URLSearchParams({ unused: 'true', limit: '50' })
-      if (q) search.set('q', q)
-      return (await api(`/organizations/${organizationId}/tags?${search}`, { schema: TagPageSchema })).data
-    },
+    queryFn: async () =>
+      (
+        await call(organizationEndpoints.tags, {
+          params: { id: organizationId },
+          query: { unused: 'true', limit: '50', q },
+        })
+      ).data,
   })
 
 /** A change to a keychain or its keys; resolves once the organization's keychain lists and pages are fetched again. */

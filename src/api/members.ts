@@ -1,12 +1,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import {
-  type Invitation,
-  MemberListSchema,
-  MemberSchema,
-  type MemberUpdate,
-} from '../../contract/organizations.ts'
+import { memberEndpoints } from '../../contract/endpoints/members.ts'
+import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
+import type { Invitation, MemberUpdate } from '../../contract/organizations.ts'
 import { useAbility } from '../lib/ability.tsx'
-import { api } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
 // An organization's members, whichever screen shows them (the members list of the selected organization, an
@@ -20,14 +17,13 @@ export const memberKeys = {
 export const membersQuery = (organizationId: string) =>
   queryOptions({
     queryKey: memberKeys.list(organizationId),
-    queryFn: async () =>
-      (await api(`/organizations/${organizationId}/users`, { schema: MemberListSchema })).data,
+    queryFn: async () => (await call(organizationEndpoints.members, { params: { id: organizationId } })).data,
   })
 
 export const memberQuery = (organizationId: string, id: string) =>
   queryOptions({
     queryKey: memberKeys.one(organizationId, id),
-    queryFn: () => api(`/users/${id}`, { schema: MemberSchema }),
+    queryFn: () => call(memberEndpoints.one, { params: { id } }),
   })
 
 /** Members of the selected organization for pickers (custodians); empty for roles that may not read members. */
@@ -41,7 +37,7 @@ export function useUpdateMember(organizationId: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: ({ id, update }: { id: string; update: MemberUpdate }) =>
-      api(`/users/${id}`, { method: 'PATCH', body: update, schema: MemberSchema }),
+      call(memberEndpoints.update, { params: { id }, body: update }),
     onSuccess: (updated) => {
       queryClient.setQueryData(memberKeys.one(organizationId, updated.id), updated)
       return queryClient.invalidateQueries({ queryKey: memberKeys.list(organizationId), exact: true })
@@ -52,5 +48,5 @@ export function useUpdateMember(organizationId: string) {
 /** Invites someone by e-mail with a role; the organization's list shows them as invited. */
 export const useInviteMember = (organizationId: string) =>
   useRefetchingMutation(memberKeys.list(organizationId), (invitation: Invitation) =>
-    api(`/organizations/${organizationId}/users`, { method: 'POST', body: invitation, schema: MemberSchema }),
+    call(organizationEndpoints.invite, { params: { id: organizationId }, body: invitation }),
   )

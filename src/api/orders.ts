@@ -1,18 +1,14 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import {
-  type OrderAction,
-  OrderDetailsSchema,
-  OrderPageSchema,
-  OrderSchema,
-  PaymentSessionSchema,
-} from '../../contract/commerce.ts'
-import { PricesSchema } from '../../contract/pricing.ts'
-import { API_BASE_URL, ApiError, api } from '../lib/api.ts'
+import type { OrderAction } from '../../contract/commerce.ts'
+import { orderEndpoints } from '../../contract/endpoints/orders.ts'
+import { priceEndpoints } from '../../contract/endpoints/prices.ts'
+import { API_BASE_URL, ApiError } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
 export const pricesQuery = queryOptions({
   queryKey: ['prices'],
-  queryFn: () => api('/prices', { schema: PricesSchema }),
+  queryFn: () => call(priceEndpoints.list),
   staleTime: 60 * 60 * 1000,
 })
 
@@ -24,29 +20,26 @@ export const orderKeys = {
 export const orderListQuery = infiniteQueryOptions({
   queryKey: [...orderKeys.all, 'list'],
   initialPageParam: null as string | null,
-  queryFn: ({ pageParam }) =>
-    api(`/orders${pageParam ? `?cursor=${encodeURIComponent(pageParam)}` : ''}`, { schema: OrderPageSchema }),
+  queryFn: ({ pageParam }) => call(orderEndpoints.list, { query: { cursor: pageParam ?? undefined } }),
   getNextPageParam: (page) => page.nextCursor,
 })
 
 export const orderDetailsQuery = (id: string) =>
   queryOptions({
     queryKey: orderKeys.one(id),
-    queryFn: () => api(`/orders/${id}/details`, { schema: OrderDetailsSchema }),
+    queryFn: () => call(orderEndpoints.details, { params: { id } }),
   })
 
-export const checkOrder = (id: string) =>
-  api(`/orders/${id}/checks`, { method: 'POST', body: {}, schema: OrderSchema })
+export const checkOrder = (id: string) => call(orderEndpoints.checkPayment, { params: { id } })
 
-export const startPayment = (id: string) =>
-  api(`/orders/${id}/sessions`, { method: 'POST', body: {}, schema: PaymentSessionSchema })
+export const startPayment = (id: string) => call(orderEndpoints.startPayment, { params: { id } })
 
 /** Operator moves: confirmations, productions, shipments, deliveries; every order list and page is refetched. */
 export const useMoveOrder = (id: string) =>
   useRefetchingMutation(
     orderKeys.all,
     (action: Exclude<OrderAction, 'sessions' | 'checks' | 'tags-exports'>) =>
-      api(`/orders/${id}/${action}`, { method: 'POST', body: {}, schema: OrderSchema }),
+      call(orderEndpoints[action], { params: { id } }),
   )
 
 /** Downloads the CSV of an order's tags (code, name, colours, public URL) as a file. */

@@ -1,15 +1,10 @@
 import { useLingui } from '@lingui/react/macro'
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRouter } from '@tanstack/react-router'
-import { OrderPageSchema } from '../../contract/commerce.ts'
-import {
-  DefaultOrganizationSchema,
-  type OrganizationCreate,
-  OrganizationListSchema,
-  OrganizationSchema,
-} from '../../contract/organizations.ts'
-import { TagPageSchema } from '../../contract/tags.ts'
-import { api } from '../lib/api.ts'
+import { orderEndpoints } from '../../contract/endpoints/orders.ts'
+import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
+import type { OrganizationCreate } from '../../contract/organizations.ts'
+import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { useFailureToast } from '../ui/failure-toast.ts'
 
@@ -24,7 +19,7 @@ export const organizationsQuery = queryOptions({
   queryKey: organizationKeys.all,
   queryFn: () =>
     mirrored(
-      async () => (await api('/organizations', { schema: OrganizationListSchema })).data,
+      async () => (await call(organizationEndpoints.list)).data,
       async (organizations) => (await mirrorStore()).mirrorOrganizations(organizations),
       async () => (await mirrorStore()).mirroredOrganizations(),
     ),
@@ -33,20 +28,18 @@ export const organizationsQuery = queryOptions({
 export const organizationQuery = (id: string) =>
   queryOptions({
     queryKey: organizationKeys.one(id),
-    queryFn: () => api(`/organizations/${id}`, { schema: OrganizationSchema }),
+    queryFn: () => call(organizationEndpoints.one, { params: { id } }),
   })
 
 export const organizationTagsQuery = (id: string, cursor: string | null) =>
   queryOptions({
     queryKey: organizationKeys.tags(id, cursor),
     queryFn: () =>
-      api(`/organizations/${id}/tags${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, {
-        schema: TagPageSchema,
-      }),
+      call(organizationEndpoints.tags, { params: { id }, query: { cursor: cursor ?? undefined } }),
   })
 
 export function createOrganization(input: OrganizationCreate) {
-  return api('/organizations', { method: 'POST', body: input, schema: OrganizationSchema })
+  return call(organizationEndpoints.create, { body: input })
 }
 
 /**
@@ -60,8 +53,7 @@ export function useSelectOrganization() {
   const queryClient = useQueryClient()
   const router = useRouter()
   const mutation = useMutation({
-    mutationFn: (id: string) =>
-      api('/organizations/default', { method: 'PATCH', body: { id }, schema: DefaultOrganizationSchema }),
+    mutationFn: (id: string) => call(organizationEndpoints.select, { body: { id } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries()
       await router.invalidate()
@@ -79,5 +71,5 @@ export function useSelectOrganization() {
 export const organizationOrdersQuery = (id: string) =>
   queryOptions({
     queryKey: organizationKeys.orders(id),
-    queryFn: () => api(`/organizations/${id}/orders`, { schema: OrderPageSchema }),
+    queryFn: () => call(orderEndpoints.ofOrganization, { params: { id } }),
   })

@@ -1,10 +1,11 @@
 import { queryOptions } from '@tanstack/react-query'
-import { type CartItemCreate, type Plan, PlanListSchema } from '../../contract/commerce.ts'
-import { api } from '../lib/api.ts'
+import type { CartItemCreate, Plan } from '../../contract/commerce.ts'
+import { planEndpoints } from '../../contract/endpoints/plans.ts'
+import { call } from '../lib/call.ts'
 
 export const plansQuery = queryOptions({
   queryKey: ['plans'],
-  queryFn: async () => (await api('/plans', { schema: PlanListSchema })).data,
+  queryFn: async () => (await call(planEndpoints.list)).data,
   staleTime: 60 * 60 * 1000,
 })
 

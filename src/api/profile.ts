@@ -1,6 +1,7 @@
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type Profile, ProfileSchema, type ProfileUpdate } from '../../contract/auth.ts'
-import { api } from '../lib/api.ts'
+import type { Profile, ProfileUpdate } from '../../contract/auth.ts'
+import { profileEndpoints } from '../../contract/endpoints/profile.ts'
+import { call } from '../lib/call.ts'
 import { getProfile } from './auth.ts'
 
 export const profileKey = ['profile'] as const
@@ -25,8 +26,7 @@ export function useProfile(): Profile | null {
 export function useUpdateProfile() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (update: ProfileUpdate) =>
-      api('/profile', { method: 'PATCH', body: update, schema: ProfileSchema }),
+    mutationFn: (update: ProfileUpdate) => call(profileEndpoints.update, { body: update }),
     onSuccess: (updated) => queryClient.setQueryData(profileKey, updated),
   })
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
-import { OrganizationSubscriptionSchema } from '../../contract/commerce.ts'
-import { api } from '../lib/api.ts'
+import { subscriptionEndpoints } from '../../contract/endpoints/subscriptions.ts'
+import { call } from '../lib/call.ts'
 
 /**
  * The organization's subscription (null without one): the plans screen shows it, the transfer screens check it
@@ -15,6 +15,5 @@ export const subscriptionQuery = (organizationId: string) =>
   queryOptions({
     queryKey: subscriptionKeys.one(organizationId),
     queryFn: async () =>
-      (await api(`/organizations/${organizationId}/subscription`, { schema: OrganizationSubscriptionSchema }))
-        .subscription,
+      (await call(subscriptionEndpoints.one, { params: { id: organizationId } })).subscription,
   })

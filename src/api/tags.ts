@@ -1,13 +1,13 @@
 import { queryOptions } from '@tanstack/react-query'
-import { type FoundReport, TagLandingSchema, TagPageSchema } from '../../contract/tags.ts'
-import { api } from '../lib/api.ts'
+import { tagEndpoints } from '../../contract/endpoints/tags.ts'
+import type { FoundReport } from '../../contract/tags.ts'
+import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 
 export const tagListQuery = (organizationId: string, cursor: string | null) =>
   queryOptions({
     queryKey: ['tags', organizationId, cursor] as const,
-    queryFn: () =>
-      api(`/tags${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`, { schema: TagPageSchema }),
+    queryFn: () => call(tagEndpoints.list, { query: { cursor: cursor ?? undefined } }),
   })
 
 export const tagLandingQuery = (publicId: string) =>
@@ -15,7 +15,7 @@ export const tagLandingQuery = (publicId: string) =>
     queryKey: ['tag-landing', publicId] as const,
     queryFn: () =>
       mirrored(
-        () => api(`/tags/${encodeURIComponent(publicId)}`, { schema: TagLandingSchema }),
+        () => call(tagEndpoints.landing, { params: { publicId } }),
         // The mirror's tags come from the refresh: a page seen once adds nothing a signed-in member lacks.
         async () => undefined,
         async () => (await mirrorStore()).mirroredTagLanding(publicId),
@@ -23,4 +23,4 @@ export const tagLandingQuery = (publicId: string) =>
   })
 
 export const sendFoundReport = (publicId: string, report: FoundReport) =>
-  api(`/tags/${encodeURIComponent(publicId)}/found-reports`, { method: 'POST', body: report })
+  call(tagEndpoints.reportFound, { params: { publicId }, body: report })

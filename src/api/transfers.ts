@@ -1,12 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import {
-  type Transfer,
-  type TransferCreate,
-  TransferPageSchema,
-  TransferSchema,
-  type TransferStatus,
-} from '../../contract/transfers.ts'
-import { api } from '../lib/api.ts'
+import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
+import type { Transfer, TransferCreate, TransferStatus } from '../../contract/transfers.ts'
+import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { memberKeys } from './members.ts'
 import { subscriptionKeys } from './subscriptions.ts'
@@ -24,14 +19,8 @@ export const transferKeys = {
 
 export type TransferFilter = { status?: TransferStatus | undefined; expired?: boolean | undefined }
 
-function withQuery(path: string, params: Record<string, string | null | undefined>): string {
-  const search = new URLSearchParams()
-  for (const [name, value] of Object.entries(params)) if (value) search.set(name, value)
-  const query = search.toString()
-  return query ? `${path}?${query}` : path
-}
-
-const expiredParam = (expired: boolean | undefined) => (expired === undefined ? undefined : String(expired))
+const expiredParam = (expired: boolean | undefined) =>
+  expired === undefined ? undefined : expired ? ('true' as const) : ('false' as const)
 
 /** The selected organization's transfers, newest window first (a CONTACT gets only theirs). */
 export const transferListQuery = (organizationId: string, filter: TransferFilter, cursor: string | null) =>
@@ -40,12 +29,13 @@ export const transferListQuery = (organizationId: string, filter: TransferFilter
     queryFn: () =>
       mirrored(
         () =>
-          api(
-            withQuery('/transfers', { status: filter.status, expired: expiredParam(filter.expired), cursor }),
-            {
-              schema: TransferPageSchema,
+          call(transferEndpoints.list, {
+            query: {
+              status: filter.status,
+              expired: expiredParam(filter.expired),
+              cursor: cursor ?? undefined,
             },
-          ),
+          }),
         async (page) => (await mirrorStore()).mirrorTransfers(page.data, null),
         async () =>
           cursor
@@ -68,7 +58,10 @@ export const keychainTransfersQuery = (organizationId: string, keychainId: strin
     queryFn: () =>
       mirrored(
         () =>
-          api(withQuery(`/keychains/${keychainId}/transfers`, { cursor }), { schema: TransferPageSchema }),
+          call(transferEndpoints.ofKeychain, {
+            params: { id: keychainId },
+            query: { cursor: cursor ?? undefined },
+          }),
         async (page) => (await mirrorStore()).mirrorTransfers(page.data, null),
         async () =>
           cursor
@@ -88,7 +81,7 @@ export const requestsQuery = (cursor: string | null) =>
     queryKey: transferKeys.requests(cursor),
     queryFn: () =>
       mirrored(
-        () => api(withQuery('/transfers/requests', { cursor }), { schema: TransferPageSchema }),
+        () => call(transferEndpoints.requests, { query: { cursor: cursor ?? undefined } }),
         async (page) => (await mirrorStore()).mirrorTransfers(page.data, page.data[0]?.recipient.id ?? null),
         async () =>
           cursor ? undefined : { data: await (await mirrorStore()).mirroredRequests(), nextCursor: null },
@@ -100,7 +93,7 @@ export const transferQuery = (id: string) =>
     queryKey: transferKeys.one(id),
     queryFn: () =>
       mirrored(
-        () => api(`/transfers/${id}`, { schema: TransferSchema }),
+        () => call(transferEndpoints.one, { params: { id } }),
         async (transfer) => (await mirrorStore()).mirrorTransfers([transfer], null),
         async () => (await mirrorStore()).mirroredTransfer(id),
       ),
@@ -122,7 +115,7 @@ export function useCreateTransfer(keychainId: string) {
   const refresh = useRefreshAfterAuthorizing()
   return useMutation({
     mutationFn: (input: TransferCreate) =>
-      api(`/keychains/${keychainId}/transfers`, { method: 'POST', body: input, schema: TransferSchema }),
+      call(transferEndpoints.create, { params: { id: keychainId }, body: input }),
     onSuccess: refresh,
   })
 }
@@ -131,7 +124,7 @@ export function useCreateTransfer(keychainId: string) {
 export function useCancelTransfer() {
   const refresh = useRefreshAfterAuthorizing()
   return useMutation({
-    mutationFn: (id: string) => api(`/transfers/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: string) => call(transferEndpoints.cancel, { params: { id } }),
     onSettled: refresh,
   })
 }

@@ -41,8 +41,8 @@ export function call<E extends Endpoint>(
       method: endpoint.method.toUpperCase() as NonNullable<ApiRequest<undefined>['method']>,
       body: given.body,
       schema: endpoint.response as E['response'],
-      ...(given.headers ? { headers: given.headers } : {}),
-      ...(given.signal ? { signal: given.signal } : {}),
+      headers: given.headers,
+      signal: given.signal,
     },
   ) as Promise<Result<E['response']>>
 }

@@ -1,7 +1,7 @@
 import type { Profile } from '../../contract/auth.ts'
-import { ProfileSchema } from '../../contract/auth.ts'
+import { profileEndpoints } from '../../contract/endpoints/profile.ts'
 import type { Transfer } from '../../contract/transfers.ts'
-import { api } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
 import type { FieldContext } from './field.ts'
 import { claimMirror, mirrorProfile, mirrorTransfers } from './mirror.ts'
 import { refreshAlongside } from './refresh.ts'
@@ -27,7 +27,7 @@ export async function startFieldMode(input: {
     // Before a drain: the session this tab would send with must still be this account's (another tab may have
     // signed in someone else), and scans go only while their organization is the selected one.
     session: async () => {
-      const current = await api('/profile', { schema: ProfileSchema })
+      const current = await call(profileEndpoints.one)
       return current.id === userId ? current : null
     },
     transport: async (item) => {

@@ -1,7 +1,9 @@
-import { ProfileSchema } from '../../contract/auth.ts'
-import { OrganizationListSchema } from '../../contract/organizations.ts'
-import { DashboardSchema, type Transfer, TransferPageSchema } from '../../contract/transfers.ts'
-import { api } from '../lib/api.ts'
+import { dashboardEndpoints } from '../../contract/endpoints/dashboard.ts'
+import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
+import { profileEndpoints } from '../../contract/endpoints/profile.ts'
+import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
+import type { Transfer } from '../../contract/transfers.ts'
+import { call } from '../lib/call.ts'
 import { withDb } from './db.ts'
 import type { FieldContext } from './field.ts'
 import {
@@ -19,9 +21,8 @@ async function requestsOf(): Promise<{ rows: Transfer[]; complete: boolean }> {
   const rows: Transfer[] = []
   let cursor: string | null = null
   for (let page = 0; page < MAX_REQUEST_PAGES; page += 1) {
-    const url: string = `/transfers/requests?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
-    const answer: { data: Transfer[]; nextCursor: string | null } = await api(url, {
-      schema: TransferPageSchema,
+    const answer: { data: Transfer[]; nextCursor: string | null } = await call(transferEndpoints.requests, {
+      query: { limit: '100', cursor: cursor ?? undefined },
     })
     rows.push(...answer.data)
     cursor = answer.nextCursor
@@ -37,10 +38,10 @@ async function requestsOf(): Promise<{ rows: Transfer[]; complete: boolean }> {
  */
 export async function refreshAlongside(context: FieldContext): Promise<boolean> {
   const { organizationId, userId } = context
-  const organizations = await api('/organizations', { schema: OrganizationListSchema })
-  const dashboard = await api('/stats/dashboard', { schema: DashboardSchema })
+  const organizations = await call(organizationEndpoints.list)
+  const dashboard = await call(dashboardEndpoints.counts)
   const requests = await requestsOf()
-  const profile = await api('/profile', { schema: ProfileSchema })
+  const profile = await call(profileEndpoints.one)
   if (profile.id !== userId || profile.selectedOrganizationId !== organizationId) return false
   if ((await withDb(mirrorOwner)) !== userId) return false
   await mirrorOrganizations(organizations.data)

@@ -458,8 +458,8 @@ describe('refreshAlongside', () => {
     expect(await refreshAlongside(context)).toBe(true)
     expect(asked.filter((each) => each.startsWith('/api/transfers/requests'))).toEqual([
       '/api/transfers/requests?limit=100',
-      '/api/transfers/requests?limit=100&cursor=after%20page%201',
-      '/api/transfers/requests?limit=100&cursor=after%20page%202',
+      '/api/transfers/requests?limit=100&cursor=after+page+1',
+      '/api/transfers/requests?limit=100&cursor=after+page+2',
     ])
     for (const id of ['tr-1', 'tr-2', 'tr-3']) expect((await mirroredTransfer(id))?.id).toBe(id)
   })

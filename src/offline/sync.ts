@@ -1,5 +1,6 @@
-import { SYNC_PAGE_MAX, SyncPageSchema } from '../../contract/sync.ts'
-import { api } from '../lib/api.ts'
+import { syncEndpoints } from '../../contract/endpoints/sync.ts'
+import { SYNC_PAGE_MAX } from '../../contract/sync.ts'
+import { call } from '../lib/call.ts'
 import { applySyncPage, readSyncState, type SyncState } from './apply.ts'
 import { withDb } from './db.ts'
 import type { FieldContext } from './field.ts'
@@ -34,10 +35,11 @@ export async function syncMirror(
       for (;;) {
         const fits =
           state && state.userId === context.userId && state.organizationId === context.organizationId
-        const query = new URLSearchParams({ limit: String(options.pageSize ?? SYNC_PAGE_MAX) })
-        if (fits) query.set('cursor', state!.cursor)
+        const limit = String(options.pageSize ?? SYNC_PAGE_MAX)
         const requestedAt = new Date().toISOString()
-        const page = await api(`/sync/changes?${query}`, { schema: SyncPageSchema })
+        const page = await call(syncEndpoints.changes, {
+          query: { limit, cursor: fits ? state!.cursor : undefined },
+        })
         if (page.organizationId !== context.organizationId) return 'stopped'
         const expected = state
         const next = await withDb((db) =>

@@ -1,12 +1,9 @@
 import * as v from 'valibot'
-import {
-  CLIENT_TIME_HEADER,
-  FROM_QUEUE_HEADER,
-  IDEMPOTENCY_KEY_HEADER,
-  ScanResultSchema,
-} from '../../contract/scans.ts'
-import { TransferSchema } from '../../contract/transfers.ts'
-import { ApiError, api } from '../lib/api.ts'
+import { scanEndpoints } from '../../contract/endpoints/scans.ts'
+import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
+import { CLIENT_TIME_HEADER, FROM_QUEUE_HEADER, IDEMPOTENCY_KEY_HEADER } from '../../contract/scans.ts'
+import { ApiError } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
 import type { OutboxItem } from './db.ts'
 import type { SendOutcome } from './outbox.ts'
 
@@ -33,19 +30,8 @@ export async function sendItem(
   try {
     const result =
       item.kind === 'scan'
-        ? await api('/scans', {
-            method: 'POST',
-            body: { value: item.value },
-            headers,
-            schema: ScanResultSchema,
-            signal,
-          })
-        : await api(`/transfers/${item.value}/pickups`, {
-            method: 'POST',
-            headers,
-            schema: TransferSchema,
-            signal,
-          })
+        ? await call(scanEndpoints.record, { body: { value: item.value }, headers, signal })
+        : await call(transferEndpoints.pickup, { params: { id: item.value }, headers, signal })
     return { kind: 'sent', result }
   } catch (error) {
     if (error instanceof v.ValiError) return { kind: 'unreachable' }
