@@ -1,10 +1,17 @@
 // The mutation table of issue 22 from Stryker's JSON report: per file, per group, against the targets
 // (≥ 90% per group, no file below 80%, no mutant without coverage). `node bench/mutation/summary.ts [report…]`;
-// by default every report in reports/mutation/ (whole groups and MUTATION_TAG runs of some files), the newest
-// report of a file winning.
+// by default every report in reports/mutation/ (whole groups and MUTATION_TAG runs of some files), oldest first.
+// A newer report of a file replaces the older one, except when its mutants are a subset of the older one's (a
+// run of some lines, such as the PostgreSQL race run): then it updates those mutants and keeps the rest.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 
-type Mutant = { status: string }
+type Position = { line: number; column: number }
+type Mutant = {
+  status: string
+  mutatorName: string
+  replacement?: string
+  location: { start: Position; end: Position }
+}
 type Report = { files: Record<string, { mutants: Mutant[] }> }
 
 const paths =
@@ -16,9 +23,24 @@ const paths =
           .map((name) => `reports/mutation/${name}`)
           .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs)
       : []
-const report: Report = { files: {} }
+
+/** One mutant of one version of a file: where, which mutator, what it put there. */
+const keyOf = ({ mutatorName, replacement, location: { start, end } }: Mutant) =>
+  `${start.line}:${start.column}-${end.line}:${end.column} ${mutatorName} ${replacement ?? ''}`
+
+const merged = new Map<string, Map<string, Mutant>>()
 for (const path of paths)
-  Object.assign(report.files, (JSON.parse(readFileSync(path, 'utf8')) as Report).files)
+  for (const [file, { mutants }] of Object.entries(
+    (JSON.parse(readFileSync(path, 'utf8')) as Report).files,
+  )) {
+    const known = merged.get(file)
+    const newer = new Map(mutants.map((mutant) => [keyOf(mutant), mutant]))
+    const partial = known !== undefined && [...newer.keys()].every((key) => known.has(key))
+    merged.set(file, partial ? new Map([...known, ...newer]) : newer)
+  }
+const report: Report = {
+  files: Object.fromEntries([...merged].map(([file, mutants]) => [file, { mutants: [...mutants.values()] }])),
+}
 
 const groupOf = (file: string) =>
   file.startsWith('contract/') ? 'contract' : file.startsWith('src/offline/') ? 'offline' : 'rules'
