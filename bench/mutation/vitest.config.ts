@@ -8,6 +8,9 @@ import { webPlugins } from '../../vite.plugins.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const group = process.env.MUTATION_GROUP ?? 'contract'
+// MUTATION_TESTS (comma-separated globs) narrows the rules group to some test files, e.g. the race tests for a
+// run on PostgreSQL of the lines only they reach: `--mutate server/modules/orders/transitions.ts:57-61`.
+const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean)
 
 const server = (include: string[]) => ({
   test: {
@@ -35,10 +38,12 @@ const projects = {
     },
   ],
   rules: [
-    server([
-      'server/modules/{transfers,orders,subscriptions,scans}/**/*.test.ts',
-      'server/http/idempotency*.test.ts',
-    ]),
+    server(
+      only ?? [
+        'server/modules/{transfers,orders,subscriptions,scans}/**/*.test.ts',
+        'server/http/idempotency*.test.ts',
+      ],
+    ),
   ],
 }[group]
 if (!projects) throw new Error(`MUTATION_GROUP must be contract, offline or rules, not ${group}`)
