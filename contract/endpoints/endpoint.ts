@@ -20,7 +20,9 @@ export type Endpoint = {
   response?: v.GenericSchema
 }
 
-export const endpoint = <const E extends Endpoint>(spec: E): E => spec
+export function endpoint<const E extends Endpoint>(spec: E): E {
+  return spec
+}
 
 /** The path with its parameters filled in, each URI-encoded: `/keychains/:id` + `{ id: 'k 1' }` → `/keychains/k%201`. */
 export function pathOf(path: string, params: Record<string, string> = {}): string {

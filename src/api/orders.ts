@@ -1,16 +1,9 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { OrderAction } from '../../contract/commerce.ts'
 import { orderEndpoints } from '../../contract/endpoints/orders.ts'
-import { priceEndpoints } from '../../contract/endpoints/prices.ts'
 import { API_BASE_URL, ApiError } from '../lib/api.ts'
 import { call } from '../lib/call.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
-
-export const pricesQuery = queryOptions({
-  queryKey: ['prices'],
-  queryFn: () => call(priceEndpoints.list),
-  staleTime: 60 * 60 * 1000,
-})
 
 export const orderKeys = {
   all: ['orders'] as const,

@@ -1,7 +1,6 @@
 import { useLingui } from '@lingui/react/macro'
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRouter } from '@tanstack/react-router'
-import { orderEndpoints } from '../../contract/endpoints/orders.ts'
 import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
 import type { OrganizationCreate } from '../../contract/organizations.ts'
 import { call } from '../lib/call.ts'
@@ -12,7 +11,6 @@ export const organizationKeys = {
   all: ['organizations'] as const,
   one: (id: string) => ['organizations', id] as const,
   tags: (id: string, cursor: string | null) => ['organizations', id, 'tags', cursor] as const,
-  orders: (id: string) => ['organizations', id, 'orders'] as const,
 }
 
 export const organizationsQuery = queryOptions({
@@ -67,9 +65,3 @@ export function useSelectOrganization() {
     )
   return { select, isPending: mutation.isPending }
 }
-
-export const organizationOrdersQuery = (id: string) =>
-  queryOptions({
-    queryKey: organizationKeys.orders(id),
-    queryFn: () => call(orderEndpoints.ofOrganization, { params: { id } }),
-  })

@@ -3,8 +3,8 @@ import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
 import type { Transfer, TransferCreate, TransferStatus } from '../../contract/transfers.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
-import { memberKeys } from './members.ts'
-import { subscriptionKeys } from './subscriptions.ts'
+import type { memberKeys } from './members.ts'
+import type { subscriptionKeys } from './subscriptions.ts'
 
 export const transferKeys = {
   /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */
@@ -99,12 +99,17 @@ export const transferQuery = (id: string) =>
       ),
   })
 
+// The subscriptions' and the members' keys, written out: importing their modules would bring their calls and
+// endpoint tables onto every transfer page.
+const SUBSCRIPTIONS: typeof subscriptionKeys.all = ['subscription']
+const MEMBERS: typeof memberKeys.all = ['members']
+
 /** What an authorization changes: the transfer lists, the month's allowance, the members (a new contact joins). */
 function useRefreshAfterAuthorizing() {
   const queryClient = useQueryClient()
   return () =>
     Promise.all(
-      [transferKeys.all, subscriptionKeys.all, memberKeys.all].map((queryKey) =>
+      [transferKeys.all, SUBSCRIPTIONS, MEMBERS].map((queryKey) =>
         queryClient.invalidateQueries({ queryKey }),
       ),
     )

@@ -16,13 +16,12 @@ export type CallInput<E extends Endpoint> = (E['params'] extends v.GenericSchema
     signal?: AbortSignal
   }
 
-/** The query string of `query`, leaving out what is undefined, null or empty. */
-function searchOf(query: Record<string, unknown> | undefined): string {
-  const search = new URLSearchParams()
-  for (const [name, value] of Object.entries(query ?? {}))
-    if (value !== undefined && value !== null && value !== '') search.set(name, String(value))
-  const text = search.toString()
-  return text ? `?${text}` : ''
+/** The query string of `query`, `?` included, leaving out what is undefined, null or empty. */
+function searchOf(query: object = {}): string {
+  const search = `${new URLSearchParams(
+    Object.entries(query).filter(([, value]) => value != null && value !== '') as [string, string][],
+  )}`
+  return search && `?${search}`
 }
 
 /** Calls a contract endpoint: its path filled in with `params`, `query` and `body` sent, the answer parsed. */
@@ -34,15 +33,13 @@ export function call<E extends Endpoint>(
       ? [CallInput<E>]
       : [CallInput<E>?]
 ): Promise<Result<E['response']>> {
-  const given = (input ?? {}) as CallInput<Endpoint> & { params?: Record<string, string> }
-  return api(
-    `${pathOf(endpoint.path, given.params)}${searchOf(given.query as Record<string, unknown> | undefined)}`,
-    {
-      method: endpoint.method.toUpperCase() as NonNullable<ApiRequest<undefined>['method']>,
-      body: given.body,
-      schema: endpoint.response as E['response'],
-      headers: given.headers,
-      signal: given.signal,
-    },
-  ) as Promise<Result<E['response']>>
+  const { params, query, ...request } = (input ?? {}) as CallInput<Endpoint> & {
+    params?: Record<string, string>
+    query?: object
+  }
+  return api(pathOf(endpoint.path, params) + searchOf(query), {
+    ...request,
+    method: endpoint.method.toUpperCase() as NonNullable<ApiRequest<undefined>['method']>,
+    schema: endpoint.response as E['response'],
+  }) as Promise<Result<E['response']>>
 }
