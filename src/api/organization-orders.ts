@@ -1,12 +1,13 @@
 import { queryOptions } from '@tanstack/react-query'
 import { orderEndpoints } from '../../contract/endpoints/orders.ts'
 import { call } from '../lib/call.ts'
+import { organizationKeys } from './organizations.ts'
 
 // Apart from organizations.ts, which the /app layout loads: only the organization's page carries the order table.
 
-/** An organization's orders, newest first; under the organization's key, so refreshing it refreshes them. */
+/** An organization's orders, newest first. */
 export const organizationOrdersQuery = (id: string) =>
   queryOptions({
-    queryKey: ['organizations', id, 'orders'] as const,
+    queryKey: organizationKeys.orders(id),
     queryFn: () => call(orderEndpoints.ofOrganization, { params: { id } }),
   })
