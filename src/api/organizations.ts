@@ -11,7 +11,6 @@ export const organizationKeys = {
   all: ['organizations'] as const,
   one: (id: string) => ['organizations', id] as const,
   tags: (id: string, cursor: string | null) => ['organizations', id, 'tags', cursor] as const,
-  orders: (id: string) => ['organizations', id, 'orders'] as const,
 }
 
 export const organizationsQuery = queryOptions({
