@@ -1,24 +1,10 @@
-import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { makeOrder, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
+import { untilALockIsAwaited } from '../../test/locks.ts'
 import { moveOrder } from './transitions.ts'
 
 const t = setupTestApp()
-
-/** Until a backend of this database waits for a row lock (the second mover's UPDATE behind the first's). */
-async function untilALockIsAwaited(): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    const result = (await t.db.execute(
-      sql`select count(*)::int as waiting from pg_stat_activity
-          where datname = current_database() and wait_event_type = 'Lock'`,
-    )) as unknown as { rows: { waiting: number }[] }
-    const [row] = result.rows
-    if (row && row.waiting > 0) return
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error('The second move never waited for the first one’s row lock')
-}
 
 /**
  * Two moves of one order from the same status, interleaved on purpose (PostgreSQL only: PGlite runs one
@@ -49,7 +35,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('two moves of one order that overl
       () => 'moved',
       (error: { status?: number; fields?: { allowed?: string[] } }) => error,
     )
-    await untilALockIsAwaited()
+    await untilALockIsAwaited(t)
     releaseFirst()
     expect((await first).status).toBe('PRODUCING')
     const refused = await second

@@ -1,0 +1,41 @@
+import { eq, sql } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { keychains, transfers } from '../../db/schema.ts'
+import { setupTestApp } from '../../test/harness.ts'
+import { untilALockIsAwaited } from '../../test/locks.ts'
+import { authorize, dates, toMember, transferWorld } from '../../test/transfers.ts'
+
+const t = setupTestApp()
+
+/**
+ * An authorization while the keychain is being deleted, interleaved on purpose (PostgreSQL only: PGlite runs
+ * one transaction at a time). The deletion holds the keychain's row; the authorization locks that row before it
+ * reads anything else, so it waits, then finds no keychain and answers 404. Without that lock it would read the
+ * keychain, write its transfer, and fail on the deleted row's foreign key with a 500.
+ */
+describe.runIf(process.env.TEST_DATABASE_URL)('an authorization racing the deletion of its keychain', () => {
+  it('waits for the deletion and answers that the keychain is gone', async () => {
+    const { admin, contact, keychain } = await transferWorld(t)
+    let holding: () => void = () => {}
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      holding = resolve
+    })
+    const deletion = t.db.transaction(async (tx) => {
+      await tx.execute(sql`select id from keychains where id = ${keychain.id} for update`)
+      holding()
+      await new Promise<void>((resolve) => {
+        release = resolve
+      })
+      await tx.delete(keychains).where(eq(keychains.id, keychain.id))
+    })
+    await held
+    const answer = authorize(t, admin.cookie, keychain.id, dates(toMember(contact.id)))
+    await untilALockIsAwaited(t)
+    release()
+    await deletion
+    const response = await answer
+    expect(response.status).toBe(404)
+    expect(await t.db.select().from(transfers).where(eq(transfers.keychainId, keychain.id))).toEqual([])
+  })
+})
