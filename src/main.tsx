@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { fetchProfile } from './api/auth.ts'
 import { createQueryClient, persistCache } from './app/query.ts'
 import { createAppRouter } from './app/router.tsx'
 import { isUnauthenticated, restoreSession, setSignedInProfile } from './app/session.ts'
@@ -21,14 +22,25 @@ async function boot() {
       `${swapLocaleInPath(location.pathname, 'en')}${location.search}${location.hash}`,
     )
   }
+  // The session is asked for at once, alongside the catalog and the cached answers, not after them.
+  const profile = fetchProfile()
+  profile.catch(() => {}) // handled by restoreSession, once the cache is back
   // A 401 on any call means the session ended (idle or absolute limit, disabled account): sign out here too.
   const queryClient = createQueryClient((error) => {
     if (!isUnauthenticated(error)) return
     setSignedInProfile(queryClient, null)
     void router.invalidate()
   })
-  await Promise.all([activateLocale(localeOfPath(location.pathname)), persistCache(queryClient)])
-  const router = createAppRouter(queryClient, restoreSession(queryClient))
+  const cacheRestored = persistCache(queryClient)
+  const router = createAppRouter(
+    queryClient,
+    cacheRestored.then(() => restoreSession(queryClient, profile)),
+  )
+  // The page's own code loads while the session is checked: the router would only ask for it after /app's
+  // check, one more round trip before anything shows.
+  for (const route of router.getMatchedRoutes(location.pathname)[0])
+    router.loadRouteChunk(route)?.catch(() => {}) // the router loads it again, and reports a failure
+  await Promise.all([activateLocale(localeOfPath(location.pathname)), cacheRestored])
   const root = document.getElementById('root')!
   createRoot(root).render(
     <StrictMode>

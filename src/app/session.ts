@@ -24,13 +24,16 @@ export function setSignedInProfile(queryClient: QueryClient, profile: Profile | 
 }
 
 /**
- * Restores the session at start-up from `GET /profile`. Only the server's "no session" (401) signs out; any
- * other failure (offline, a 5xx while the server restarts) is logged and the profile this device last saw
- * stays, so field work goes on.
+ * Restores the session at start-up from `GET /profile` (`answer`: that request, when boot started it before the
+ * cache was restored). Only the server's "no session" (401) signs out; any other failure (offline, a 5xx while
+ * the server restarts) is logged and the profile this device last saw stays, so field work goes on.
  */
-export async function restoreSession(queryClient: QueryClient): Promise<void> {
+export async function restoreSession(
+  queryClient: QueryClient,
+  answer: Promise<Profile | null> = fetchProfile(),
+): Promise<void> {
   try {
-    setSignedInProfile(queryClient, await fetchProfile())
+    setSignedInProfile(queryClient, await answer)
   } catch (error) {
     console.warn(
       'Session restore failed',
