@@ -1,21 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { authEndpoints } from '../../contract/endpoints/auth.ts'
-import { cartEndpoints } from '../../contract/endpoints/cart.ts'
-import { dashboardEndpoints } from '../../contract/endpoints/dashboard.ts'
-import { healthEndpoints } from '../../contract/endpoints/health.ts'
-import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
-import { memberEndpoints } from '../../contract/endpoints/members.ts'
-import { orderEndpoints } from '../../contract/endpoints/orders.ts'
-import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
-import { paymentEndpoints } from '../../contract/endpoints/payments.ts'
-import { planEndpoints } from '../../contract/endpoints/plans.ts'
-import { priceEndpoints } from '../../contract/endpoints/prices.ts'
-import { profileEndpoints } from '../../contract/endpoints/profile.ts'
-import { scanEndpoints } from '../../contract/endpoints/scans.ts'
-import { subscriptionEndpoints } from '../../contract/endpoints/subscriptions.ts'
-import { syncEndpoints } from '../../contract/endpoints/sync.ts'
-import { tagEndpoints } from '../../contract/endpoints/tags.ts'
-import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
+import { endpointTables } from '../../contract/endpoints/all.ts'
 import { setupTestApp } from '../test/harness.ts'
 import { openApiPath } from './openapi.ts'
 
@@ -100,26 +84,7 @@ describe('GET /api/openapi.json', () => {
   })
 
   it('mounts each operation of the contract’s endpoint tables, and no other but the document itself', () => {
-    const tables = [
-      authEndpoints,
-      cartEndpoints,
-      dashboardEndpoints,
-      healthEndpoints,
-      keychainEndpoints,
-      memberEndpoints,
-      orderEndpoints,
-      organizationEndpoints,
-      paymentEndpoints,
-      planEndpoints,
-      priceEndpoints,
-      profileEndpoints,
-      scanEndpoints,
-      subscriptionEndpoints,
-      syncEndpoints,
-      tagEndpoints,
-      transferEndpoints,
-    ]
-    const declared = tables.flatMap((table) =>
+    const declared = Object.values(endpointTables).flatMap((table) =>
       Object.values(table).map((spec) => `${spec.method} ${spec.path}`),
     )
     const mounted = t.registry.routes.map((route) => `${route.method} ${route.path}`)

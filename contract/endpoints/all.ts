@@ -1,0 +1,39 @@
+import { authEndpoints } from './auth.ts'
+import { cartEndpoints } from './cart.ts'
+import { dashboardEndpoints } from './dashboard.ts'
+import type { Endpoint } from './endpoint.ts'
+import { healthEndpoints } from './health.ts'
+import { keychainEndpoints } from './keychains.ts'
+import { memberEndpoints } from './members.ts'
+import { orderEndpoints } from './orders.ts'
+import { organizationEndpoints } from './organizations.ts'
+import { paymentEndpoints } from './payments.ts'
+import { planEndpoints } from './plans.ts'
+import { priceEndpoints } from './prices.ts'
+import { profileEndpoints } from './profile.ts'
+import { scanEndpoints } from './scans.ts'
+import { subscriptionEndpoints } from './subscriptions.ts'
+import { syncEndpoints } from './sync.ts'
+import { tagEndpoints } from './tags.ts'
+import { transferEndpoints } from './transfers.ts'
+
+/** Every endpoint table by name, for the checks that read them all (the browser imports each table it calls). */
+export const endpointTables: Record<string, Record<string, Endpoint>> = {
+  authEndpoints,
+  cartEndpoints,
+  dashboardEndpoints,
+  healthEndpoints,
+  keychainEndpoints,
+  memberEndpoints,
+  orderEndpoints,
+  organizationEndpoints,
+  paymentEndpoints,
+  planEndpoints,
+  priceEndpoints,
+  profileEndpoints,
+  scanEndpoints,
+  subscriptionEndpoints,
+  syncEndpoints,
+  tagEndpoints,
+  transferEndpoints,
+}
