@@ -2,6 +2,7 @@ import type * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { endpointTables as tables } from './all.ts'
 import { endpoint, pathOf } from './endpoint.ts'
+import { keychainEndpoints } from './keychains.ts'
 
 /** The answers that are not JSON, so have no schema: a CSV file, an HTML page, a redirect. */
 const notJson = new Set([
@@ -58,7 +59,7 @@ describe('the endpoint tables', () => {
   it('states the keychain operations', () => {
     expect(
       Object.fromEntries(
-        Object.entries(tables.keychainEndpoints ?? {}).map(([name, spec]) => [name, `${spec.method} ${spec.path}`]),
+        Object.entries(keychainEndpoints).map(([name, spec]) => [name, `${spec.method} ${spec.path}`]),
       ),
     ).toEqual({
       list: 'get /keychains',
