@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
@@ -84,6 +84,10 @@ describe('pickup confirmation from a scan', () => {
     await press('Confirm the pickup')
     const keys = confirm.mock.calls.map(([, key]) => key)
     expect(keys[1]).not.toBe(keys[0])
+    // After a refusal the card fetches the transfer again; the test ends once that has settled, not under it.
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Confirm the pickup' }).hasAttribute('disabled')).toBe(false),
+    )
   })
 
   it('offers nothing to confirm to someone who may not, and says why', () => {
