@@ -1,44 +1,22 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Transfer } from '../../../contract/transfers.ts'
+import { transfer } from '../../../tests/offline-rows.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
 import type { ConfirmPickup } from '../../api/transfers.ts'
 import { ApiError } from '../../lib/api.ts'
 import { TransferPickupCard } from './TransferPickupCard.tsx'
 
-const person = {
-  id: '00000000-0000-4000-8000-0000000000b1',
-  email: 'dupont@example.com',
-  firstName: '',
-  lastName: '',
-}
-const scheduled: Transfer = {
-  id: '00000000-0000-4000-8000-0000000000c1',
-  organizationId: '00000000-0000-4000-8000-0000000000d1',
-  organizationName: 'Syndic des Archives',
+// A SCHEDULED transfer to a recipient known by address only, in its pickup window.
+const scheduled = transfer('00000000-0000-4000-8000-0000000000c1', {
   keychain: { id: '00000000-0000-4000-8000-0000000000e1', name: 'Cave du 14', tags: [] },
-  recipient: person,
-  authorizedBy: null,
-  fromDate: '2026-11-22',
-  toDate: '2026-11-24',
-  startsAt: '2026-11-21T23:00:00.000Z',
-  endsAt: '2026-11-23T23:00:00.000Z',
-  status: 'SCHEDULED',
-  expired: false,
-  expiresAt: '2026-11-23T23:00:00.000Z',
-  pickupAddress: {
-    line1: '14 rue des Archives',
-    line2: '',
-    city: 'Paris',
-    postalCode: '75004',
-    country: 'FR',
+  recipient: {
+    id: '00000000-0000-4000-8000-0000000000b1',
+    email: 'dupont@example.com',
+    firstName: '',
+    lastName: '',
   },
-  pickups: [],
-  next: 'PICKUP',
-  refusal: null,
-  createdAt: '2026-11-22T08:00:00.000Z',
-  cancelledAt: null,
-}
+})
 const transferred: Transfer = { ...scheduled, status: 'TRANSFERRED', next: null, refusal: 'not_member' }
 
 beforeAll(async () => {
