@@ -1,3 +1,4 @@
+import { expect } from 'vitest'
 import { type TestApp, uniqueEmail } from './harness.ts'
 
 /** For the tests of `idempotent()`: a fresh signed-in caller, and a request of theirs under a key, made now. */
@@ -12,4 +13,18 @@ export function idempotencyCalls(t: TestApp) {
       now: t.clock.now(),
     }),
   }
+}
+
+/**
+ * The answers to one request sent again under its key: the first is the original, each other one its replay.
+ * Answers the body they all share.
+ */
+export async function expectOneAnswerReplayed(answers: Response[], status = 201): Promise<unknown> {
+  expect(answers.map((response) => response.status)).toEqual(answers.map(() => status))
+  expect(answers.map((response) => response.headers.get('idempotent-replayed'))).toEqual(
+    answers.map((_, index) => (index === 0 ? null : 'true')),
+  )
+  const bodies = await Promise.all(answers.map((response) => response.json()))
+  for (const body of bodies) expect(body).toEqual(bodies[0])
+  return bodies[0]
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { scans } from '../../db/schema.ts'
 import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { expectOneAnswerReplayed } from '../../test/idempotency.ts'
 
 const t = setupTestApp()
 
@@ -94,16 +95,7 @@ describe('POST /api/scans', () => {
       answers.push(await scan(member.cookie, tagged.code, key, i > 0 ? { 'x-from-queue': '1' } : {}))
       t.clock.advance(60_000)
     }
-    expect(answers.map((response) => response.status)).toEqual([201, 201, 201, 201, 201])
-    expect(answers.map((response) => response.headers.get('idempotent-replayed'))).toEqual([
-      null,
-      'true',
-      'true',
-      'true',
-      'true',
-    ])
-    const bodies = await Promise.all(answers.map((response) => response.json()))
-    for (const body of bodies) expect(body).toEqual(bodies[0])
+    await expectOneAnswerReplayed(answers)
     expect(await t.db.select().from(scans).where(eq(scans.userId, member.id))).toHaveLength(1)
   })
 
