@@ -20,6 +20,27 @@ export type TagBatch = {
   backgroundColor: string
 }
 
+/** The row of one new tag: its code from the alpha code and number, an unguessable public id, its colours. */
+function tagRow(
+  organizationId: string,
+  alphaCode: string,
+  number: number,
+  look: Pick<TagBatch, 'name' | 'foregroundColor' | 'backgroundColor'>,
+  now: Date,
+) {
+  return {
+    publicId: newPublicId(),
+    organizationId,
+    alphaCode,
+    number,
+    code: tagCode(alphaCode, number),
+    name: look.name,
+    foregroundColor: look.foregroundColor.toLowerCase(),
+    backgroundColor: look.backgroundColor.toLowerCase(),
+    createdAt: now,
+  }
+}
+
 /**
  * Creates `count` tags numbered from `startNumber` (`AGC-00042`, `AGC-00043`, …), each with its own
  * unguessable public id. Called by tests and the demo seed now, by paid orders later. A code already used in
@@ -43,20 +64,9 @@ export async function createTags(
   ) {
     throw new Error(`tag numbers must stay within 0–${MAX_TAG_NUMBER}`)
   }
-  const rows = Array.from({ length: batch.count }, (_, index) => {
-    const number = batch.startNumber + index
-    return {
-      publicId: newPublicId(),
-      organizationId,
-      alphaCode,
-      number,
-      code: tagCode(alphaCode, number),
-      name: batch.name,
-      foregroundColor: batch.foregroundColor.toLowerCase(),
-      backgroundColor: batch.backgroundColor.toLowerCase(),
-      createdAt: now,
-    }
-  })
+  const rows = Array.from({ length: batch.count }, (_, index) =>
+    tagRow(organizationId, alphaCode, batch.startNumber + index, batch, now),
+  )
   return db.transaction(async (tx) => {
     const created: TagRow[] = []
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
@@ -142,16 +152,8 @@ export async function createOrderTags(
     count: batch.count,
   })
   const rows = numbers.map((number) => ({
-    publicId: newPublicId(),
-    organizationId,
-    alphaCode,
-    number,
-    code: tagCode(alphaCode, number),
-    name: batch.name,
-    foregroundColor: batch.foregroundColor.toLowerCase(),
-    backgroundColor: batch.backgroundColor.toLowerCase(),
+    ...tagRow(organizationId, alphaCode, number, batch, now),
     orderId: batch.orderId,
-    createdAt: now,
   }))
   const created: TagRow[] = []
   for (let start = 0; start < rows.length; start += INSERT_BATCH) {
