@@ -1,4 +1,5 @@
 import { transferEndpoints } from '../../../contract/endpoints/transfers.ts'
+import type { Role } from '../../../contract/permissions.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
@@ -15,6 +16,14 @@ import { toTransfer, withKeychainTags } from './view.ts'
 export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
   const { db } = deps.database
   const { publicUrl } = deps.config
+  /** What a list of the selected organization's transfers needs: whose, for whom, at what time. */
+  const listing = <Q>(organization: { organizationId: string; role: Role }, userId: string, query: Q) => ({
+    organizationId: organization.organizationId,
+    caller: { userId, role: organization.role },
+    query,
+    now: deps.clock.now(),
+    publicUrl,
+  })
 
   api.route(
     {
@@ -28,12 +37,8 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       const keychain = await findKeychain(db, organization.organizationId, params.id)
       return c.json(
         await listKeychainTransfers(db, {
-          organizationId: organization.organizationId,
+          ...listing(organization, session.user.id, query),
           keychainId: keychain.id,
-          caller: { userId: session.user.id, role: organization.role },
-          query,
-          now: deps.clock.now(),
-          publicUrl,
         }),
         200,
       )
@@ -73,16 +78,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       responses: { 200: { description: 'A page of transfers' } },
     },
     async (c, { organization, session, query }) =>
-      c.json(
-        await listOrganizationTransfers(db, {
-          organizationId: organization.organizationId,
-          caller: { userId: session.user.id, role: organization.role },
-          query,
-          now: deps.clock.now(),
-          publicUrl,
-        }),
-        200,
-      ),
+      c.json(await listOrganizationTransfers(db, listing(organization, session.user.id, query)), 200),
   )
 
   api.route(
