@@ -12,23 +12,28 @@ const t = setupTestApp()
 
 const cartOf = async (cookie: string) => (await (await t.get('/api/cart', { cookie })).json()) as Cart
 
+/** A monthly plan line written straight into a member's cart, whatever their role. */
+async function putPlanInCart(userId: string, organizationId: string): Promise<void> {
+  const plan = (await findActivePlan(t.db, PLAN_IDS.proMonthly))!
+  await t.db.insert(cartItems).values({
+    userId,
+    organizationId,
+    productType: 'PLAN',
+    productRefId: plan.id,
+    quantity: 1,
+    configuration: planConfiguration(plan),
+    createdAt: t.clock.now(),
+  })
+}
+
 describe('plans are bought only by those who manage the subscription', () => {
   it.each([['/api/cart/checkout'], ['/api/orders']])(
     'refuses %s with 403 when the cart holds a plan and the caller lacks manage__subscription',
     async (path) => {
       const { organization } = await organizationWithAdmin(t)
       const manager = await signedInMember(t, organization.id, 'MANAGER')
-      const plan = (await findActivePlan(t.db, PLAN_IDS.proMonthly))!
       // A plan line left from before (say, a demotion that did not clean up): the cart still holds it.
-      await t.db.insert(cartItems).values({
-        userId: manager.id,
-        organizationId: organization.id,
-        productType: 'PLAN',
-        productRefId: plan.id,
-        quantity: 1,
-        configuration: planConfiguration(plan),
-        createdAt: t.clock.now(),
-      })
+      await putPlanInCart(manager.id, organization.id)
       expect((await t.post('/api/cart/items', { cookie: manager.cookie, json: tagItem(10) })).status).toBe(
         201,
       )
@@ -60,16 +65,7 @@ describe('plans are bought only by those who manage the subscription', () => {
   it('keeps the plan when the new role may still manage the subscription', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const other = await signedInMember(t, organization.id, 'MANAGER')
-    const plan = (await findActivePlan(t.db, PLAN_IDS.proMonthly))!
-    await t.db.insert(cartItems).values({
-      userId: other.id,
-      organizationId: organization.id,
-      productType: 'PLAN',
-      productRefId: plan.id,
-      quantity: 1,
-      configuration: planConfiguration(plan),
-      createdAt: t.clock.now(),
-    })
+    await putPlanInCart(other.id, organization.id)
     const promoted = await t.patch(`/api/users/${other.id}`, {
       cookie: admin.cookie,
       json: { role: 'ADMIN' },
