@@ -54,6 +54,17 @@ async function otherOwner() {
   return { pid: child.pid!, kill }
 }
 
+/** Opens the database in the data directory: this process holds its lock and it answers; then closes it. */
+async function expectToOpenIt(): Promise<void> {
+  const database = await openDatabase({ databaseUrl: null, dataDir })
+  try {
+    expect((await readFile(lockFile(), 'utf8')).trim()).toBe(String(process.pid))
+    expect(await database.ping()).toBeGreaterThanOrEqual(0)
+  } finally {
+    await database.close()
+  }
+}
+
 // Creating a PGlite directory on disk (initdb) takes seconds, and more on a busy machine.
 describe('the PGlite data directory lock', { timeout: 60_000 }, () => {
   it('is taken while open, refused to a second opener in the same process, and released on close', async () => {
@@ -87,13 +98,7 @@ describe('the PGlite data directory lock', { timeout: 60_000 }, () => {
     const gone = sleeper()
     await gone.stop()
     await writeFile(lockFile(), `${gone.pid}\n`)
-    const database = await openDatabase({ databaseUrl: null, dataDir })
-    try {
-      expect((await readFile(lockFile(), 'utf8')).trim()).toBe(String(process.pid))
-      expect(await database.ping()).toBeGreaterThanOrEqual(0)
-    } finally {
-      await database.close()
-    }
+    await expectToOpenIt()
   })
 
   it('is held by a live owner in another process: refused in one line naming its pid', async () => {
@@ -115,13 +120,7 @@ describe('the PGlite data directory lock', { timeout: 60_000 }, () => {
     const reused = sleeper()
     try {
       await writeFile(lockFile(), `${reused.pid}\n`)
-      const database = await openDatabase({ databaseUrl: null, dataDir })
-      try {
-        expect((await readFile(lockFile(), 'utf8')).trim()).toBe(String(process.pid))
-        expect(await database.ping()).toBeGreaterThanOrEqual(0)
-      } finally {
-        await database.close()
-      }
+      await expectToOpenIt()
     } finally {
       await reused.stop()
     }
