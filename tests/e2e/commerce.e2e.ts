@@ -37,6 +37,16 @@ async function fillDesign(page: Page, name: string, alphaCode: string) {
 }
 
 /** Pays on the local sandbox page the order's Pay button leads to. */
+/** Opens the cart and orders what it holds, landing on the new order's page. */
+async function orderTheCart(page: Page) {
+  await page
+    .getByRole('button', { name: /Panier/ })
+    .first()
+    .click()
+  await page.getByRole('button', { name: 'Commander' }).click()
+  await page.waitForURL(/\/app\/orders\/[0-9a-f-]{36}$/)
+}
+
 async function payInSandbox(page: Page, outcome: 'pay' | 'fail' | 'cancel') {
   await page.getByRole('button', { name: 'Payer', exact: true }).click()
   await page.waitForURL(/\/api\/payments\/local\//)
@@ -96,12 +106,7 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
       expect(
         cart.items.map((item) => [item.quantity, item.configuration.alphaCode, item.configuration.name]),
       ).toEqual([[100, 'BOX', 'Boîtes']])
-      await page
-        .getByRole('button', { name: /Panier/ })
-        .first()
-        .click()
-      await page.getByRole('button', { name: 'Commander' }).click()
-      await page.waitForURL(/\/app\/orders\/[0-9a-f-]{36}$/)
+      await orderTheCart(page)
       // A declined card says so (not "cancelled"), and the order reads as declined.
       await payInSandbox(page, 'fail')
       await page.waitForURL((url) => url.pathname === '/app/order-result/cancel')
@@ -162,12 +167,7 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
         .first()
         .click()
       await page.getByText('est dans votre panier', { exact: false }).waitFor()
-      await page
-        .getByRole('button', { name: /Panier/ })
-        .first()
-        .click()
-      await page.getByRole('button', { name: 'Commander' }).click()
-      await page.waitForURL(/\/app\/orders\/[0-9a-f-]{36}$/)
+      await orderTheCart(page)
       await payInSandbox(page, 'pay')
       await page.getByRole('heading', { name: 'Paiement reçu' }).waitFor()
       await page.goto(`/app/organizations/${organizationId}`)
