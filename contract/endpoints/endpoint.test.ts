@@ -51,6 +51,30 @@ describe('the endpoint tables', () => {
     },
   )
 
+  it('declares every module’s operations, none left out', () => {
+    expect(
+      Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, Object.keys(table).length])),
+    ).toEqual({
+      authEndpoints: 3,
+      cartEndpoints: 5,
+      dashboardEndpoints: 1,
+      healthEndpoints: 2,
+      keychainEndpoints: 9,
+      memberEndpoints: 3,
+      orderEndpoints: 12,
+      organizationEndpoints: 8,
+      paymentEndpoints: 3,
+      planEndpoints: 1,
+      priceEndpoints: 1,
+      profileEndpoints: 2,
+      scanEndpoints: 1,
+      subscriptionEndpoints: 1,
+      syncEndpoints: 1,
+      tagEndpoints: 3,
+      transferEndpoints: 7,
+    })
+  })
+
   it('names each operation once', () => {
     const operations = all.map(([, spec]) => `${spec.method} ${spec.path}`)
     expect(new Set(operations).size).toBe(operations.length)
