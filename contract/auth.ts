@@ -79,6 +79,8 @@ export const ProfileSchema = v.object({
   lastName: v.string(),
   phoneNumber: v.string(),
   locale: LocaleSchema,
+  /** Transfer reminders by mail (an organization's escalations to its admins and managers always go). */
+  reminderMails: v.boolean(),
   isOperator: v.boolean(),
   selectedOrganizationId: v.nullable(v.string()),
   permissions: v.array(v.string()),
@@ -90,5 +92,6 @@ export const ProfileUpdateSchema = v.strictObject({
   lastName: v.optional(NameSchema),
   phoneNumber: v.optional(PhoneSchema),
   locale: v.optional(LocaleSchema),
+  reminderMails: v.optional(v.boolean('Reminder mails are on (true) or off (false).')),
 })
 export type ProfileUpdate = v.InferInput<typeof ProfileUpdateSchema>

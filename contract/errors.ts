@@ -35,6 +35,10 @@ export const ErrorCode = {
   transferOverlap: 'transfer_overlap',
   /** A pickup the rules do not allow now (409; `reason` is one of `PICKUP_REFUSALS`). */
   pickupRefused: 'pickup_refused',
+  /** A chase of a transfer that is not overdue (409). */
+  notOverdue: 'not_overdue',
+  /** A chase within the hour after the last one (429, `Retry-After`). */
+  chasedRecently: 'chased_recently',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',
@@ -57,6 +61,8 @@ export const ApiErrorSchema = v.object({
     used: v.optional(v.number()),
     allowance: v.optional(v.number()),
     renewsAt: v.optional(v.string()),
+    /** `chased_recently`: when the next chase is allowed. */
+    retryAt: v.optional(v.string()),
   }),
 })
 

@@ -177,6 +177,8 @@ export const TransferSchema = v.object({
   refusal: v.nullable(v.picklist(PICKUP_REFUSALS)),
   createdAt: v.string(),
   cancelledAt: v.nullable(v.string()),
+  /** The last "chase" of this overdue transfer (a reminder sent now); a new one an hour after it at the earliest. */
+  chasedAt: v.nullable(v.string()),
 })
 export type Transfer = v.InferOutput<typeof TransferSchema>
 export const TransferPageSchema = pageOf(TransferSchema)

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
       sessionSecret: null,
       smtpUrl: null,
       mailFrom: 'Trousseau <no-reply@localhost>',
+      jobsPollMs: 5000,
       logLevel: 'info',
       corsOrigins: [],
       operatorEmails: [],
@@ -149,6 +150,10 @@ describe('loadConfig', () => {
     [{ PORT: 'abc' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
     [{ PORT: '0' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
+    [
+      { JOBS_POLL_MS: 'soon' },
+      'Invalid configuration: JOBS_POLL_MS must be a whole number of milliseconds (0 runs no jobs here)',
+    ],
     [{ NODE_ENV: 'staging' }, 'Invalid configuration: NODE_ENV must be one of development, production, test'],
     [{ SESSION_SECRET: 'short' }, 'Invalid configuration: SESSION_SECRET must be at least 32 characters'],
     [{ CORS_ORIGINS: '*' }, 'Invalid configuration: CORS_ORIGINS must be a comma-separated list of origins'],

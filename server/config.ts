@@ -19,6 +19,8 @@ export type Config = {
   /** Null means: write mail as .eml files to `$DATA_DIR/outbox/` and log the sign-in link. */
   smtpUrl: string | null
   mailFrom: string
+  /** How often this process looks for due jobs (mails, reminders), in ms; 0: it runs none (a web-only process). */
+  jobsPollMs: number
   logLevel: (typeof LOG_LEVELS)[number]
   corsOrigins: string[]
   operatorEmails: string[]
@@ -113,6 +115,15 @@ const EnvSchema = v.object({
   MAIL_FROM: v.optional(
     v.pipe(v.string(), v.trim(), v.nonEmpty('MAIL_FROM must not be empty')),
     'Trousseau <no-reply@localhost>',
+  ),
+  JOBS_POLL_MS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+$/, 'JOBS_POLL_MS must be a whole number of milliseconds (0 runs no jobs here)'),
+      v.transform(Number),
+    ),
+    '5000',
   ),
   LOG_LEVEL: v.optional(v.picklist(LOG_LEVELS, `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`), 'info'),
   CORS_ORIGINS: v.optional(v.pipe(v.string(), v.transform(list), v.array(originSchema('CORS_ORIGINS'))), ''),
@@ -229,6 +240,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sessionSecret: e.SESSION_SECRET || null,
     smtpUrl: e.SMTP_URL || null,
     mailFrom: e.MAIL_FROM,
+    jobsPollMs: e.JOBS_POLL_MS,
     logLevel: e.LOG_LEVEL,
     corsOrigins: e.CORS_ORIGINS,
     operatorEmails: e.OPERATOR_EMAILS,

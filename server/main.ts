@@ -15,6 +15,7 @@ import { type Config, ConfigError, loadConfig } from './config.ts'
 import { openDatabase } from './db/client.ts'
 import type { AppDeps } from './deps.ts'
 import { answerClientError } from './http/client-errors.ts'
+import { createJobs } from './jobs/handlers.ts'
 import { createLogger } from './logger.ts'
 import { createMailer } from './mail/mailer.ts'
 import { startHousekeeping } from './modules/auth/housekeeping.ts'
@@ -106,7 +107,7 @@ export async function startServer(
       : config.publicUrl
   const runtimeConfig = { ...config, port, publicUrl }
 
-  const deps: AppDeps = {
+  const base = {
     config: runtimeConfig,
     database,
     mailer: createMailer(runtimeConfig, logger),
@@ -115,8 +116,11 @@ export async function startServer(
     secret,
     version,
   }
+  const jobs = createJobs(base)
+  const deps: AppDeps = { ...base, jobs }
   app = createApp(deps).app
   const housekeeping = startHousekeeping(deps)
+  if (config.jobsPollMs > 0) jobs.start(config.jobsPollMs)
   const url = `http://${config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${port}`
   logger.info({ url, publicUrl, database: database.driver, mail: deps.mailer.kind }, 'Trousseau listening')
   if (config.nodeEnv === 'production' && config.paymentProvider === 'local') {
@@ -135,6 +139,7 @@ export async function startServer(
       }, SHUTDOWN_GRACE_MS)
       await drained
       clearTimeout(timeout)
+      await jobs.stop()
       await deps.mailer.close()
       await database.close()
       logger.info('Trousseau stopped')

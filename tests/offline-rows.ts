@@ -19,6 +19,7 @@ export const adminProfile = (overrides: Partial<Profile> = {}): Profile => ({
   lastName: 'Admin',
   phoneNumber: '',
   locale: 'fr',
+  reminderMails: true,
   isOperator: false,
   selectedOrganizationId: ORG,
   permissions: ['read__tag', 'read__keychain'],
@@ -33,6 +34,7 @@ export const contactProfile = (overrides: Partial<Profile> = {}): Profile => ({
   lastName: 'Martin',
   phoneNumber: '',
   locale: 'fr',
+  reminderMails: true,
   isOperator: false,
   selectedOrganizationId: ORG,
   permissions: ['pickup__transfer'],
@@ -89,6 +91,7 @@ export const transfer = (id: string, overrides: Partial<Transfer> = {}): Transfe
   refusal: null,
   createdAt: '2026-11-20T08:00:00.000Z',
   cancelledAt: null,
+  chasedAt: null,
   ...overrides,
 })
 

@@ -46,6 +46,13 @@ export const transferEndpoints = {
     params: IdParamsSchema,
     response: TransferSchema,
   }),
+  /** A reminder mailed now to the holder of an overdue transfer (one an hour at most); answers the transfer. */
+  chase: endpoint({
+    method: 'post',
+    path: '/transfers/:id/chase',
+    params: IdParamsSchema,
+    response: TransferSchema,
+  }),
   /** The pickup or the return; an empty body, idempotent by `Idempotency-Key`. */
   pickup: endpoint({
     method: 'post',

@@ -58,6 +58,8 @@ export const users = pgTable(
     lastSeenAt: at('last_seen_at').notNull(),
     /** Last successful sign-in; null for an account created by an invitation and never used. */
     signedInAt: at('signed_in_at'),
+    /** Transfer reminders by mail (escalations to an organization's admins and managers are always sent). */
+    reminderMails: boolean('reminder_mails').notNull().default(true),
   },
   (table) => [check('users_email_lowercase', sql`${table.email} = lower(${table.email})`)],
 )
@@ -440,6 +442,8 @@ export const transfers = pgTable(
     pickedUpAt: at('picked_up_at'),
     returnedAt: at('returned_at'),
     cancelledAt: at('cancelled_at'),
+    /** The last "chase" (a reminder sent now by a manager): at most one an hour. */
+    chasedAt: at('chased_at'),
   },
   (table) => [
     // Lists, newest window first: (starts_at, id) descending within the organization, keychain or recipient.
@@ -537,3 +541,39 @@ export const organizationCounters = pgTable('organization_counters', {
   keychains: bigint('keychains', { mode: 'number' }).notNull().default(0),
   tags: bigint('tags', { mode: 'number' }).notNull().default(0),
 })
+
+/**
+ * The durable job queue: mails and timed work (reminders), written in the transaction that causes them and
+ * run once by whichever server process claims them first (`server/jobs/`). Times are the app clock's.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** `mail`, `transfer.reminder`… (see `server/jobs/kinds.ts`). */
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').notNull(),
+    /** The organization the job belongs to: its jobs go with it. Null for a platform job. */
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    /** A job enqueued twice with one key is one job (a retried fan-out, a reminder scheduled again). */
+    dedupeKey: text('dedupe_key').unique(),
+    runAt: at('run_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(12),
+    /** The claiming process and the end of its lease: past it, another process may take the job again. */
+    lockedBy: text('locked_by'),
+    lockedUntil: at('locked_until'),
+    /** The last failure's message, for operators (never logged with user data). */
+    lastError: text('last_error'),
+    createdAt: at('created_at').notNull(),
+    doneAt: at('done_at'),
+    failedAt: at('failed_at'),
+  },
+  (table) => [
+    index('jobs_due_idx')
+      .on(table.runAt, table.id)
+      .where(sql`${table.doneAt} is null and ${table.failedAt} is null`),
+  ],
+)
+
+export type JobRow = typeof jobs.$inferSelect

@@ -32,6 +32,7 @@ const { registry } = createApp({
   logger: createLogger('silent'),
   secret: Buffer.alloc(32),
   version: 'test',
+  jobs: { nudge: () => undefined, drain: async () => 0 },
 } satisfies AppDeps)
 const routes = registry.routes
 const keyOf = (route: Pick<RouteSpec, 'method' | 'path'>) => `${route.method.toUpperCase()} ${route.path}`

@@ -17,6 +17,8 @@ export type ErrorFields = {
   used?: number
   allowance?: number
   renewsAt?: string
+  /** `chased_recently`: when the next chase is allowed. */
+  retryAt?: string
 }
 
 /** Thrown anywhere under a request; the error handler turns it into `{ error: { code, message } }`. */

@@ -90,6 +90,19 @@ export async function buildWorld(t: TestApp) {
       const recipientId = organizationId === ownId && caller ? caller.id : foreign.admin.id
       return makeTransfer(t, { organizationId, keychainId: keychain.id, recipientId })
     },
+    /** Picked up, and a day past its to-date: late. */
+    overdueTransfer: async (organizationId: string) => {
+      const keychain = await makeKeychain(t, organizationId, 'Late')
+      const recipientId = organizationId === ownId ? own.admin.id : foreign.admin.id
+      return makeTransfer(t, {
+        organizationId,
+        keychainId: keychain.id,
+        recipientId,
+        fromDate: parisDay(t, -4),
+        toDate: parisDay(t, -2),
+        status: 'TRANSFERRED',
+      })
+    },
     key: async (organizationId: string) => {
       const keychain = await makeKeychain(t, organizationId, 'With key')
       const [key] = await t.db
@@ -345,6 +358,11 @@ export const FIXTURES: Record<string, Fixture> = {
     access: selected('delete__transfer'),
     own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
     foreign: async (w) => ({ path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}` }),
+  },
+  'POST /transfers/:id/chase': {
+    access: selected('create__transfer'),
+    own: async (w) => ({ path: `/api/transfers/${(await w.overdueTransfer(w.own)).id}/chase` }),
+    foreign: async (w) => ({ path: `/api/transfers/${(await w.overdueTransfer(w.foreign)).id}/chase` }),
   },
   'POST /transfers/:id/pickups': {
     access: 'signedIn',

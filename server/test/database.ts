@@ -32,6 +32,21 @@ export async function openTestDatabase(): Promise<Database> {
   }
 }
 
+/**
+ * Two connections to one fresh database, as two server processes would have: two pools on PostgreSQL; on
+ * PGlite, which is one process's embedded database, the same one twice. Close the first to drop it.
+ */
+export async function openTestDatabaseTwice(): Promise<[Database, Database]> {
+  const first = await openTestDatabase()
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) return [first, { ...first, close: async () => undefined }]
+  const result = (await first.db.execute(sql`select current_database() as name`)) as unknown as {
+    rows: [{ name: string }]
+  }
+  const [{ name }] = result.rows
+  return [first, await openPostgres(databaseUrl(adminUrl, name), { logger: statementLogger })]
+}
+
 function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl)
   url.pathname = `/${name}`

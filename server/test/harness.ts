@@ -11,7 +11,9 @@ import { type Config, loadConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
 import type { AppDeps } from '../deps.ts'
 import { sessionCookieName } from '../http/session-cookie.ts'
+import { createJobs } from '../jobs/handlers.ts'
 import { createLogger } from '../logger.ts'
+import type { Mailer } from '../mail/mailer.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import { TEST_EPOCH, TestClock } from './clock.ts'
 import { openTestDatabase, truncateAll } from './database.ts'
@@ -42,6 +44,14 @@ export type TestAppOptions = {
   /** Share a database between apps in one file (the caller closes it). */
   database?: Database
   clock?: TestClock
+  /** Another mailer than the captured one (a real SMTP one, for delivery tests). */
+  mailer?: Mailer
+  /**
+   * Whether a request that nudged the job runner (it enqueued a mail) runs the due jobs before it answers
+   * (default true: the mail is there when it answers, as the server's nudge sends it at once). Timed jobs wait
+   * for the clock and `runJobs()`.
+   */
+  runJobsAfterRequests?: boolean
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>
@@ -81,15 +91,28 @@ export async function createTestApp(options: TestAppOptions = {}) {
       },
     }),
   )
-  const deps: AppDeps = {
+  const base = {
     config,
     database,
-    mailer: mail,
+    mailer: options.mailer ?? mail,
     clock,
     logger,
     secret: Buffer.from(TEST_SECRET),
     version: 'test',
   }
+  const jobs = createJobs(base)
+  // The app's nudge ("a job is due now") is noted, and the request that caused it drains before it answers.
+  let nudged = false
+  const deps: AppDeps = {
+    ...base,
+    jobs: {
+      nudge: () => {
+        nudged = true
+      },
+      drain: () => jobs.drain(),
+    },
+  }
+  const runJobsAfterRequests = options.runJobsAfterRequests ?? true
   const { app, registry } = createApp(deps, { checkResponses: true })
   const origin = new URL(config.publicUrl).origin
 
@@ -103,7 +126,16 @@ export async function createTestApp(options: TestAppOptions = {}) {
       body = JSON.stringify(init.json)
       if (!headers.has('content-type')) headers.set('content-type', 'application/json')
     }
-    return app.request(new URL(path, origin).toString(), { method: init.method ?? 'GET', headers, body })
+    const response = await app.request(new URL(path, origin).toString(), {
+      method: init.method ?? 'GET',
+      headers,
+      body,
+    })
+    if (nudged && runJobsAfterRequests) {
+      nudged = false
+      await jobs.drain()
+    }
+    return response
   }
 
   const withMethod =
@@ -129,6 +161,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
     db: database.db,
     clock,
     mail,
+    /** Runs every job due by the test clock (reminders after `clock.advance`, retries). */
+    runJobs: () => jobs.drain(),
     logLines,
     request,
     get: withMethod('GET'),
@@ -143,6 +177,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       mail.clear()
     },
     async close() {
+      await jobs.stop()
       if (!options.database) await database.close()
       await rm(dataDir, { recursive: true, force: true })
     },

@@ -11,6 +11,7 @@ const profile = {
   lastName: 'Lovelace',
   phoneNumber: '',
   locale: 'en',
+  reminderMails: true,
   isOperator: false,
   selectedOrganizationId: null,
   permissions: [],

@@ -134,6 +134,15 @@ export function useCancelTransfer() {
   })
 }
 
+/** Mails the holder of an overdue transfer now (one an hour); the lists show the new `chasedAt`. */
+export function useChaseTransfer() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => call(transferEndpoints.chase, { params: { id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: transferKeys.all }),
+  })
+}
+
 /** How a confirmation reaches the server: through the device's outbox, composed in by the route. */
 export type ConfirmPickup = (
   transfer: Transfer,

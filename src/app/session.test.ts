@@ -11,6 +11,7 @@ const profile = (id: string): Profile => ({
   lastName: '',
   phoneNumber: '',
   locale: 'fr',
+  reminderMails: true,
   isOperator: false,
   selectedOrganizationId: null,
   permissions: [],

@@ -9,6 +9,8 @@ const TRANSLATED_CODES: ReadonlySet<string> = new Set([
   ErrorCode.transferAllowanceExceeded,
   ErrorCode.transferOverlap,
   ErrorCode.pickupRefused,
+  ErrorCode.notOverdue,
+  ErrorCode.chasedRecently,
 ])
 
 /** What each of the contract's codes means for the person who pressed the button. */

@@ -14,6 +14,9 @@ function decodeQuotedPrintable(raw: string): string {
 export async function startMailbox() {
   const received: ReceivedMail[] = []
   const waiters: Array<() => void> = []
+  /** While set, every message is refused with a temporary failure (451), as a server that is struggling. */
+  let refusing = false
+  let refused = 0
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -22,6 +25,11 @@ export async function startMailbox() {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', () => {
+        if (refusing) {
+          refused += 1
+          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }))
+          return
+        }
         const raw = Buffer.concat(chunks).toString('utf8')
         received.push({
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
@@ -53,6 +61,12 @@ export async function startMailbox() {
     url: `smtp://127.0.0.1:${port}`,
     received,
     nextMailTo,
+    refuse(on: boolean) {
+      refusing = on
+    },
+    get refused() {
+      return refused
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

@@ -4,11 +4,13 @@ import type { Invitation, Member } from '../../../contract/organizations.ts'
 import { type UserRow, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
+import { mailJob } from '../../jobs/mail.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
 import { invitationMail } from '../../mail/invitation-mail.ts'
 import { findOrganization } from '../organizations/service.ts'
 import { addMembership, findMembership, toMember } from './service.ts'
 
-type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'config' | 'logger'>
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config' | 'logger'>
 
 export const displayName = (user: Pick<UserRow, 'firstName' | 'lastName' | 'email'>) =>
   `${user.firstName} ${user.lastName}`.trim() || user.email
@@ -51,20 +53,23 @@ export async function inviteMember(
     if (!added) {
       throw new ApiError(409, ErrorCode.conflict, 'This person is already a member of the organization.')
     }
+    await enqueueJobs(tx, [
+      mailJob(
+        invitationMail({
+          to: user.email,
+          locale: user.locale,
+          publicUrl: deps.config.publicUrl,
+          organizationName: organization.name,
+          inviterName: displayName(input.inviter),
+          role: invitation.role,
+        }),
+        { now, organizationId: input.organizationId },
+      ),
+    ])
     return user
   })
-  const mail = invitationMail({
-    to: invitee.email,
-    locale: invitee.locale,
-    publicUrl: deps.config.publicUrl,
-    organizationName: organization.name,
-    inviterName: displayName(input.inviter),
-    role: invitation.role,
-  })
-  // The membership stands even if the mail fails: the invitee can still sign in from the sign-in page.
-  await deps.mailer.send(mail).catch((error: unknown) => {
-    deps.logger.error({ err: error, organizationId: input.organizationId }, 'invitation mail failed')
-  })
+  // The membership and its mail commit together; the mail is retried while the SMTP server refuses it.
+  deps.jobs.nudge()
   const row = await findMembership(deps.database.db, input.organizationId, invitee.id)
   if (!row) throw new Error('invited membership vanished')
   return toMember(row)

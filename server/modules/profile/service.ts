@@ -32,6 +32,7 @@ export async function profileOf(deps: Deps, user: UserRow, role?: Role | null): 
     lastName: user.lastName,
     phoneNumber: user.phoneNumber,
     locale: user.locale,
+    reminderMails: user.reminderMails,
     isOperator: operator,
     selectedOrganizationId: user.selectedOrganizationId,
     permissions: [...permissionsFor(role, operator)],

@@ -26,6 +26,9 @@ function partsIn(timeZone: string, date: Date) {
   return parts
 }
 
+/** The hour (0–23) the zone's wall clock shows at that instant. */
+export const hourIn = (timeZone: string, instant: Date): number => partsIn(timeZone, instant).hour
+
 /** How far the zone's wall clock is ahead of UTC at that instant, in ms. */
 function offsetAt(timeZone: string, date: Date): number {
   const p = partsIn(timeZone, date)

@@ -7,6 +7,8 @@ import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { ipBucket } from '../../http/ip-bucket.ts'
 import { hitRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
+import { mailJob } from '../../jobs/mail.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
 import { foundReportMail } from '../../mail/found-report-mail.ts'
 import { findTagByPublicId } from './service.ts'
 
@@ -25,7 +27,7 @@ export const FOUND_REPORTS_PER_TAG: RateLimitPolicy = { limit: 10, windowMs: 24 
  */
 export const FOUND_REPORTS_PER_REPORTER: RateLimitPolicy = { limit: 2, windowMs: 24 * HOUR }
 
-type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'config' | 'logger'>
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config' | 'logger'>
 
 const rateLimited = (retryAfterS: number) =>
   new ApiError(429, ErrorCode.rateLimited, 'Too many messages. Please try again later.', {
@@ -85,8 +87,8 @@ export async function reportFoundTag(
         eq(memberships.status, 'ACTIVE'),
       ),
     )
-  for (const admin of admins) {
-    const mail = foundReportMail({
+  const mails = admins.map((admin) =>
+    foundReportMail({
       to: admin.email,
       locale: admin.locale,
       publicUrl: deps.config.publicUrl,
@@ -94,9 +96,11 @@ export async function reportFoundTag(
       tag,
       message: input.report.message,
       contact: input.report.contact,
-    })
-    await deps.mailer.send(mail).catch((error: unknown) => {
-      deps.logger.error({ err: error, tagId: tag.id }, 'found-report mail failed')
-    })
-  }
+    }),
+  )
+  await enqueueJobs(
+    db,
+    mails.map((mail) => mailJob(mail, { now, organizationId: tag.organizationId })),
+  )
+  deps.jobs.nudge()
 }

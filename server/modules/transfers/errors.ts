@@ -22,6 +22,14 @@ export const transferErrorMessages = {
     id: 'error.transfer.overlap',
     message: 'Another transfer of this keychain overlaps these dates.',
   },
+  notOverdue: /*i18n*/ {
+    id: 'error.transfer.notOverdue',
+    message: 'Only a keychain that is late can be chased: this one is not overdue.',
+  },
+  chasedRecently: /*i18n*/ {
+    id: 'error.transfer.chasedRecently',
+    message: 'A reminder was sent less than an hour ago. You can send another one at {time}.',
+  },
 } satisfies Record<string, MessageDescriptor>
 
 export const pickupRefusalMessages = {
@@ -108,4 +116,23 @@ export function notCancellable(status: TransferStatus): ApiError {
     `A ${status} transfer cannot be cancelled: only a SCHEDULED one can. Allowed next: none.`,
     { fields: { allowed: [] } },
   )
+}
+
+/** 409 `not_overdue`: a chase of a transfer whose keychain is not late. */
+export function notOverdue(locale: Locale): ApiError {
+  return new ApiError(409, ErrorCode.notOverdue, translator(locale)._(transferErrorMessages.notOverdue))
+}
+
+/** 429 `chased_recently` with `Retry-After` and `retryAt`: one chase an hour. */
+export function chasedRecently(locale: Locale, retryAt: Date, now: Date, timeZone: string): ApiError {
+  const time = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'fr-FR', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(retryAt)
+  const message = translator(locale)._({ ...transferErrorMessages.chasedRecently, values: { time } })
+  return new ApiError(429, ErrorCode.chasedRecently, message, {
+    fields: { retryAt: retryAt.toISOString() },
+    headers: { 'Retry-After': String(Math.ceil((retryAt.getTime() - now.getTime()) / 1000)) },
+  })
 }

@@ -7,6 +7,7 @@ import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
 import { inRequestLanguage } from '../../http/request-locale.ts'
 import { findKeychain } from '../keychains/service.ts'
+import { chaseTransfer } from './chase.ts'
 import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
 import { recordPickup } from './pickups.ts'
 import { cancelTransfer, createTransfer, getTransfer } from './service.ts'
@@ -126,6 +127,31 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
         await cancelTransfer(deps, {
           organizationId: organization.organizationId,
           actorId: session.user.id,
+          id: params.id,
+        }),
+        200,
+      ),
+  )
+
+  api.route(
+    {
+      ...transferEndpoints.chase,
+      summary:
+        'Mail the holder of an overdue transfer a reminder now, in their language; one an hour per transfer',
+      access: inSelectedOrganization('create__transfer'),
+      responses: {
+        200: { description: 'The transfer, with `chasedAt`; the mail is on its way' },
+        409: {
+          description: '`not_overdue`: the keychain is not late (not picked up, returned, or not yet due)',
+        },
+        429: { description: '`chased_recently` (`retryAt`, `Retry-After`): chased less than an hour ago' },
+      },
+    },
+    async (c, { organization, session, params }) =>
+      c.json(
+        await chaseTransfer(deps, {
+          organizationId: organization.organizationId,
+          actor: inRequestLanguage(c, session.user),
           id: params.id,
         }),
         200,

@@ -10,6 +10,8 @@ import { memberships, type OrganizationRow, transfers, type UserRow, users } fro
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { memberRole } from '../../http/member-role.ts'
+import { mailJob } from '../../jobs/mail.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
 import { transferAuthorizedMail, transferCancelledMail } from '../../mail/transfer-mail.ts'
 import { appendEvent } from '../events/log.ts'
 import { findKeychain } from '../keychains/service.ts'
@@ -19,9 +21,10 @@ import { findOrganization } from '../organizations/service.ts'
 import { calendarDayIn, monthBoundsIn, startOfDayIn } from '../subscriptions/calendar.ts'
 import { activeSubscription, transfersUsedThisMonth } from '../subscriptions/service.ts'
 import { allowanceExceeded, notCancellable, subscriptionRequired, transferOverlap } from './errors.ts'
+import { reminderJobs } from './reminders.ts'
 import { findTransferRow, type TransferViewRow, toTransfer } from './view.ts'
 
-type Deps = Pick<AppDeps, 'database' | 'clock' | 'mailer' | 'config' | 'logger'>
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config' | 'logger'>
 type TransferCreate = v.InferOutput<typeof TransferCreateSchema>
 
 const invalid = (path: string, message: string) =>
@@ -165,6 +168,23 @@ export async function createTransfer(
       .returning()
     // Stryker disable next-line all: an INSERT … RETURNING answers its row
     if (!row) throw new Error('transfer insert returned no row')
+    const mail = transferAuthorizedMail({
+      to: user.email,
+      locale: user.locale,
+      publicUrl: deps.config.publicUrl,
+      transferId: row.id,
+      organizationName: organization.name,
+      keychainName: row.keychainName,
+      fromDate: row.fromDate,
+      toDate: row.toDate,
+      authorizerName: displayName(input.actor),
+      address: addressOf(organization),
+      invited: recipient.invite,
+    })
+    await enqueueJobs(tx, [
+      mailJob(mail, { now, organizationId: organization.id }),
+      ...reminderJobs(row, timeZone, now),
+    ])
     await appendEvent(tx, {
       organizationId: input.organizationId,
       kind: 'transfer.authorized',
@@ -174,23 +194,10 @@ export async function createTransfer(
       transferIds: [row.id],
       payload: { recipientId: user.id, fromDate: row.fromDate, toDate: row.toDate },
     })
-    return { row, organization, recipient: user, invited: recipient.invite }
+    return row
   })
-  const mail = transferAuthorizedMail({
-    to: created.recipient.email,
-    locale: created.recipient.locale,
-    publicUrl: deps.config.publicUrl,
-    transferId: created.row.id,
-    organizationName: created.organization.name,
-    keychainName: created.row.keychainName,
-    fromDate: created.row.fromDate,
-    toDate: created.row.toDate,
-    authorizerName: displayName(input.actor),
-    address: addressOf(created.organization),
-    invited: created.invited,
-  })
-  await sendQuietly(deps, mail, created.row.id, 'transfer mail failed')
-  return viewOf(deps.database.db, created.row.id, input.actor.id, now, deps.config.publicUrl)
+  deps.jobs.nudge()
+  return viewOf(deps.database.db, created.id, input.actor.id, now, deps.config.publicUrl)
 }
 
 export function addressOf(organization: OrganizationRow) {
@@ -201,18 +208,6 @@ export function addressOf(organization: OrganizationRow) {
     postalCode: organization.postalCode,
     country: organization.country,
   }
-}
-
-/** A mail whose failure is logged (ids only) and does not fail the request. */
-async function sendQuietly(
-  deps: Deps,
-  mail: Parameters<Deps['mailer']['send']>[0],
-  transferId: string,
-  what: string,
-) {
-  await deps.mailer.send(mail).catch((error: unknown) => {
-    deps.logger.error({ err: error, transferId }, what)
-  })
 }
 
 async function viewOf(db: Db, id: string, callerId: string, now: Date, publicUrl: string): Promise<Transfer> {
@@ -247,6 +242,10 @@ export async function cancelTransfer(
       .update(transfers)
       .set({ status: 'CANCELLED', cancelledAt: now })
       .where(eq(transfers.id, current.id))
+    const view = await findTransferRow(tx, current.id)
+    // Stryker disable next-line all: the transfer was found and locked just above
+    if (!view) throw notFound('No such transfer.')
+    await enqueueJobs(tx, [mailJob(cancellationMail(view), { now, organizationId: current.organizationId })])
     await appendEvent(tx, {
       organizationId: current.organizationId,
       kind: 'transfer.cancelled',
@@ -260,8 +259,7 @@ export async function cancelTransfer(
   const view = await findTransferRow(db, cancelled.id)
   // Stryker disable next-line all: the transfer was found and locked by the cancellation above
   if (!view) throw notFound('No such transfer.')
-  if (!cancelled.alreadyCancelled)
-    await sendQuietly(deps, cancellationMail(view), cancelled.id, 'transfer cancellation mail failed')
+  if (!cancelled.alreadyCancelled) deps.jobs.nudge()
   return toTransfer(db, view, input.actorId, now, deps.config.publicUrl)
 }
 

@@ -32,6 +32,7 @@ describe('POST /keychains/{id}/transfers', () => {
       next: null,
       refusal: 'not_recipient',
       cancelledAt: null,
+      chasedAt: null,
     })
     const mail = t.mail.last(contact.email)!
     expect(mail.subject).toBe('Le trousseau « Cave » vous attend à partir du 15 janvier 2030')
@@ -285,7 +286,7 @@ describe('DELETE /transfers/{id}', () => {
     expect((await t.delete(`/api/transfers/${out.id}`, { cookie: other.admin.cookie })).status).toBe(404)
   })
 
-  it('tells nobody of a mail failure: the cancellation stands and the log holds ids only', async () => {
+  it('retries a refused cancellation mail: the cancellation stands, the mail goes later, once', async () => {
     const { admin, contact, keychain } = await transferWorld(t)
     const { id } = await (await authorize(t, admin.cookie, keychain.id, dates(toMember(contact.id)))).json()
     const send = t.mail.send
@@ -297,9 +298,13 @@ describe('DELETE /transfers/{id}', () => {
     } finally {
       t.mail.send = send
     }
-    const line = t.logLines.find((each) => each.includes('transfer cancellation mail failed'))!
-    expect(line).toContain(id)
+    const line = t.logLines.findLast((each) => each.includes('job failed, retried later'))!
     expect(line).not.toContain(contact.email)
+    t.clock.advance(30_000)
+    await t.runJobs()
+    await t.runJobs()
+    const cancellations = t.mail.to(contact.email).filter((mail) => mail.subject.includes('annulé'))
+    expect(cancellations).toHaveLength(1)
   })
 })
 

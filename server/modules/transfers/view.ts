@@ -274,6 +274,7 @@ export async function toTransfers(
       refusal: decision.refusal,
       createdAt: transfer.createdAt.toISOString(),
       cancelledAt: transfer.cancelledAt?.toISOString() ?? null,
+      chasedAt: transfer.chasedAt?.toISOString() ?? null,
     }
   })
 }

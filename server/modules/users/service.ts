@@ -30,7 +30,9 @@ export async function findUserByEmail(deps: Pick<Deps, 'database'>, email: strin
   return user ?? null
 }
 
-export type UserUpdate = Partial<Pick<UserRow, 'firstName' | 'lastName' | 'phoneNumber' | 'locale'>>
+export type UserUpdate = Partial<
+  Pick<UserRow, 'firstName' | 'lastName' | 'phoneNumber' | 'locale' | 'reminderMails'>
+>
 
 export async function updateUser(
   deps: Pick<Deps, 'database'>,

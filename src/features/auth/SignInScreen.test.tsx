@@ -10,6 +10,7 @@ const profile = {
   lastName: '',
   phoneNumber: '',
   locale: 'en',
+  reminderMails: true,
   isOperator: false,
   selectedOrganizationId: null,
   permissions: [],

@@ -89,6 +89,57 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
           </div>
         </form>
       </Card>
+      <ReminderMailsSetting profile={profile} />
     </>
+  )
+}
+
+/** The transfer reminders by mail, on or off, saved as soon as it changes. */
+function ReminderMailsSetting({ profile }: { profile: Profile }) {
+  const { t } = useLingui()
+  const failed = useFailureToast()
+  const updateProfile = useUpdateProfile()
+  const checked = updateProfile.isPending
+    ? (updateProfile.variables.reminderMails ?? profile.reminderMails)
+    : profile.reminderMails
+  return (
+    <Card className="mt-6 max-w-2xl">
+      <h2 className="mb-3 text-base font-semibold">
+        <Trans>Mail</Trans>
+      </h2>
+      <label className="flex items-start gap-3">
+        <input
+          type="checkbox"
+          name="reminderMails"
+          className="mt-1 size-4"
+          checked={checked}
+          disabled={updateProfile.isPending}
+          onChange={async (event) => {
+            const reminderMails = event.currentTarget.checked
+            try {
+              await updateProfile.mutateAsync({ reminderMails })
+              toasts.add({
+                severity: 'success',
+                summary: reminderMails ? t`Reminder mails are on.` : t`Reminder mails are off.`,
+                life: 4000,
+              })
+            } catch (error) {
+              failed(t`Your profile could not be updated.`, error)
+            }
+          }}
+        />
+        <span>
+          <span className="block font-medium">
+            <Trans>Remind me by mail of the transfers I hold</Trans>
+          </span>
+          <span className="block text-sm text-slate-600">
+            <Trans>
+              The day before a pickup opens, the day before and the day a keychain is due back, and when it is
+              late.
+            </Trans>
+          </span>
+        </span>
+      </label>
+    </Card>
   )
 }

@@ -10,6 +10,7 @@ import { Card } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { CancelTransferButton } from './CancelTransferButton.tsx'
+import { ChaseTransferButton } from './ChaseTransferButton.tsx'
 import { TransferTable } from './TransferTable.tsx'
 
 // The form (date pickers and their calendar) loads when someone opens it, not with every keychain page.
@@ -37,6 +38,7 @@ export function KeychainTransfersSection({
     placeholderData: keepPreviousData,
   })
   const canCancel = ability.can('delete', 'transfer')
+  const canChase = ability.can('create', 'transfer')
   return (
     <Card className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -82,6 +84,8 @@ export function KeychainTransfersSection({
             actions={(transfer) =>
               canCancel && transfer.status === 'SCHEDULED' ? (
                 <CancelTransferButton transfer={transfer} />
+              ) : canChase ? (
+                <ChaseTransferButton transfer={transfer} />
               ) : null
             }
           />

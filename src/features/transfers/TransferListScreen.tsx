@@ -9,6 +9,7 @@ import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { CancelTransferButton } from './CancelTransferButton.tsx'
+import { ChaseTransferButton } from './ChaseTransferButton.tsx'
 import { TRANSFER_STATUS_LABELS } from './labels.ts'
 import { TransferTable } from './TransferTable.tsx'
 
@@ -31,6 +32,7 @@ export function TransferListScreen({
     placeholderData: keepPreviousData,
   })
   const canCancel = ability.can('delete', 'transfer')
+  const canChase = ability.can('create', 'transfer')
   const canOpenKeychains = ability.can('read', 'keychain')
   return (
     <>
@@ -85,6 +87,8 @@ export function TransferListScreen({
             actions={(transfer) =>
               canCancel && transfer.status === 'SCHEDULED' ? (
                 <CancelTransferButton transfer={transfer} />
+              ) : canChase ? (
+                <ChaseTransferButton transfer={transfer} />
               ) : null
             }
           />

@@ -1,0 +1,16 @@
+import type { AppDeps } from '../deps.ts'
+import { REMINDER_JOB, reminderHandler } from '../modules/transfers/reminders.ts'
+import { MAIL_JOB, sendMailJob } from './mail.ts'
+import { createJobRunner, type JobRunner } from './runner.ts'
+
+/** Every kind of job this server runs, with what runs it. */
+export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRunner {
+  return createJobRunner(
+    deps,
+    {
+      [MAIL_JOB]: sendMailJob(deps.mailer),
+      [REMINDER_JOB]: reminderHandler(deps),
+    },
+    worker,
+  )
+}

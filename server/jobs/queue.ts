@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import type { Db } from '../db/client.ts'
+import { jobs } from '../db/schema.ts'
+
+export type NewJob = {
+  kind: string
+  payload: Record<string, unknown>
+  runAt: Date
+  /** The clock's now, stored as `created_at`. */
+  now: Date
+  organizationId?: string | null
+  /** Enqueueing one key twice keeps the first job (see `jobs.dedupe_key`). */
+  dedupeKey?: string
+  maxAttempts?: number
+}
+
+/** Writes jobs in the caller's transaction: they exist exactly when the change that causes them commits. */
+export async function enqueueJobs(tx: Db, list: NewJob[]): Promise<void> {
+  if (list.length === 0) return
+  await tx
+    .insert(jobs)
+    .values(
+      list.map((job) => ({
+        kind: job.kind,
+        payload: job.payload,
+        runAt: job.runAt,
+        createdAt: job.now,
+        organizationId: job.organizationId ?? null,
+        dedupeKey: job.dedupeKey ?? null,
+        ...(job.maxAttempts ? { maxAttempts: job.maxAttempts } : {}),
+      })),
+    )
+    .onConflictDoNothing({ target: jobs.dedupeKey })
+}
+
+export type ClaimedJob = {
+  id: string
+  kind: string
+  /** Read by the job's handler through its schema. */
+  payload: unknown
+  organizationId: string | null
+  /** This attempt's number, from 1. */
+  attempts: number
+  maxAttempts: number
+}
+
+/** How long a claimed job stays with its process; past it (the process died), another may run it again. */
+export const JOB_LEASE_MS = 5 * 60 * 1000
+
+/**
+ * Takes up to `limit` due jobs for `worker`: jobs not done, not failed, due by `now`, whose lease is free or
+ * over. `FOR UPDATE SKIP LOCKED` lets several processes claim at once without waiting for or taking each
+ * other's rows; the claim counts an attempt, so a job that kills its process still runs out of attempts.
+ */
+export async function claimJobs(db: Db, worker: string, now: Date, limit: number): Promise<ClaimedJob[]> {
+  const leaseEnd = new Date(now.getTime() + JOB_LEASE_MS)
+  const due = db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(
+      and(
+        isNull(jobs.doneAt),
+        isNull(jobs.failedAt),
+        lte(jobs.runAt, now),
+        or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now)),
+      ),
+    )
+    .orderBy(jobs.runAt, jobs.id)
+    .limit(limit)
+    .for('update', { skipLocked: true })
+  return db
+    .update(jobs)
+    .set({ lockedBy: worker, lockedUntil: leaseEnd, attempts: sql`${jobs.attempts} + 1` })
+    .where(inArray(jobs.id, due))
+    .returning({
+      id: jobs.id,
+      kind: jobs.kind,
+      payload: jobs.payload,
+      organizationId: jobs.organizationId,
+      attempts: jobs.attempts,
+      maxAttempts: jobs.maxAttempts,
+    })
+}
+
+/** Only the process holding the job's lease may settle it (a process whose lease ran out lost the job). */
+const heldBy = (job: ClaimedJob, worker: string) => and(eq(jobs.id, job.id), eq(jobs.lockedBy, worker))
+
+export async function markDone(db: Db, job: ClaimedJob, worker: string, now: Date): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ doneAt: now, lockedBy: null, lockedUntil: null, lastError: null })
+    .where(heldBy(job, worker))
+}
+
+/** 30 s after the first failure, doubling up to an hour: 12 attempts span about six hours. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** (attempts - 1), 60 * 60 * 1000)
+}
+
+/** A failed attempt: retried later, or failed for good once its attempts are spent. */
+export async function markFailed(db: Db, job: ClaimedJob, worker: string, now: Date, error: string) {
+  const spent = job.attempts >= job.maxAttempts
+  await db
+    .update(jobs)
+    .set({
+      lockedBy: null,
+      lockedUntil: null,
+      lastError: error.slice(0, 500),
+      ...(spent ? { failedAt: now } : { runAt: new Date(now.getTime() + retryDelayMs(job.attempts)) }),
+    })
+    .where(heldBy(job, worker))
+  return spent
+}
+
+/** Not now (quiet hours…): the job runs at `runAt`, and this attempt does not count. */
+export async function markDeferred(db: Db, job: ClaimedJob, worker: string, runAt: Date): Promise<void> {
+  await db
+    .update(jobs)
+    .set({ runAt, lockedBy: null, lockedUntil: null, attempts: sql`${jobs.attempts} - 1` })
+    .where(heldBy(job, worker))
+}
+
+export const newWorkerId = () => `worker-${process.pid}-${randomUUID().slice(0, 8)}`

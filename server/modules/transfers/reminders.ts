@@ -1,0 +1,181 @@
+import { and, eq, inArray, ne } from 'drizzle-orm'
+import * as v from 'valibot'
+import { RETURN_GRACE_MS, shiftCalendarDay } from '../../../contract/transfers.ts'
+import type { Db } from '../../db/client.ts'
+import { memberships, type TransferRow, users } from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import { mailJob } from '../../jobs/mail.ts'
+import { enqueueJobs, type NewJob } from '../../jobs/queue.ts'
+import type { JobHandler } from '../../jobs/runner.ts'
+import type { MailMessage } from '../../mail/mailer.ts'
+import {
+  escalationMail,
+  REMINDER_STEPS,
+  type ReminderMailInput,
+  type ReminderStep,
+  reminderMail,
+} from '../../mail/reminder-mail.ts'
+import { displayName } from '../members/invitations.ts'
+import { calendarDayIn, hourIn, zonedTime } from '../subscriptions/calendar.ts'
+import { findTransferRow, type TransferViewRow } from './view.ts'
+
+export const REMINDER_JOB = 'transfer.reminder'
+/** Reminders go out at 09:00 in the organization's time zone, and never during its night (21:00–08:00). */
+export const REMINDER_HOUR = 9
+export const QUIET_FROM_HOUR = 21
+export const QUIET_UNTIL_HOUR = 8
+
+type Window = Pick<TransferRow, 'fromDate' | 'toDate'>
+
+/** The day of each step: the eve of the window, the eve of the to-date, the to-date, the two days after. */
+const stepDay: Record<ReminderStep, (window: Window) => string> = {
+  pickup_tomorrow: (w) => shiftCalendarDay(w.fromDate, -1),
+  due_tomorrow: (w) => shiftCalendarDay(w.toDate, -1),
+  due_today: (w) => w.toDate,
+  overdue: (w) => shiftCalendarDay(w.toDate, 1),
+  escalation: (w) => shiftCalendarDay(w.toDate, 2),
+}
+
+function atHourIn(timeZone: string, day: string, hour: number): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  return zonedTime(timeZone, { year, month, day: date, hour })
+}
+
+/** When each reminder of a window goes out. */
+export function reminderSchedule(timeZone: string, window: Window) {
+  return REMINDER_STEPS.map((step) => ({
+    step,
+    at: atHourIn(timeZone, stepDay[step](window), REMINDER_HOUR),
+  }))
+}
+
+/**
+ * The reminder jobs of a transfer's window, those still to come at `now`, to enqueue in the transaction that
+ * writes the window (an authorization, an extension). Each job decides when it runs whether it still applies,
+ * so a return or a cancellation needs no clean-up, and a moved window's old jobs find it moved and do nothing.
+ */
+export function reminderJobs(
+  transfer: Pick<TransferRow, 'id' | 'organizationId'> & Window,
+  timeZone: string,
+  now: Date,
+): NewJob[] {
+  return reminderSchedule(timeZone, transfer)
+    .filter(({ at }) => at > now)
+    .map(({ step, at }) => ({
+      kind: REMINDER_JOB,
+      payload: { transferId: transfer.id, step, fromDate: transfer.fromDate, toDate: transfer.toDate },
+      runAt: at,
+      now,
+      organizationId: transfer.organizationId,
+      dedupeKey: `reminder:${transfer.id}:${step}:${transfer.fromDate}:${transfer.toDate}`,
+    }))
+}
+
+/** Whether a step still applies to the transfer as it stands: never once returned or cancelled. */
+export function stillApplies(step: ReminderStep, transfer: TransferRow, now: Date): boolean {
+  const t = now.getTime()
+  switch (step) {
+    case 'pickup_tomorrow':
+      return transfer.status === 'SCHEDULED' && t < transfer.startsAt.getTime()
+    case 'due_tomorrow':
+      return transfer.status === 'TRANSFERRED' && t < transfer.endsAt.getTime()
+    case 'due_today':
+      return transfer.status === 'TRANSFERRED' && t < transfer.endsAt.getTime() + RETURN_GRACE_MS
+    default:
+      return transfer.status === 'TRANSFERRED'
+  }
+}
+
+/** During the organization's night, the next 08:00 there; otherwise null (a reminder may go now). */
+export function quietUntil(timeZone: string, now: Date): Date | null {
+  const hour = hourIn(timeZone, now)
+  if (hour >= QUIET_UNTIL_HOUR && hour < QUIET_FROM_HOUR) return null
+  const today = calendarDayIn(timeZone, now)
+  return atHourIn(timeZone, hour >= QUIET_FROM_HOUR ? shiftCalendarDay(today, 1) : today, QUIET_UNTIL_HOUR)
+}
+
+const ReminderPayloadSchema = v.object({
+  transferId: v.string(),
+  step: v.picklist(REMINDER_STEPS),
+  fromDate: v.string(),
+  toDate: v.string(),
+})
+
+export function mailInput(
+  row: TransferViewRow,
+  publicUrl: string,
+  to: { email: string; locale: 'fr' | 'en' },
+) {
+  return {
+    to: to.email,
+    locale: to.locale,
+    publicUrl,
+    transferId: row.transfer.id,
+    organizationName: row.organization.name,
+    keychainName: row.keychainName ?? row.transfer.keychainName,
+    fromDate: row.transfer.fromDate,
+    toDate: row.transfer.toDate,
+  } satisfies ReminderMailInput
+}
+
+/** The active admins and managers of the organization, but the holder. */
+async function escalationRecipients(db: Db, row: TransferViewRow) {
+  return db
+    .select({ id: users.id, email: users.email, locale: users.locale })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.organizationId, row.transfer.organizationId),
+        eq(memberships.status, 'ACTIVE'),
+        inArray(memberships.role, ['ADMIN', 'MANAGER']),
+        ne(users.id, row.recipient.id),
+      ),
+    )
+}
+
+async function mailsFor(
+  db: Db,
+  step: ReminderStep,
+  row: TransferViewRow,
+  publicUrl: string,
+): Promise<Array<{ userId: string; message: MailMessage }>> {
+  if (step === 'escalation') {
+    const holderName = displayName(row.recipient)
+    return (await escalationRecipients(db, row)).map((admin) => ({
+      userId: admin.id,
+      message: escalationMail({ ...mailInput(row, publicUrl, admin), holderName }),
+    }))
+  }
+  const { recipient, recipientStatus } = row
+  const member = recipientStatus !== null && recipientStatus !== 'DISABLED'
+  if (!member || !recipient.reminderMails) return []
+  return [{ userId: recipient.id, message: reminderMail(step, mailInput(row, publicUrl, recipient)) }]
+}
+
+/**
+ * Runs a reminder: when it still applies and it is daytime in the organization, its mails become mail jobs
+ * (keyed by this job and each person, so a retried run enqueues nothing twice); at night it waits for 08:00.
+ */
+export function reminderHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): JobHandler {
+  const { db } = deps.database
+  return async (job) => {
+    const payload = v.parse(ReminderPayloadSchema, job.payload)
+    const row = await findTransferRow(db, payload.transferId)
+    if (!row) return undefined
+    const { transfer, organization } = row
+    if (transfer.fromDate !== payload.fromDate || transfer.toDate !== payload.toDate) return undefined
+    const now = deps.clock.now()
+    if (!stillApplies(payload.step, transfer, now)) return undefined
+    const quiet = quietUntil(organization.timeZone, now)
+    if (quiet) return { deferUntil: quiet }
+    const mails = await mailsFor(db, payload.step, row, deps.config.publicUrl)
+    await enqueueJobs(
+      db,
+      mails.map(({ userId, message }) =>
+        mailJob(message, { now, organizationId: organization.id, dedupeKey: `mail:${job.id}:${userId}` }),
+      ),
+    )
+    return undefined
+  }
+}
