@@ -35,6 +35,8 @@ export const ErrorCode = {
   transferOverlap: 'transfer_overlap',
   /** A pickup the rules do not allow now (409; `reason` is one of `PICKUP_REFUSALS`). */
   pickupRefused: 'pickup_refused',
+  /** A request for more time the rules do not allow (409; `reason` is one of `EXTENSION_REFUSALS`). */
+  extensionRefused: 'extension_refused',
   /** A chase of a transfer that is not overdue (409). */
   notOverdue: 'not_overdue',
   /** A chase within the hour after the last one (429, `Retry-After`). */

@@ -14,5 +14,8 @@ export const EVENT_KINDS = [
   'transfer.cancelled',
   'transfer.picked_up',
   'transfer.returned',
+  'transfer.extension_requested',
+  'transfer.extended',
+  'transfer.extension_refused',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]

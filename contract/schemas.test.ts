@@ -392,6 +392,7 @@ describe('error codes', () => {
       transferAllowanceExceeded: 'transfer_allowance_exceeded',
       transferOverlap: 'transfer_overlap',
       pickupRefused: 'pickup_refused',
+      extensionRefused: 'extension_refused',
       notOverdue: 'not_overdue',
       chasedRecently: 'chased_recently',
       payloadTooLarge: 'payload_too_large',

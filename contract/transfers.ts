@@ -145,6 +145,44 @@ export const PICKUP_REFUSALS = [
 ] as const
 export type PickupRefusal = (typeof PICKUP_REFUSALS)[number]
 
+/** A holder's request for a later to-date, and what a manager decided. */
+export const EXTENSION_STATUSES = ['PENDING', 'APPROVED', 'REFUSED'] as const
+export type ExtensionStatus = (typeof EXTENSION_STATUSES)[number]
+
+/** `POST /transfers/{id}/extensions`: the to-date the holder asks for (after the current one). */
+export const ExtensionRequestSchema = v.strictObject({ toDate: CalendarDateSchema })
+export type ExtensionRequest = v.InferInput<typeof ExtensionRequestSchema>
+
+export const ExtensionParamsSchema = v.object({ id: IdSchema, extensionId: IdSchema })
+
+/** `POST /transfers/{id}/extensions/{extensionId}`: a manager's answer. */
+export const ExtensionDecisionSchema = v.strictObject({
+  decision: v.picklist(['approve', 'refuse'], 'Decision must be approve or refuse.'),
+})
+export type ExtensionDecision = v.InferInput<typeof ExtensionDecisionSchema>
+
+/** Why an extension request is refused (409 `extension_refused`, `reason`). */
+export const EXTENSION_REFUSALS = [
+  /** Only the transfer's recipient asks for more time. */
+  'not_recipient',
+  /** Returned, cancelled, or expired unused: there is nothing to extend. */
+  'closed',
+  /** A request waits for an answer already. */
+  'pending',
+] as const
+export type ExtensionRefusal = (typeof EXTENSION_REFUSALS)[number]
+
+export const TransferExtensionSchema = v.object({
+  id: v.string(),
+  status: v.picklist(EXTENSION_STATUSES),
+  /** The to-date asked for, and the one it would replace. */
+  toDate: v.string(),
+  previousToDate: v.string(),
+  requestedAt: v.string(),
+  decidedAt: v.nullable(v.string()),
+})
+export type TransferExtension = v.InferOutput<typeof TransferExtensionSchema>
+
 export const TransferSchema = v.object({
   id: v.string(),
   organizationId: v.string(),
@@ -179,6 +217,8 @@ export const TransferSchema = v.object({
   cancelledAt: v.nullable(v.string()),
   /** The last "chase" of this overdue transfer (a reminder sent now); a new one an hour after it at the earliest. */
   chasedAt: v.nullable(v.string()),
+  /** The latest request for more time (pending, or the last answered), or null. */
+  extension: v.nullable(TransferExtensionSchema),
 })
 export type Transfer = v.InferOutput<typeof TransferSchema>
 export const TransferPageSchema = pageOf(TransferSchema)

@@ -92,6 +92,7 @@ export const transfer = (id: string, overrides: Partial<Transfer> = {}): Transfe
   createdAt: '2026-11-20T08:00:00.000Z',
   cancelledAt: null,
   chasedAt: null,
+  extension: null,
   ...overrides,
 })
 

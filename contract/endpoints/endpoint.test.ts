@@ -71,7 +71,7 @@ describe('the endpoint tables', () => {
       subscriptionEndpoints: 1,
       syncEndpoints: 1,
       tagEndpoints: 3,
-      transferEndpoints: 8,
+      transferEndpoints: 10,
     })
   })
 

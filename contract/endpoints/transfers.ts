@@ -1,6 +1,9 @@
 import { IdParamsSchema } from '../common.ts'
 import { ScanHeadersSchema } from '../scans.ts'
 import {
+  ExtensionDecisionSchema,
+  ExtensionParamsSchema,
+  ExtensionRequestSchema,
   KeychainTransfersQuerySchema,
   TransferCreateSchema,
   TransferListQuerySchema,
@@ -51,6 +54,23 @@ export const transferEndpoints = {
     method: 'post',
     path: '/transfers/:id/chase',
     params: IdParamsSchema,
+    response: TransferSchema,
+  }),
+  /** The holder asks for a later to-date; idempotent by `Idempotency-Key` (the offline outbox replays it). */
+  requestExtension: endpoint({
+    method: 'post',
+    path: '/transfers/:id/extensions',
+    params: IdParamsSchema,
+    headers: ScanHeadersSchema,
+    body: ExtensionRequestSchema,
+    response: TransferSchema,
+  }),
+  /** A manager approves (the window moves) or refuses a pending request. */
+  decideExtension: endpoint({
+    method: 'post',
+    path: '/transfers/:id/extensions/:extensionId',
+    params: ExtensionParamsSchema,
+    body: ExtensionDecisionSchema,
     response: TransferSchema,
   }),
   /** The pickup or the return; an empty body, idempotent by `Idempotency-Key`. */

@@ -22,7 +22,7 @@ import { LOCALES } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
 import { STORED_TRANSFER_STATUSES } from '../../contract/transfer-state.ts'
-import { PICKUP_KINDS } from '../../contract/transfers.ts'
+import { EXTENSION_STATUSES, PICKUP_KINDS } from '../../contract/transfers.ts'
 
 export const MEMBERSHIP_STATUSES = ['INVITED', 'ACTIVE', 'DISABLED'] as const
 
@@ -474,6 +474,37 @@ export const transferPickups = pgTable(
     fromQueue: boolean('from_queue').notNull().default(false),
   },
   (table) => [unique('transfer_pickups_transfer_kind_unique').on(table.transferId, table.kind)],
+)
+
+/**
+ * A holder's request for a later to-date of their transfer, then a manager's answer. At most one PENDING per
+ * transfer; an approval moves the transfer's `to_date` and `ends_at` (the allowance is not charged again).
+ */
+export const transferExtensions = pgTable(
+  'transfer_extensions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    transferId: uuid('transfer_id')
+      .notNull()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    requestedById: uuid('requested_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The transfer's to-date when asked, and the one asked for. */
+    previousToDate: date('previous_to_date', { mode: 'string' }).notNull(),
+    toDate: date('to_date', { mode: 'string' }).notNull(),
+    status: text('status', { enum: EXTENSION_STATUSES }).notNull(),
+    /** When the device says it was asked (X-Client-Time), for a request replayed from the offline queue. */
+    clientTime: at('client_time'),
+    fromQueue: boolean('from_queue').notNull().default(false),
+    requestedAt: at('requested_at').notNull(),
+    decidedById: uuid('decided_by_id').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: at('decided_at'),
+  },
+  (table) => [
+    index('transfer_extensions_transfer_idx').on(table.transferId, table.requestedAt),
+    uniqueIndex('transfer_extensions_one_pending')
+      .on(table.transferId)
+      .where(sql`${table.status} = 'PENDING'`),
+  ],
 )
 
 export type UserRow = typeof users.$inferSelect

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
-import { keys } from '../db/schema.ts'
+import { keys, transferExtensions } from '../db/schema.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import {
@@ -89,6 +89,26 @@ export async function buildWorld(t: TestApp) {
       const keychain = await makeKeychain(t, organizationId, 'Lent')
       const recipientId = organizationId === ownId && caller ? caller.id : foreign.admin.id
       return makeTransfer(t, { organizationId, keychainId: keychain.id, recipientId })
+    },
+    /** The path of a request for more time waiting for an answer, on a new transfer. */
+    pendingExtension: async (organizationId: string) => {
+      const keychain = await makeKeychain(t, organizationId, 'Asked')
+      const transfer = await makeTransfer(t, {
+        organizationId,
+        keychainId: keychain.id,
+        recipientId: organizationId === ownId ? own.admin.id : foreign.admin.id,
+      })
+      const [extension] = await t.db
+        .insert(transferExtensions)
+        .values({
+          transferId: transfer.id,
+          previousToDate: transfer.toDate,
+          toDate: parisDay(t, 4),
+          status: 'PENDING',
+          requestedAt: t.clock.now(),
+        })
+        .returning()
+      return `/api/transfers/${transfer.id}/extensions/${extension!.id}`
     },
     /** Picked up, and a day past its to-date: late. */
     overdueTransfer: async (organizationId: string) => {
@@ -363,6 +383,24 @@ export const FIXTURES: Record<string, Fixture> = {
     access: selected('create__transfer'),
     own: async (w) => ({ path: `/api/transfers/${(await w.overdueTransfer(w.own)).id}/chase` }),
     foreign: async (w) => ({ path: `/api/transfers/${(await w.overdueTransfer(w.foreign)).id}/chase` }),
+  },
+  'POST /transfers/:id/extensions': {
+    access: 'signedIn',
+    own: async (w, caller) => ({
+      path: `/api/transfers/${(await w.transfer(w.own, caller)).id}/extensions`,
+      json: { toDate: parisDay(w.t, 5) },
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+    foreign: async (w) => ({
+      path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}/extensions`,
+      json: { toDate: parisDay(w.t, 5) },
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+  },
+  'POST /transfers/:id/extensions/:extensionId': {
+    access: selected('create__transfer'),
+    own: async (w) => ({ path: await w.pendingExtension(w.own), json: { decision: 'refuse' } }),
+    foreign: async (w) => ({ path: await w.pendingExtension(w.foreign), json: { decision: 'refuse' } }),
   },
   'POST /transfers/:id/pickups': {
     access: 'signedIn',

@@ -1,6 +1,6 @@
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Locale } from '../../../contract/locale.ts'
-import type { PickupRefusal, TransferStatus } from '../../../contract/transfers.ts'
+import type { ExtensionRefusal, PickupRefusal, TransferStatus } from '../../../contract/transfers.ts'
 import { ApiError } from '../../http/errors.ts'
 import { formatCalendarDay, formatDayIn } from '../../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
@@ -22,6 +22,14 @@ export const transferErrorMessages = {
     id: 'error.transfer.overlap',
     message: 'Another transfer of this keychain overlaps these dates.',
   },
+  extensionAfter: /*i18n*/ {
+    id: 'error.extension.after',
+    message: 'Choose a day after {date}.',
+  },
+  extensionDecided: /*i18n*/ {
+    id: 'error.extension.decided',
+    message: 'This request was already answered.',
+  },
   notOverdue: /*i18n*/ {
     id: 'error.transfer.notOverdue',
     message: 'Only a keychain that is late can be chased: this one is not overdue.',
@@ -31,6 +39,21 @@ export const transferErrorMessages = {
     message: 'A reminder was sent less than an hour ago. You can send another one at {time}.',
   },
 } satisfies Record<string, MessageDescriptor>
+
+export const extensionRefusalMessages = {
+  not_recipient: /*i18n*/ {
+    id: 'error.extension.notRecipient',
+    message: 'Only the person the keychain was lent to can ask for more time.',
+  },
+  closed: /*i18n*/ {
+    id: 'error.extension.closed',
+    message: 'This transfer is over: there is nothing to extend.',
+  },
+  pending: /*i18n*/ {
+    id: 'error.extension.pending',
+    message: 'A request for more time already waits for an answer.',
+  },
+} satisfies Record<ExtensionRefusal, MessageDescriptor>
 
 export const pickupRefusalMessages = {
   not_recipient: /*i18n*/ {
@@ -135,4 +158,24 @@ export function chasedRecently(locale: Locale, retryAt: Date, now: Date, timeZon
     fields: { retryAt: retryAt.toISOString() },
     headers: { 'Retry-After': String(Math.ceil((retryAt.getTime() - now.getTime()) / 1000)) },
   })
+}
+
+/** 409 `extension_refused` with the rule's `reason`. */
+export function extensionRefused(locale: Locale, reason: ExtensionRefusal): ApiError {
+  const message = translator(locale)._(extensionRefusalMessages[reason])
+  return new ApiError(409, ErrorCode.extensionRefused, message, { fields: { reason } })
+}
+
+/** 400 on `toDate`: the asked to-date must come after `date` (the current to-date, or today). */
+export function extensionNotAfter(locale: Locale, date: string): ApiError {
+  const message = translator(locale)._({
+    ...transferErrorMessages.extensionAfter,
+    values: { date: formatCalendarDay(locale, date) },
+  })
+  return new ApiError(400, ErrorCode.validation, message, { issues: [{ path: 'toDate', message }] })
+}
+
+/** 409 `conflict`: the request was answered the other way already. */
+export function extensionDecided(locale: Locale): ApiError {
+  return new ApiError(409, ErrorCode.conflict, translator(locale)._(transferErrorMessages.extensionDecided))
 }

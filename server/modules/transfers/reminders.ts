@@ -118,8 +118,8 @@ export function mailInput(
   } satisfies ReminderMailInput
 }
 
-/** The active admins and managers of the organization, but the holder. */
-async function escalationRecipients(db: Db, row: TransferViewRow) {
+/** The active admins and managers of the transfer's organization, but the holder. */
+export async function organizationManagers(db: Db, row: TransferViewRow) {
   return db
     .select({ id: users.id, email: users.email, locale: users.locale })
     .from(memberships)
@@ -142,7 +142,7 @@ async function mailsFor(
 ): Promise<Array<{ userId: string; message: MailMessage }>> {
   if (step === 'escalation') {
     const holderName = displayName(row.recipient)
-    return (await escalationRecipients(db, row)).map((admin) => ({
+    return (await organizationManagers(db, row)).map((admin) => ({
       userId: admin.id,
       message: escalationMail({ ...mailInput(row, publicUrl, admin), holderName }),
     }))

@@ -8,6 +8,7 @@ import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
 import { inRequestLanguage } from '../../http/request-locale.ts'
 import { findKeychain } from '../keychains/service.ts'
 import { chaseTransfer } from './chase.ts'
+import { decideExtension, requestExtension } from './extensions.ts'
 import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
 import { recordPickup } from './pickups.ts'
 import { cancelTransfer, createTransfer, getTransfer } from './service.ts'
@@ -153,6 +154,76 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
           organizationId: organization.organizationId,
           actor: inRequestLanguage(c, session.user),
           id: params.id,
+        }),
+        200,
+      ),
+  )
+
+  api.route(
+    {
+      ...transferEndpoints.requestExtension,
+      summary:
+        'The recipient asks to keep the keychain until a later to-date; idempotent by Idempotency-Key (the offline queue replays it)',
+      access: 'signedIn',
+      responses: {
+        201: { description: 'The transfer with its pending `extension`; the managers are mailed' },
+        400: { description: '`validation_failed`: the to-date is not after the current one and today' },
+        409: { description: '`extension_refused`, with `reason` (`not_recipient`, `closed`, `pending`)' },
+        422: { description: 'Idempotency-Key already used for another request' },
+      },
+    },
+    async (c, { session, params, headers, body }) => {
+      const now = deps.clock.now()
+      const answer = await idempotent(
+        db,
+        {
+          userId: session.user.id,
+          key: headers['idempotency-key'],
+          request: `POST /api/transfers/${params.id}/extensions`,
+          payload: body,
+          now,
+        },
+        async (tx) => {
+          const { view, role } = await requestExtension(tx, {
+            caller: inRequestLanguage(c, session.user),
+            transferId: params.id,
+            toDate: body.toDate,
+            clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
+            fromQueue: headers['x-from-queue'] === '1',
+            now,
+            publicUrl,
+          })
+          const roles = new Map(role ? [[view.transfer.organizationId, role]] : [])
+          return { status: 201, body: await toTransfer(tx, view, session.user.id, now, publicUrl, roles) }
+        },
+      )
+      if (!answer.replayed) deps.jobs.nudge()
+      return idempotentResponse(c, answer, (stored) => stored as Transfer)
+    },
+  )
+
+  api.route(
+    {
+      ...transferEndpoints.decideExtension,
+      summary:
+        'Approve (the window’s end moves; no transfer is charged) or refuse a request for more time; the holder is mailed',
+      access: inSelectedOrganization('create__transfer'),
+      responses: {
+        200: { description: 'The transfer, with the answered `extension`' },
+        409: {
+          description:
+            '`transfer_overlap` (another transfer of the keychain is in the way), `extension_refused` (`closed`), or `conflict` (answered the other way already)',
+        },
+      },
+    },
+    async (c, { organization, session, params, body }) =>
+      c.json(
+        await decideExtension(deps, {
+          organizationId: organization.organizationId,
+          actor: inRequestLanguage(c, session.user),
+          transferId: params.id,
+          extensionId: params.extensionId,
+          decision: body.decision,
         }),
         200,
       ),

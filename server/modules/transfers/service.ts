@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, or, sql } from 'drizzle-orm'
+import { and, eq, gt, lt, ne, or, sql } from 'drizzle-orm'
 import type * as v from 'valibot'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Locale } from '../../../contract/locale.ts'
@@ -85,13 +85,22 @@ async function inviteContact(
  * expired, or one out (TRANSFERRED/RETURNING), whose window counts as `[startsAt, max(endsAt, now))` — an
  * overdue keychain keeps its window open until it comes back.
  */
-async function overlaps(tx: Db, keychainId: string, startsAt: Date, endsAt: Date, now: Date) {
+export async function overlaps(
+  tx: Db,
+  keychainId: string,
+  startsAt: Date,
+  endsAt: Date,
+  now: Date,
+  /** A transfer whose own window is being moved (an extension). */
+  exceptId?: string,
+) {
   const [row] = await tx
     .select({ id: transfers.id })
     .from(transfers)
     .where(
       and(
         eq(transfers.keychainId, keychainId),
+        exceptId ? ne(transfers.id, exceptId) : undefined,
         lt(transfers.startsAt, endsAt),
         or(
           and(eq(transfers.status, 'SCHEDULED'), gt(transfers.endsAt, now), gt(transfers.endsAt, startsAt)),

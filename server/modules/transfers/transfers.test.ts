@@ -33,6 +33,7 @@ describe('POST /keychains/{id}/transfers', () => {
       refusal: 'not_recipient',
       cancelledAt: null,
       chasedAt: null,
+      extension: null,
     })
     const mail = t.mail.last(contact.email)!
     expect(mail.subject).toBe('Le trousseau « Cave » vous attend à partir du 15 janvier 2030')

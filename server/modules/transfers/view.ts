@@ -9,7 +9,7 @@ import {
   pickupDecision,
   transferStatus,
 } from '../../../contract/transfer-state.ts'
-import type { Pickup, Transfer } from '../../../contract/transfers.ts'
+import type { Pickup, Transfer, TransferExtension } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import {
   keychains,
@@ -46,6 +46,7 @@ export type TransferViewRow = {
   outIds: string[]
   /** The tags on the keychain's keys now, by code (none once the keychain is deleted). */
   tags: TagJson[]
+  extension: ExtensionJson | null
 }
 
 type PickupJson = {
@@ -95,6 +96,25 @@ const tagsJson = sql<TagJson[]>`coalesce((
   where k.keychain_id = ${transfers.keychainId}
 ), '[]'::json)`
 
+type ExtensionJson = {
+  id: string
+  status: TransferExtension['status']
+  toDate: string
+  previousToDate: string
+  requestedAt: string
+  decidedAt: string | null
+}
+
+/** The transfer's latest request for more time (`transfer_extensions_transfer_idx`), or null. */
+const extensionJson = sql<ExtensionJson | null>`(
+  select json_build_object(
+    'id', e.id, 'status', e.status, 'toDate', e.to_date, 'previousToDate', e.previous_to_date,
+    'requestedAt', e.requested_at, 'decidedAt', e.decided_at
+  )
+  from transfer_extensions e where e.transfer_id = ${transfers.id}
+  order by e.requested_at desc, e.id desc limit 1
+)`
+
 /** Transfers with their organization, keychain name, recipient (and membership) and authorizer. */
 export function selectTransfers(db: Db) {
   return db
@@ -112,6 +132,7 @@ export function selectTransfers(db: Db) {
       pickups: pickupsJson,
       outIds: outIdsJson,
       tags: tagsJson,
+      extension: extensionJson,
     })
     .from(transfers)
     .innerJoin(organizations, eq(organizations.id, transfers.organizationId))
@@ -150,6 +171,15 @@ async function rolesOf(db: Db, userId: string, organizationIds: string[]): Promi
       ),
     )
   return new Map(rows.map((row) => [row.organizationId, row.role]))
+}
+
+/** Times re-read as for pickups; dates come back as `YYYY-MM-DD` from `json_build_object`. */
+function toExtension(extension: ExtensionJson): TransferExtension {
+  return {
+    ...extension,
+    requestedAt: new Date(extension.requestedAt).toISOString(),
+    decidedAt: extension.decidedAt === null ? null : new Date(extension.decidedAt).toISOString(),
+  }
 }
 
 /** A pickup as the contract shows it, from its JSON (times are re-read: PostgreSQL writes its own offset). */
@@ -275,6 +305,7 @@ export async function toTransfers(
       createdAt: transfer.createdAt.toISOString(),
       cancelledAt: transfer.cancelledAt?.toISOString() ?? null,
       chasedAt: transfer.chasedAt?.toISOString() ?? null,
+      extension: row.extension ? toExtension(row.extension) : null,
     }
   })
 }
