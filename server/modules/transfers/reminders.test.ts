@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { jobs, organizations, users } from '../../db/schema.ts'
 import { HOUR } from '../../test/clock.ts'
 import { signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch, type TestApp } from '../../test/harness.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { instant, type Sent, walk } from '../../test/walk.ts'
 
