@@ -143,6 +143,19 @@ export function useChaseTransfer() {
   })
 }
 
+/** A manager approves or refuses a holder's request for more time; the lists show the new window. */
+export function useDecideExtension() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { transferId: string; extensionId: string; decision: 'approve' | 'refuse' }) =>
+      call(transferEndpoints.decideExtension, {
+        params: { id: input.transferId, extensionId: input.extensionId },
+        body: { decision: input.decision },
+      }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: transferKeys.all }),
+  })
+}
+
 /** How a confirmation reaches the server: through the device's outbox, composed in by the route. */
 export type ConfirmPickup = (
   transfer: Transfer,

@@ -22,6 +22,7 @@ const discardItem = async (id: string) => (await import('./outbox.ts')).discardI
 const KIND_LABELS: Record<OutboxItem['kind'], MessageDescriptor> = {
   scan: msg`Scan`,
   pickup: msg`Pickup or return`,
+  extension: msg`Request for more time`,
 }
 
 function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void }) {

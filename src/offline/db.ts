@@ -37,7 +37,7 @@ export type MirroredTransfer = Transfer & {
   gen?: string
 }
 
-export type OutboxKind = 'scan' | 'pickup'
+export type OutboxKind = 'scan' | 'pickup' | 'extension'
 
 export type OutboxStatus = 'pending' | 'failed' | 'sent'
 
@@ -52,8 +52,10 @@ export type OutboxItem = {
   kind: OutboxKind
   userId: string
   organizationId: string
-  /** Scan: the scanned value; pickup: the transfer. */
+  /** Scan: the scanned value; pickup and extension: the transfer. */
   value: string
+  /** Extension: the to-date asked for. */
+  toDate?: string
   /** What the person saw when they did it (keychain name, tag code…), for the sync panel. */
   label: string
   clientTime: string

@@ -2,10 +2,11 @@ import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CAVE_TAG, CONTACT, NOW, ORG, transfer } from '../../tests/offline-rows.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
-import { submitScan } from './field.ts'
+import { submitExtension, submitScan } from './field.ts'
 import { asMirroredTag, claimMirror, mirroredTransfer, mirrorTransfers } from './mirror.ts'
-import { inFlight } from './outbox.ts'
+import { drain, inFlight } from './outbox.ts'
 import { putTags } from './tag-store.ts'
+import { sendItem } from './transport.ts'
 
 const context = { userId: CONTACT, organizationId: ORG, permissions: ['pickup__transfer', 'create__scan'] }
 
@@ -97,5 +98,50 @@ describe('a scan in the field', () => {
     vi.stubGlobal('navigator', { ...navigator, onLine: false })
     const { result } = await submitScan(context, 'AGC-00044')
     expect(result).toMatchObject({ status: 'unknown', value: 'AGC-00044' })
+  })
+})
+
+describe('a request for more time', () => {
+  const held = () => transfer('tr-1', { status: 'TRANSFERRED', next: null, refusal: 'own_return' })
+
+  it('without an answer, is kept with its date, shows as pending here, and is sent as asked once back', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    )
+    const { transfer: waiting, queued } = await submitExtension(context, held(), '2026-11-30')
+    expect(queued).toBe(true)
+    expect(waiting.extension).toMatchObject({
+      status: 'PENDING',
+      toDate: '2026-11-30',
+      previousToDate: held().toDate,
+    })
+    expect((await mirroredTransfer('tr-1'))?.extension?.status).toBe('PENDING')
+    const [item] = await offlineDb().outbox.toArray()
+    expect(item).toMatchObject({ kind: 'extension', value: 'tr-1', toDate: '2026-11-30', status: 'pending' })
+
+    const answered = { ...held(), extension: { ...waiting.extension!, id: 'ext-1' } }
+    const fetch = vi.fn(async (_url: string, _init?: RequestInit) => Response.json(answered, { status: 201 }))
+    vi.stubGlobal('fetch', fetch)
+    const report = await drain((each) => sendItem(each, true), { userId: CONTACT, force: true })
+    expect(report.sent).toBe(1)
+    const [url, init] = fetch.mock.calls[0]!
+    expect(String(url)).toContain('/api/transfers/tr-1/extensions')
+    expect(JSON.parse(String(init?.body))).toEqual({ toDate: '2026-11-30' })
+    expect(new Headers(init?.headers).get('idempotency-key')).toBe(item!.id)
+    expect(new Headers(init?.headers).get('x-from-queue')).toBe('1')
+  })
+
+  it('refused online, says why and keeps nothing', async () => {
+    const refusal = { error: { code: 'extension_refused', reason: 'pending', message: 'A request waits.' } }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json(refusal, { status: 409 })),
+    )
+    await expect(submitExtension(context, held(), '2026-11-30')).rejects.toMatchObject({
+      status: 409,
+      code: 'extension_refused',
+    })
+    expect(await offlineDb().outbox.count()).toBe(0)
   })
 })

@@ -83,15 +83,17 @@ function provisional(transfer: Transfer, userId: string): Transfer {
 }
 
 /**
- * Confirms the pickup or return `transfer.next` offers: kept in the outbox, then sent. Without an answer it is
- * accepted provisionally ("waiting to sync") and the mirror shows the move.
+ * A field action on a transfer, kept in the outbox, then sent: the server's answer is mirrored and returned;
+ * its "no" is thrown (nothing kept); without an answer, `whileQueued` says how the transfer looks meanwhile.
  */
-export async function submitPickup(
+async function submitTransferAction(
   context: FieldContext,
   transfer: Transfer,
+  action: { kind: 'pickup' } | { kind: 'extension'; toDate: string },
+  whileQueued: (item: OutboxItem) => Transfer,
 ): Promise<{ transfer: Transfer; queued: boolean }> {
   const item = await enqueue({
-    kind: 'pickup',
+    ...action,
     ...context,
     organizationId: transfer.organizationId,
     value: transfer.id,
@@ -109,7 +111,35 @@ export async function submitPickup(
     // The server's "no" to an action made online is shown at once, so nothing is kept.
     throw new ApiError(outcome.status, outcome.code, outcome.message)
   }
-  const waiting = provisional(transfer, context.userId)
+  const waiting = whileQueued(item)
   await mirrorTransfers([waiting], context.userId)
   return { transfer: waiting, queued: true }
+}
+
+/**
+ * Confirms the pickup or return `transfer.next` offers. Without an answer it is accepted provisionally
+ * ("waiting to sync") and the mirror shows the move.
+ */
+export function submitPickup(context: FieldContext, transfer: Transfer) {
+  return submitTransferAction(context, transfer, { kind: 'pickup' }, () =>
+    provisional(transfer, context.userId),
+  )
+}
+
+/**
+ * The holder asks for a later to-date. Without an answer the request shows as pending ("waiting to sync") on
+ * this device until the worker delivers it.
+ */
+export function submitExtension(context: FieldContext, transfer: Transfer, toDate: string) {
+  return submitTransferAction(context, transfer, { kind: 'extension', toDate }, (item) => ({
+    ...transfer,
+    extension: {
+      id: item.id,
+      status: 'PENDING',
+      toDate,
+      previousToDate: transfer.toDate,
+      requestedAt: item.clientTime,
+      decidedAt: null,
+    },
+  }))
 }

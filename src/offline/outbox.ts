@@ -54,6 +54,8 @@ export async function enqueue(input: {
   organizationId: string
   value: string
   label: string
+  /** Extension: the to-date asked for. */
+  toDate?: string
   now?: Date
   /** The caller sends it at once: claimed before the write, so no drain picks it up meanwhile. */
   claim?: boolean
@@ -67,6 +69,7 @@ export async function enqueue(input: {
     userId: input.userId,
     organizationId: input.organizationId,
     value: input.value,
+    ...(input.toDate ? { toDate: input.toDate } : {}),
     label: input.label,
     clientTime: now.toISOString(),
     status: 'pending',

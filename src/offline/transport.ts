@@ -28,10 +28,18 @@ export async function sendItem(
     [FROM_QUEUE_HEADER]: fromQueue ? '1' : '0',
   }
   try {
+    const params = { id: item.value }
     const result =
       item.kind === 'scan'
         ? await call(scanEndpoints.record, { body: { value: item.value }, headers, signal })
-        : await call(transferEndpoints.pickup, { params: { id: item.value }, headers, signal })
+        : item.kind === 'extension'
+          ? await call(transferEndpoints.requestExtension, {
+              params,
+              body: { toDate: item.toDate ?? '' },
+              headers,
+              signal,
+            })
+          : await call(transferEndpoints.pickup, { params, headers, signal })
     return { kind: 'sent', result }
   } catch (error) {
     if (error instanceof v.ValiError) return { kind: 'unreachable' }

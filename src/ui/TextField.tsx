@@ -7,7 +7,9 @@ export type TextFieldProps = {
   value: string
   onChange: (value: string) => void
   onBlur?: () => void
-  type?: 'text' | 'email' | 'tel'
+  /** `date`: the phone's own date picker, `YYYY-MM-DD`, from `min` on. */
+  type?: 'text' | 'email' | 'tel' | 'date'
+  min?: string
   description?: ReactNode
   error?: string | undefined
   autoComplete?: string

@@ -19,7 +19,7 @@ import { findActivePlan, planConfiguration } from '../../server/modules/plans/se
 import { startSubscription } from '../../server/modules/subscriptions/service.ts'
 import { createTags } from '../../server/modules/tags/service.ts'
 import { saveFailure } from './failure.ts'
-import { signInCodeOf, startMailbox } from './mailbox.ts'
+import { SIGN_IN_MAIL, signInCodeOf, startMailbox } from './mailbox.ts'
 
 /** The platform operator of browser tests (confirms, produces, ships orders). */
 export const OPERATOR_EMAIL = 'ops@trousseau.test'
@@ -112,7 +112,7 @@ export async function startStack() {
         name: locale === 'fr' ? 'Recevoir un lien de connexion' : 'Receive a sign-in link',
       })
       .click()
-    const mail = await mailbox.nextMailTo(email, already)
+    const mail = await mailbox.nextMailTo(email, already, 10_000, SIGN_IN_MAIL)
     await page.getByLabel(locale === 'fr' ? 'Code à 6 chiffres' : '6-digit code').fill(signInCodeOf(mail))
     await page
       .getByRole('button', { name: locale === 'fr' ? 'Se connecter' : 'Sign in', exact: true })

@@ -44,10 +44,21 @@ export async function startMailbox() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.server.address() as AddressInfo
 
-  async function nextMailTo(address: string, after = 0, timeoutMs = 10_000): Promise<ReceivedMail> {
+  /**
+   * The first mail to `address` received after the first `after` ones (and, with `matching`, whose text
+   * matches: mails of the job queue arrive in their own time, between a sign-in request and its mail).
+   */
+  async function nextMailTo(
+    address: string,
+    after = 0,
+    timeoutMs = 10_000,
+    matching?: RegExp,
+  ): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
-      const mail = received.slice(after).find((message) => message.to.includes(address))
+      const mail = received
+        .slice(after)
+        .find((message) => message.to.includes(address) && (!matching || matching.test(message.text)))
       if (mail) return mail
       if (Date.now() > deadline) throw new Error(`No mail to ${address} within ${timeoutMs} ms`)
       await new Promise<void>((resolve) => {
@@ -70,6 +81,9 @@ export async function startMailbox() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
+
+/** What a sign-in mail holds: its link with a token. */
+export const SIGN_IN_MAIL = /[?&]token=[A-Za-z0-9_-]{43}/
 
 export function signInCodeOf(mail: ReceivedMail): string {
   const code = mail.text.match(/\b(\d{6})\b/)?.[1]

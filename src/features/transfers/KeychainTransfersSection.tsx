@@ -9,8 +9,7 @@ import { Button } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { CancelTransferButton } from './CancelTransferButton.tsx'
-import { ChaseTransferButton } from './ChaseTransferButton.tsx'
+import { TransferActions } from './TransferActions.tsx'
 import { TransferTable } from './TransferTable.tsx'
 
 // The form (date pickers and their calendar) loads when someone opens it, not with every keychain page.
@@ -38,7 +37,7 @@ export function KeychainTransfersSection({
     placeholderData: keepPreviousData,
   })
   const canCancel = ability.can('delete', 'transfer')
-  const canChase = ability.can('create', 'transfer')
+  const canManage = ability.can('create', 'transfer')
   return (
     <Card className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -81,13 +80,9 @@ export function KeychainTransfersSection({
           <TransferTable
             transfers={list.data.data}
             view="keychain"
-            actions={(transfer) =>
-              canCancel && transfer.status === 'SCHEDULED' ? (
-                <CancelTransferButton transfer={transfer} />
-              ) : canChase ? (
-                <ChaseTransferButton transfer={transfer} />
-              ) : null
-            }
+            actions={(transfer) => (
+              <TransferActions transfer={transfer} canCancel={canCancel} canManage={canManage} />
+            )}
           />
           {pager(list.data.nextCursor)}
         </>

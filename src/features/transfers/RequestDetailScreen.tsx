@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ScanLine } from 'lucide-react'
+import { calendarDayIn } from '../../../contract/calendar-day.ts'
 import { shiftCalendarDay, type Transfer } from '../../../contract/transfers.ts'
 import { transferQuery } from '../../api/transfers.ts'
 import { formatCalendarDate, formatCalendarRange, formatDateTime } from '../../lib/format.ts'
@@ -11,6 +12,7 @@ import { AppLink } from '../../ui/AppLink.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { type AskForMoreTime, ExtensionCard } from './ExtensionCard.tsx'
 import { PICKUP_KIND_LABELS, REFUSAL_LABELS } from './labels.ts'
 import { ExpiryText, TransferStatusBadge } from './TransferTable.tsx'
 
@@ -96,11 +98,15 @@ function NextStep({ transfer, onScan }: { transfer: Transfer; onScan: () => void
 export function RequestDetailScreen({
   transferId,
   onScan,
+  ask,
 }: {
   transferId: string
   onScan: (transfer: Transfer) => void
+  /** How a request for more time reaches the server: through the device's outbox, composed in by the route. */
+  ask: AskForMoreTime
 }) {
   const { i18n } = useLingui()
+  const queryClient = useQueryClient()
   const locale = useLocale()
   const href = useHref()
   const { data: transfer, isPending, error, refetch } = useQuery(transferQuery(transferId))
@@ -134,6 +140,12 @@ export function RequestDetailScreen({
             <NextStep transfer={transfer} onScan={() => onScan(transfer)} />
           </div>
         </Card>
+        <ExtensionCard
+          transfer={transfer}
+          today={calendarDayIn(Intl.DateTimeFormat().resolvedOptions().timeZone, new Date())}
+          ask={ask}
+          onAsked={(asked) => queryClient.setQueryData(transferQuery(transferId).queryKey, asked)}
+        />
         <Card>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-3 text-slate-800">
             <dt className="font-medium text-slate-600">

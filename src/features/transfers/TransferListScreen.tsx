@@ -8,9 +8,8 @@ import { PageHeader } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
-import { CancelTransferButton } from './CancelTransferButton.tsx'
-import { ChaseTransferButton } from './ChaseTransferButton.tsx'
 import { TRANSFER_STATUS_LABELS } from './labels.ts'
+import { TransferActions } from './TransferActions.tsx'
 import { TransferTable } from './TransferTable.tsx'
 
 /** `/app/transfers`: the selected organization's transfers, filtered by status and expiry (kept in the URL). */
@@ -32,7 +31,7 @@ export function TransferListScreen({
     placeholderData: keepPreviousData,
   })
   const canCancel = ability.can('delete', 'transfer')
-  const canChase = ability.can('create', 'transfer')
+  const canManage = ability.can('create', 'transfer')
   const canOpenKeychains = ability.can('read', 'keychain')
   return (
     <>
@@ -84,13 +83,9 @@ export function TransferListScreen({
             rowHref={
               canOpenKeychains ? (transfer) => href(`/app/keychains/${transfer.keychain.id}`) : undefined
             }
-            actions={(transfer) =>
-              canCancel && transfer.status === 'SCHEDULED' ? (
-                <CancelTransferButton transfer={transfer} />
-              ) : canChase ? (
-                <ChaseTransferButton transfer={transfer} />
-              ) : null
-            }
+            actions={(transfer) => (
+              <TransferActions transfer={transfer} canCancel={canCancel} canManage={canManage} />
+            )}
           />
           {pager(list.data.nextCursor)}
         </div>

@@ -28,6 +28,16 @@ function RequestDetail() {
         }
         await navigate({ href: localizedHref(locale, '/app/scan') })
       }}
+      ask={async (transfer, toDate) => {
+        // The outbox (Dexie) loads when the holder asks, not with the page.
+        const { submitExtension } = await import('../../../../../offline/field.ts')
+        const context = {
+          userId: profile?.id ?? '',
+          organizationId: transfer.organizationId,
+          permissions: profile?.permissions ?? [],
+        }
+        return submitExtension(context, transfer, toDate)
+      }}
     />
   )
 }
