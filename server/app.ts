@@ -16,6 +16,7 @@ import { sessionCookieName } from './http/session-cookie.ts'
 import { staticSpa } from './http/static-spa.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { resolveSession } from './modules/auth/sessions.ts'
+import { calendarRoutes } from './modules/calendar/routes.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
 import { dashboardRoutes } from './modules/dashboard/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
@@ -50,6 +51,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'tags', mount: tagRoutes },
   { tag: 'scans', mount: scanRoutes },
   { tag: 'transfers', mount: transferRoutes },
+  { tag: 'calendar', mount: calendarRoutes },
   { tag: 'sync', mount: syncRoutes },
   { tag: 'stats', mount: dashboardRoutes },
   { tag: 'prices', mount: priceRoutes },

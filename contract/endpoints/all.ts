@@ -1,4 +1,5 @@
 import { authEndpoints } from './auth.ts'
+import { calendarEndpoints } from './calendar.ts'
 import { cartEndpoints } from './cart.ts'
 import { dashboardEndpoints } from './dashboard.ts'
 import type { Endpoint } from './endpoint.ts'
@@ -20,6 +21,7 @@ import { transferEndpoints } from './transfers.ts'
 /** Every endpoint table by name, for the checks that read them all (the browser imports each table it calls). */
 export const endpointTables: Record<string, Record<string, Endpoint>> = {
   authEndpoints,
+  calendarEndpoints,
   cartEndpoints,
   dashboardEndpoints,
   healthEndpoints,

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import { CALENDAR_FEED_SCOPES } from '../../contract/calendar.ts'
 import { BILLING_CYCLES, ORDER_STATUSES, PRODUCT_TYPES } from '../../contract/commerce.ts'
 import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
@@ -507,6 +508,34 @@ export const transferExtensions = pgTable(
   ],
 )
 
+/**
+ * A subscribable calendar (ICS) of transfer windows, read by calendar apps through an unguessable token kept
+ * only as its keyed hash: an organization's (all its transfers) or a person's (those addressed to them).
+ * Revoked, its address answers 404.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    scope: text('scope', { enum: CALENDAR_FEED_SCOPES }).notNull(),
+    /** The organization of an `organization` feed; null for a personal one. */
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: at('created_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (table) => [
+    index('calendar_feeds_user_idx').on(table.userId),
+    check(
+      'calendar_feeds_scope_organization',
+      sql`(${table.scope} = 'organization') = (${table.organizationId} is not null)`,
+    ),
+  ],
+)
+
 export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
 export type EmailTokenRow = typeof emailTokens.$inferSelect
@@ -608,3 +637,4 @@ export const jobs = pgTable(
 )
 
 export type JobRow = typeof jobs.$inferSelect
+export type CalendarFeedRow = typeof calendarFeeds.$inferSelect

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
-import { keys, transferExtensions } from '../db/schema.ts'
+import { calendarFeeds, keys, transferExtensions } from '../db/schema.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
+import { keyedHash, newLinkToken } from '../modules/auth/secrets.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import {
   addMember,
@@ -89,6 +90,20 @@ export async function buildWorld(t: TestApp) {
       const keychain = await makeKeychain(t, organizationId, 'Lent')
       const recipientId = organizationId === ownId && caller ? caller.id : foreign.admin.id
       return makeTransfer(t, { organizationId, keychainId: keychain.id, recipientId })
+    },
+    /** A personal calendar feed of the user, with its token. */
+    calendarFeed: async (userId: string) => {
+      const token = newLinkToken()
+      const [feed] = await t.db
+        .insert(calendarFeeds)
+        .values({
+          userId,
+          scope: 'personal',
+          tokenHash: keyedHash(t.deps.secret, 'calendar', token),
+          createdAt: t.clock.now(),
+        })
+        .returning()
+      return { id: feed!.id, token }
     },
     /** The path of a request for more time waiting for an answer, on a new transfer. */
     pendingExtension: async (organizationId: string) => {
@@ -379,6 +394,24 @@ export const FIXTURES: Record<string, Fixture> = {
     own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
     foreign: async (w) => ({ path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}` }),
   },
+  'GET /calendar-feeds': single('signedIn', get('/api/calendar-feeds'), LIST_ONLY),
+  'POST /calendar-feeds': single(
+    'signedIn',
+    async () => ({ path: '/api/calendar-feeds', json: { scope: 'personal' } }),
+    'makes the caller’s own feed: nothing foreign to name',
+  ),
+  'DELETE /calendar-feeds/:id': {
+    access: 'signedIn',
+    own: async (w, caller) => ({
+      path: `/api/calendar-feeds/${(await w.calendarFeed(caller?.id ?? w.callers.ADMIN.id)).id}`,
+    }),
+    foreign: async (w) => ({ path: `/api/calendar-feeds/${(await w.calendarFeed(w.foreignAdminId)).id}` }),
+  },
+  'GET /calendar/:token': single(
+    'public',
+    async (w) => ({ path: `/api/calendar/${(await w.calendarFeed(w.foreignAdminId)).token}.ics` }),
+    'read by calendar apps, not by a user: the token is the credential',
+  ),
   'POST /transfers/:id/chase': {
     access: selected('create__transfer'),
     own: async (w) => ({ path: `/api/transfers/${(await w.overdueTransfer(w.own)).id}/chase` }),

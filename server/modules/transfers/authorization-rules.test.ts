@@ -106,7 +106,6 @@ describe('authorizing a transfer: what it records', () => {
       returnedAt: null,
       cancelledAt: null,
       chasedAt: null,
-      extension: null,
     })
     expect(await transferEvents(t, organization.id)).toEqual([
       {

@@ -10,6 +10,7 @@ import { useFailureToast } from '../../ui/failure-toast.ts'
 import { useAppForm } from '../../ui/form.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { CalendarFeedsCard } from './CalendarFeedsCard.tsx'
 
 export function ProfileScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
@@ -90,6 +91,7 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
         </form>
       </Card>
       <ReminderMailsSetting profile={profile} />
+      <CalendarFeedsCard canFollowOrganization={profile.permissions.includes('create__transfer')} />
     </>
   )
 }

@@ -23,9 +23,8 @@ export const canAskForMoreTime = (transfer: Transfer) =>
 
 /** The earliest day to ask for: after the current to-date, and after today. */
 function earliestDay(transfer: Transfer, today: string): string {
-  const afterToDate = shiftCalendarDay(transfer.toDate, 1)
-  const tomorrow = shiftCalendarDay(today, 1)
-  return afterToDate > tomorrow ? afterToDate : tomorrow
+  // `YYYY-MM-DD` sorts as the days do.
+  return [shiftCalendarDay(transfer.toDate, 1), shiftCalendarDay(today, 1)].sort().at(-1) as string
 }
 
 /**
