@@ -248,6 +248,20 @@ export const TransferRequestsQuerySchema = v.object({
 })
 
 /** `GET /stats/dashboard`. */
+/** A keychain out that is due back today, or late, on the dashboard. */
+export const DashboardReturnSchema = v.object({
+  transferId: v.string(),
+  keychainId: v.string(),
+  keychainName: v.string(),
+  holder: PersonSchema,
+  toDate: v.string(),
+  chasedAt: v.nullable(v.string()),
+})
+export type DashboardReturn = v.InferOutput<typeof DashboardReturnSchema>
+
+/** How many of each list the dashboard shows; the figures beside them count all and link to the full lists. */
+export const DASHBOARD_RETURNS_SHOWN = 10
+
 export const DashboardSchema = v.object({
   /** Null without a selected organization, or for a CONTACT (who sees only their requests). */
   organization: v.nullable(
@@ -260,6 +274,11 @@ export const DashboardSchema = v.object({
       users: v.number(),
       active: v.object({ scheduled: v.number(), transferred: v.number(), returning: v.number() }),
       expired: v.object({ scheduled: v.number(), returning: v.number() }),
+      /** Keychains due back today, and late ones (longest late first), `DASHBOARD_RETURNS_SHOWN` of each at most. */
+      returns: v.object({
+        dueToday: v.array(DashboardReturnSchema),
+        overdue: v.array(DashboardReturnSchema),
+      }),
     }),
   ),
   /** Open transfers addressed to the caller, in every organization. */

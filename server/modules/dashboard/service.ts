@@ -1,31 +1,29 @@
-import { and, count, eq, ne, type SQL, sql } from 'drizzle-orm'
+import { and, count, eq, lte, ne, type SQL, sql } from 'drizzle-orm'
 import type { Role } from '../../../contract/permissions.ts'
-import type { Dashboard } from '../../../contract/transfers.ts'
+import { DASHBOARD_RETURNS_SHOWN, type Dashboard, type DashboardReturn } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { memberships, organizationCounters, transfers } from '../../db/schema.ts'
+import { keychains, memberships, organizationCounters, transfers, users } from '../../db/schema.ts'
+import { toPerson } from '../members/service.ts'
 import { expiredWhere, openWhere, statusWhere } from '../transfers/conditions.ts'
 
 const filtered = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number)
 
 /**
- * The organization's figures in three statements whatever its size: the keychain count kept by triggers
+ * The organization's figures in two statements whatever its size: the keychain count kept by triggers
  * (`organization_counters`), the members, and every transfer count in one pass with `filter` clauses — the same
- * SQL conditions as `GET /transfers?status=…&expired=…`, so the dashboard and the filtered lists agree.
+ * SQL conditions as `GET /transfers?status=…&expired=…`, so the dashboard and the filtered lists agree; then the
+ * keychains due back (`returnsOf`).
  */
 async function organizationFigures(db: Db, organizationId: string, now: Date) {
-  const [counters] = await db
-    .select({ keychains: organizationCounters.keychains })
-    .from(organizationCounters)
-    .where(eq(organizationCounters.organizationId, organizationId))
-  const [members] = await db
-    .select({ total: count() })
-    .from(memberships)
-    // Every membership, as the users list (`GET /users`) the figure links to shows them.
-    .where(eq(memberships.organizationId, organizationId))
   const notExpired = expiredWhere(false, now)
   const expired = expiredWhere(true, now)
   const [figures] = await db
     .select({
+      // The keychain count kept by triggers, and every membership (as `GET /users`, which the figure links to).
+      keychains: sql<number>`coalesce((select ${organizationCounters.keychains} from ${organizationCounters}
+        where ${organizationCounters.organizationId} = ${organizationId}), 0)`.mapWith(Number),
+      members: sql<number>`(select count(*) from ${memberships}
+        where ${memberships.organizationId} = ${organizationId})`.mapWith(Number),
       total: count(),
       scheduled: filtered(and(statusWhere('SCHEDULED', now), notExpired)!),
       transferred: filtered(statusWhere('TRANSFERRED', now)),
@@ -37,15 +35,67 @@ async function organizationFigures(db: Db, organizationId: string, now: Date) {
     .where(eq(transfers.organizationId, organizationId))
   return {
     id: organizationId,
-    keychains: counters?.keychains ?? 0,
+    returns: await returnsOf(db, organizationId, now),
+    keychains: figures?.keychains ?? 0,
     transfers: figures?.total ?? 0,
-    users: members?.total ?? 0,
+    users: figures?.members ?? 0,
     active: {
       scheduled: figures?.scheduled ?? 0,
       transferred: figures?.transferred ?? 0,
       returning: figures?.returning ?? 0,
     },
     expired: { scheduled: figures?.expiredScheduled ?? 0, returning: figures?.expiredReturning ?? 0 },
+  }
+}
+
+/**
+ * The keychains out whose to-date has come (RETURNING): due back today, or late (expired), oldest to-date first,
+ * in one statement; each list stops at `DASHBOARD_RETURNS_SHOWN` (a window function numbers each kind's rows).
+ */
+async function returnsOf(db: Db, organizationId: string, now: Date) {
+  const late = expiredWhere(true, now)
+  const ranked = db
+    .select({
+      transferId: sql<string>`${transfers.id}`.as('transfer_id'),
+      keychainId: sql<string>`${transfers.keychainId}`.as('keychain_id'),
+      keychainName: sql<string>`coalesce(${keychains.name}, ${transfers.keychainName})`.as('keychain_name'),
+      toDate: sql<string>`${transfers.toDate}::text`.as('to_date'),
+      chasedAt: sql<Date | null>`${transfers.chasedAt}`.as('chased_at'),
+      late: sql<boolean>`${late}`.as('late'),
+      rank: sql<number>`row_number() over (partition by ${late} order by ${transfers.toDate}, ${transfers.id})`.as(
+        'rank',
+      ),
+      holderId: sql<string>`${users.id}`.as('holder_id'),
+      holderEmail: sql<string>`${users.email}`.as('holder_email'),
+      holderFirstName: sql<string>`${users.firstName}`.as('holder_first_name'),
+      holderLastName: sql<string>`${users.lastName}`.as('holder_last_name'),
+    })
+    .from(transfers)
+    .innerJoin(users, eq(users.id, transfers.recipientId))
+    .leftJoin(keychains, eq(keychains.id, transfers.keychainId))
+    .where(and(eq(transfers.organizationId, organizationId), statusWhere('RETURNING', now)))
+    .as('ranked')
+  const rows = await db
+    .select()
+    .from(ranked)
+    .where(lte(ranked.rank, DASHBOARD_RETURNS_SHOWN))
+    .orderBy(ranked.toDate, ranked.transferId)
+  const item = (row: (typeof rows)[number]): DashboardReturn => ({
+    transferId: row.transferId,
+    keychainId: row.keychainId,
+    keychainName: row.keychainName,
+    holder: toPerson({
+      id: row.holderId,
+      email: row.holderEmail,
+      firstName: row.holderFirstName,
+      lastName: row.holderLastName,
+    }),
+    toDate: String(row.toDate),
+    chasedAt: row.chasedAt === null ? null : new Date(row.chasedAt).toISOString(),
+  })
+  return {
+    dueToday: rows.filter((row) => !row.late).map(item),
+    overdue: rows.filter((row) => row.late).map(item),
   }
 }
 

@@ -180,7 +180,19 @@ describe('GET /stats/dashboard', () => {
       t.clock.set(new Date(TEST_EPOCH.getTime() + offset))
       const dashboard = await (await t.get('/api/stats/dashboard', { cookie: admin.cookie })).json()
       const count = async (query: string) => (await all(`/api/transfers?${query}`, admin.cookie, 100)).length
+      const ids = async (query: string) =>
+        (await all(`/api/transfers?${query}`, admin.cookie, 100))
+          .map((each: { id: string }) => each.id)
+          .sort()
+      const listed = (items: Array<{ transferId: string }>) => items.map((item) => item.transferId).sort()
+      expect(listed(dashboard.organization.returns.dueToday)).toEqual(
+        await ids('status=RETURNING&expired=false'),
+      )
+      expect(listed(dashboard.organization.returns.overdue)).toEqual(
+        await ids('status=RETURNING&expired=true'),
+      )
       expect(dashboard.organization).toEqual({
+        returns: expect.any(Object),
         id: organization.id,
         keychains: 9, // the world's and one for each of the eight transfers
         transfers: await count(''),

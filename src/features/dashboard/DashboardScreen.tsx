@@ -11,6 +11,7 @@ import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { ReturnsList } from './ReturnsList.tsx'
 
 function Shortcut({
   href,
@@ -147,6 +148,20 @@ function Counts({ organizationId }: { organizationId: string | null }) {
               <Trans>Returning</Trans>
             </Stat>
           </StatGroup>
+          <ReturnsList
+            title={<Trans>Due back today</Trans>}
+            items={counts.returns.dueToday}
+            total={counts.active.returning}
+            all={list('?status=RETURNING&expired=false')}
+            late={false}
+          />
+          <ReturnsList
+            title={<Trans>Late</Trans>}
+            items={counts.returns.overdue}
+            total={counts.expired.returning}
+            all={list('?status=RETURNING&expired=true')}
+            late
+          />
           <StatGroup title={<Trans>Expired transfers</Trans>}>
             <Stat href={list('?status=SCHEDULED&expired=true')} count={counts.expired.scheduled}>
               <Trans>Scheduled</Trans>
