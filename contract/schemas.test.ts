@@ -193,6 +193,15 @@ describe('answers keep every field', () => {
       next: 'RETURN',
       expiresAt: null,
       cancelledAt: 'x',
+      chasedAt: 'c',
+      extension: {
+        id: 'e1',
+        status: 'APPROVED',
+        toDate: '2030-01-20',
+        previousToDate: '2030-01-17',
+        requestedAt: 'r',
+        decidedAt: 'd',
+      },
     })
     keeps(TransferPageSchema, {
       data: [withPickup, transfer('tr-2', { next: null, refusal: 'keychain_out' })],
@@ -239,6 +248,28 @@ describe('answers keep every field', () => {
         users: 3,
         active: { scheduled: 4, transferred: 5, returning: 6 },
         expired: { scheduled: 7, returning: 8 },
+        returns: {
+          dueToday: [
+            {
+              transferId: 't1',
+              keychainId: 'k1',
+              keychainName: 'Cave',
+              holder: person,
+              toDate: '2030-01-15',
+              chasedAt: null,
+            },
+          ],
+          overdue: [
+            {
+              transferId: 't2',
+              keychainId: 'k2',
+              keychainName: 'Loge',
+              holder: person,
+              toDate: '2030-01-10',
+              chasedAt: 'c',
+            },
+          ],
+        },
       },
       requests: { open: 9 },
     })

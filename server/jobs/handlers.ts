@@ -1,4 +1,5 @@
 import type { AppDeps } from '../deps.ts'
+import { NOTICE_JOB, noticeHandler } from '../modules/notices/notices.ts'
 import { REMINDER_JOB, reminderHandler } from '../modules/transfers/reminders.ts'
 import { MAIL_JOB, sendMailJob } from './mail.ts'
 import { createJobRunner, type JobRunner } from './runner.ts'
@@ -10,6 +11,7 @@ export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRun
     {
       [MAIL_JOB]: sendMailJob(deps.mailer),
       [REMINDER_JOB]: reminderHandler(deps),
+      [NOTICE_JOB]: noticeHandler(deps),
     },
     worker,
   )

@@ -216,8 +216,10 @@ export function setupTestApp(options: TestAppOptions = {}): TestApp {
  * `setupTestApp()` with its clock set back to TEST_EPOCH (2030-01-15T09:00Z: 10:00 in Paris) before each test,
  * and, with `clearMail`, the mail it captured emptied too.
  */
-export function setupTestAppAtEpoch(options: { clearMail?: boolean } = {}): TestApp {
-  const t = setupTestApp()
+export function setupTestAppAtEpoch(
+  options: { clearMail?: boolean; config?: Partial<Config> } = {},
+): TestApp {
+  const t = setupTestApp(options.config ? { config: options.config } : {})
   beforeEach(() => {
     t.clock.set(TEST_EPOCH)
     if (options.clearMail) t.mail.clear()

@@ -19,7 +19,7 @@ import { fulfilPaidOrder } from './fulfilment.ts'
 import { allowedNextStatuses, invalidTransition, moveOrder } from './transitions.ts'
 import { findVisibleOrder, type OrderCaller, orderView, toOrders } from './view.ts'
 
-type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger'>
+type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger' | 'jobs'>
 
 const TARGET = { paid: 'PAID', unpaid: 'UNPAID', expired: 'EXPIRED' } as const
 
@@ -194,13 +194,14 @@ export async function checkPayment(deps: Deps, id: string, caller: OrderCaller):
     }
     const provider = await providerOf(deps, order.paymentProvider)
     const status = await askProvider(deps, () => provider.retrieve(order.paymentSessionId!))
-    await applySessionStatus(db, {
+    const moved = await applySessionStatus(db, {
       orderId: id,
       sessionId: order.paymentSessionId,
       status,
       now: deps.clock.now(),
       logger: deps.logger,
     })
+    if (moved) deps.jobs.nudge()
   }
   return orderView(db, id, caller)
 }

@@ -143,6 +143,7 @@ export function orderRoutes(api: ApiRouter, deps: AppDeps): void {
         const caller = { operator, scope: null }
         await findVisibleOrder(db, params.id, caller)
         await moveOrder(db, { orderId: params.id, to: status, now: deps.clock.now() })
+        deps.jobs.nudge()
         return c.json(await orderView(db, params.id, caller), 200)
       },
     )

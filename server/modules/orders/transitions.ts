@@ -4,6 +4,15 @@ import { ErrorCode } from '../../../contract/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { type OrderRow, orders } from '../../db/schema.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
+import { noticeJob } from '../notices/notices.ts'
+
+/** The moves the organization's admins are told of by mail. */
+const NOTICES: Partial<Record<OrderStatus, 'order.paid' | 'order.shipped' | 'order.delivered'>> = {
+  PAID: 'order.paid',
+  SHIPPED: 'order.shipped',
+  DELIVERED: 'order.delivered',
+}
 
 /** Statuses of the production line: an order without anything to ship (a plan only) never enters it. */
 const PRODUCTION: readonly OrderStatus[] = ['CONFIRMED', 'PRODUCING', 'SHIPPED', 'DELIVERED']
@@ -61,6 +70,12 @@ export async function moveOrder(
       throw invalidTransition(latest.status, to, allowedNextStatuses(latest))
     }
     if (effect) await effect(tx, moved)
+    const notice = NOTICES[to]
+    if (notice) {
+      await enqueueJobs(tx, [
+        noticeJob({ kind: notice, orderId }, { now, organizationId: moved.organizationId }),
+      ])
+    }
     return moved
   })
 }

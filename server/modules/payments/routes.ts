@@ -63,13 +63,16 @@ export function paymentRoutes(api: ApiRouter, deps: AppDeps): void {
       const now = deps.clock.now()
       await recordLocalOutcome(db, session.id, params.outcome, now)
       const status = await (await paymentProvider(deps, 'local'))!.retrieve(session.id)
-      await applySessionStatus(db, {
-        orderId: session.orderId,
-        sessionId: session.id,
-        status,
-        now,
-        logger: deps.logger,
-      })
+      if (
+        await applySessionStatus(db, {
+          orderId: session.orderId,
+          sessionId: session.id,
+          status,
+          now,
+          logger: deps.logger,
+        })
+      )
+        deps.jobs.nudge()
       const order = await orderView(db, session.orderId, { operator: true, scope: null })
       const outcome = isPaid(order.status) ? 'success' : 'cancel'
       return c.redirect(orderResultUrl(deps.config, locale, outcome, order.id), 303)

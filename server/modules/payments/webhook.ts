@@ -9,7 +9,7 @@ import type { SessionStatus } from '../../payments/provider.ts'
 import { paymentProvider } from '../../payments/providers.ts'
 import { applySessionStatus } from '../orders/payment.ts'
 
-type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger'>
+type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger' | 'jobs'>
 
 /** The Checkout Session events acted upon; any other verified event is acknowledged and ignored. */
 export const HANDLED_EVENTS = [
@@ -89,6 +89,7 @@ export async function handleStripeWebhook(
     }
     return true
   })
+  if (fresh) deps.jobs.nudge()
   return fresh ? { received: true } : { received: true, duplicate: true }
 }
 

@@ -3,6 +3,8 @@ import type { PlanConfiguration, Subscription } from '../../../contract/commerce
 import { DEFAULT_TIME_ZONE } from '../../../contract/organizations.ts'
 import type { Db } from '../../db/client.ts'
 import { orders, organizations, type SubscriptionRow, subscriptions, transfers } from '../../db/schema.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
+import { noticeJob } from '../notices/notices.ts'
 import { addMonthsIn, monthBoundsIn } from './calendar.ts'
 
 /**
@@ -78,6 +80,9 @@ export async function organizationSubscription(
   }
 }
 
+/** Admins are told a week before their plan's period ends (unless it is renewed meanwhile). */
+export const ENDING_NOTICE_MS = 7 * 24 * 60 * 60 * 1000
+
 /**
  * What paying a PLAN line does to the organization's subscription (one row per organization), in the paying
  * transaction; periods are counted on the organization's calendar (its time zone, Europe/Paris by default):
@@ -132,5 +137,26 @@ export async function startSubscription(
     .insert(subscriptions)
     .values({ organizationId, ...values, createdAt: now })
     .onConflictDoUpdate({ target: subscriptions.organizationId, set: values })
+  const periodEnd = values.currentPeriodEnd
+  const warnAt = new Date(periodEnd.getTime() - ENDING_NOTICE_MS)
+  await enqueueJobs(tx, [
+    // The same plan paid again while it runs: a renewal, told to the admins (a new plan is told as its order).
+    ...(running && current.planId === planId
+      ? [noticeJob({ kind: 'subscription.renewed', organizationId }, { now, organizationId })]
+      : []),
+    ...(warnAt > now
+      ? [
+          noticeJob(
+            { kind: 'subscription.ending', organizationId, periodEnd: periodEnd.toISOString() },
+            {
+              now,
+              organizationId,
+              runAt: warnAt,
+              dedupeKey: `ending:${organizationId}:${periodEnd.toISOString()}`,
+            },
+          ),
+        ]
+      : []),
+  ])
   return true
 }

@@ -6,9 +6,11 @@ import { judgedTime } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
 import { appendEvent } from '../events/log.ts'
 import { appendCustody } from '../keychains/custody.ts'
 import { isCustodianCandidate } from '../members/service.ts'
+import { noticeJob } from '../notices/notices.ts'
 import { pickupRefused } from './errors.ts'
 import { transferAccess } from './service.ts'
 import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
@@ -89,9 +91,16 @@ export async function recordPickup(
     serverTime: now,
     fromQueue: input.fromQueue,
   })
+  const kind = decision.next === 'PICKUP' ? 'transfer.picked_up' : 'transfer.returned'
+  await enqueueJobs(tx, [
+    noticeJob(
+      { kind, transferId: locked.id, actorId: caller.id, at: judgedAt.toISOString() },
+      { now, organizationId: locked.organizationId },
+    ),
+  ])
   await appendEvent(tx, {
     organizationId: locked.organizationId,
-    kind: decision.next === 'PICKUP' ? 'transfer.picked_up' : 'transfer.returned',
+    kind,
     actorId: caller.id,
     serverTime: now,
     clientTime: input.clientTime,

@@ -267,6 +267,7 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
           return { status: 201, body: await toTransfer(tx, view, session.user.id, now, publicUrl, roles) }
         },
       )
+      if (!answer.replayed) deps.jobs.nudge()
       return idempotentResponse(c, answer, (body) => withKeychainTags(body as Transfer))
     },
   )

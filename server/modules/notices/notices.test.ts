@@ -1,0 +1,107 @@
+import { eq } from 'drizzle-orm'
+import { describe, expect, it } from 'vitest'
+import { memberships, subscriptions, users } from '../../db/schema.ts'
+import { DAY } from '../../test/clock.ts'
+import { operatorMove, placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
+import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
+import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
+import { PRODUCTION_ACTIONS } from '../orders/actions.ts'
+import { PLAN_IDS } from '../plans/catalog.ts'
+
+const OPERATOR = 'ops@notices.example.test'
+const t = setupTestAppAtEpoch({ clearMail: true, config: { operatorEmails: [OPERATOR] } })
+
+const subjects = (email: string) => t.mail.to(email).map((mail) => mail.subject)
+
+describe('notices of a transfer', () => {
+  it('tells whoever authorized it of the pickup and the return, in their language, naming who did it', async () => {
+    const { organization, admin, member, contact, keychain } = await transferWorld(t)
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    await t.db.update(users).set({ locale: 'en', firstName: 'Max' }).where(eq(users.id, manager.id))
+    await t.db.update(users).set({ firstName: 'Yanis' }).where(eq(users.id, member.id))
+    const lent = await (await authorize(t, manager.cookie, keychain.id, dates(toMember(contact.id)))).json()
+    t.mail.clear()
+    expect((await pickup(t, contact.cookie, lent.id)).status).toBe(201)
+    expect(subjects(manager.email)).toEqual(['Picked up: the keychain “Cave”'])
+    expect(t.mail.to(admin.email)).toHaveLength(0)
+    expect((await pickup(t, member.cookie, lent.id)).status).toBe(201)
+    expect(subjects(manager.email)).toEqual([
+      'Picked up: the keychain “Cave”',
+      'Returned: the keychain “Cave”',
+    ])
+    expect(t.mail.last(manager.email)?.text).toContain('; Yanis received it.')
+  })
+
+  it('tells the admins when the authorizer no longer manages there, and never the one who did it', async () => {
+    const { organization, admin, contact, keychain } = await transferWorld(t)
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    const lent = await (await authorize(t, manager.cookie, keychain.id, dates(toMember(contact.id)))).json()
+    await t.db.update(memberships).set({ status: 'DISABLED' }).where(eq(memberships.userId, manager.id))
+    t.mail.clear()
+    await pickup(t, contact.cookie, lent.id)
+    expect(subjects(admin.email)).toEqual(['Retiré : le trousseau « Cave »'])
+    expect(t.mail.to(manager.email)).toHaveLength(0)
+    // The admin confirms the return: there is no one else to tell.
+    await pickup(t, admin.cookie, lent.id)
+    expect(t.mail.to(admin.email)).toHaveLength(1)
+  })
+})
+
+describe('notices of an order', () => {
+  it('tells the admins when it is paid, shipped and delivered', async () => {
+    const app = t
+    const { organization, admin } = await organizationWithAdmin(app)
+    const manager = await signedInMember(app, organization.id, 'MANAGER')
+    const order = await placeOrder(app, admin.cookie, [tagItem(10, { alphaCode: 'NOT' })])
+    await settleLocally(app, admin.cookie, order.id, 'pay')
+    const operator = await app.signIn(OPERATOR)
+    for (const action of Object.keys(PRODUCTION_ACTIONS)) {
+      expect((await operatorMove(app, operator.cookie, order.id, action)).status).toBe(200)
+    }
+    const reference = order.reference
+    expect(subjects(admin.email)).toEqual([
+      `Commande ${reference} payée`,
+      `Commande ${reference} expédiée`,
+      `Commande ${reference} livrée`,
+    ])
+    expect(t.mail.last(admin.email)?.text).toContain(`/app/orders/${order.id}`)
+    expect(t.mail.to(manager.email)).toHaveLength(0)
+  })
+})
+
+describe('notices of a plan', () => {
+  it('tells the admins of a renewal, and a week before the period ends unless it was renewed meanwhile', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const plans = await plansOf(t, admin.cookie)
+    const monthly = planItem(plans.find((plan) => plan.id === PLAN_IDS.essentielMonthly)!)
+    // Signed in afresh each time: a month later, the first session has ended.
+    const buy = async () => {
+      const { cookie } = await t.signIn(admin.email)
+      const order = await placeOrder(t, cookie, [monthly])
+      await settleLocally(t, cookie, order.id, 'pay')
+    }
+    await buy()
+    const periodEnd = async () =>
+      (await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, organization.id)))[0]!
+        .currentPeriodEnd
+    const firstEnd = await periodEnd()
+    t.mail.clear()
+
+    // Renewed ten days before the end: told at once; the first period's warning then does nothing.
+    t.clock.set(new Date(firstEnd.getTime() - 10 * DAY))
+    await buy()
+    expect(subjects(admin.email).filter((subject) => subject.startsWith('Formule'))).toEqual([
+      'Formule Essentiel renouvelée',
+    ])
+    t.mail.clear()
+    t.clock.set(new Date(firstEnd.getTime() - 7 * DAY))
+    await t.runJobs()
+    expect(t.mail.to(admin.email)).toHaveLength(0)
+
+    const secondEnd = await periodEnd()
+    t.clock.set(new Date(secondEnd.getTime() - 7 * DAY))
+    await t.runJobs()
+    expect(subjects(admin.email)).toEqual([expect.stringMatching(/^Votre formule Essentiel se termine le /)])
+  })
+})
