@@ -5,7 +5,7 @@ import { jobs } from '../db/schema.ts'
 import { createLogger } from '../logger.ts'
 import { MINUTE, SECOND, TEST_EPOCH, TestClock } from '../test/clock.ts'
 import { openTestDatabaseTwice } from '../test/database.ts'
-import { claimJobs, enqueueJobs, JOB_LEASE_MS, markDone, type NewJob } from './queue.ts'
+import { claimJobs, enqueueJobs, JOB_LEASE_MS, markDone, type NewJob, pruneJobs } from './queue.ts'
 import { createJobRunner, type JobHandler } from './runner.ts'
 
 let database: Database
@@ -196,6 +196,26 @@ describe('the job queue', () => {
     },
     10_000,
   )
+
+  it('drops done jobs after a week and failed ones after a month, never a job still to run', async () => {
+    const day = 24 * 60 * MINUTE
+    await enqueueJobs(database.db, [job({ n: 1 }), job({ n: 2 }), job({ n: 3 }), job({ n: 4 })])
+    await database.db
+      .update(jobs)
+      .set({ doneAt: new Date(TEST_EPOCH.getTime() - 7 * day - 1) })
+      .where(eq(jobs.payload, { n: 1 }))
+    await database.db
+      .update(jobs)
+      .set({ doneAt: new Date(TEST_EPOCH.getTime() - 6 * day) })
+      .where(eq(jobs.payload, { n: 2 }))
+    await database.db
+      .update(jobs)
+      .set({ failedAt: new Date(TEST_EPOCH.getTime() - 29 * day) })
+      .where(eq(jobs.payload, { n: 3 }))
+    await pruneJobs(database.db, clock.now())
+    const left = (await database.db.select().from(jobs)).map((row) => (row.payload as { n: number }).n).sort()
+    expect(left).toEqual([2, 3, 4])
+  })
 
   it('fails a job of a kind no handler knows, and logs its id and kind only', async () => {
     await enqueueJobs(database.db, [job({ n: 1 }, { kind: 'nobody', maxAttempts: 1 })])

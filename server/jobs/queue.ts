@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { jobs } from '../db/schema.ts'
 
@@ -122,3 +122,18 @@ export async function markDeferred(db: Db, job: ClaimedJob, worker: string, runA
 }
 
 export const newWorkerId = () => `worker-${process.pid}-${randomUUID().slice(0, 8)}`
+
+/** Done jobs are kept a week for investigating, failed ones a month; then dropped. */
+export const DONE_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000
+export const FAILED_JOBS_KEPT_MS = 30 * 24 * 60 * 60 * 1000
+
+export async function pruneJobs(db: Db, now: Date): Promise<void> {
+  await db
+    .delete(jobs)
+    .where(
+      or(
+        lt(jobs.doneAt, new Date(now.getTime() - DONE_JOBS_KEPT_MS)),
+        lt(jobs.failedAt, new Date(now.getTime() - FAILED_JOBS_KEPT_MS)),
+      ),
+    )
+}

@@ -3,6 +3,7 @@ import { emailTokens } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { pruneIdempotencyKeys } from '../../http/idempotency.ts'
 import { pruneRateLimits } from '../../http/rate-limit.ts'
+import { pruneJobs } from '../../jobs/queue.ts'
 import { pruneSessions } from './sessions.ts'
 
 const HOUR = 60 * 60 * 1000
@@ -10,7 +11,8 @@ const HOUR = 60 * 60 * 1000
 const TOKEN_RETENTION_MS = 24 * HOUR
 
 /**
- * Deletes dead sessions, old sign-in tokens, past rate-limit windows and month-old idempotency keys. Safe to
+ * Deletes dead sessions, old sign-in tokens, past rate-limit windows, month-old idempotency keys and old
+ * settled jobs. Safe to
  * run on every process.
  */
 export async function pruneExpired(deps: Pick<AppDeps, 'database' | 'clock'>): Promise<void> {
@@ -20,6 +22,7 @@ export async function pruneExpired(deps: Pick<AppDeps, 'database' | 'clock'>): P
   await deps.database.db.delete(emailTokens).where(lt(emailTokens.expiresAt, dayAgo))
   await pruneRateLimits(deps.database.db, dayAgo)
   await pruneIdempotencyKeys(deps.database.db, now)
+  await pruneJobs(deps.database.db, now)
 }
 
 export function startHousekeeping(deps: Pick<AppDeps, 'database' | 'clock' | 'logger'>): { stop(): void } {
