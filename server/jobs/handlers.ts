@@ -1,5 +1,6 @@
 import type { AppDeps } from '../deps.ts'
-import { NOTICE_JOB, noticeHandler } from '../modules/notices/notices.ts'
+import { NOTICE_JOB } from '../modules/notices/job.ts'
+import { noticeHandler } from '../modules/notices/notices.ts'
 import { REMINDER_JOB, reminderHandler } from '../modules/transfers/reminders.ts'
 import { MAIL_JOB, sendMailJob } from './mail.ts'
 import { createJobRunner, type JobRunner } from './runner.ts'

@@ -1,10 +1,10 @@
-import type { Locale } from '../../contract/locale.ts'
 import { formatCalendarDay } from '../i18n/format.ts'
-import { type MessageDescriptor, translator } from '../i18n/translator.ts'
+import type { MessageDescriptor } from '../i18n/translator.ts'
 import { renderMail } from './layout.ts'
 import type { MailMessage } from './mailer.ts'
 import { signInMessages } from './messages.ts'
 import { transferRequestUrl } from './transfer-mail.ts'
+import { type TransferMailInput, transferTexts } from './transfer-texts.ts'
 
 const m = {
   requestedSubject: /*i18n*/ {
@@ -37,30 +37,19 @@ const m = {
   button: /*i18n*/ { id: 'mail.extension.button', message: 'See the transfer' },
 } satisfies Record<string, MessageDescriptor>
 
-export type ExtensionMailInput = {
-  to: string
-  locale: Locale
+/** `toDate`: the to-date asked for; `previousToDate`: the transfer's when asked. */
+export type ExtensionMailInput = TransferMailInput & {
   publicUrl: string
   transferId: string
-  organizationName: string
-  keychainName: string
   holderName: string
-  /** The to-date asked for, and the transfer's to-date when asked. */
-  toDate: string
   previousToDate: string
 }
 
-function texts(input: ExtensionMailInput) {
-  const i18n = translator(input.locale)
-  const values = {
-    organization: input.organizationName,
-    keychain: input.keychainName,
+const texts = (input: ExtensionMailInput) =>
+  transferTexts(input, {
     holder: input.holderName,
-    to: formatCalendarDay(input.locale, input.toDate),
     previous: formatCalendarDay(input.locale, input.previousToDate),
-  }
-  return (descriptor: MessageDescriptor) => i18n._({ ...descriptor, values })
-}
+  })
 
 /** To an admin or manager of the organization, in their language: a holder asks for more time. */
 export function extensionRequestedMail(input: ExtensionMailInput): MailMessage {

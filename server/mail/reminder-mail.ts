@@ -1,11 +1,9 @@
-import type { Locale } from '../../contract/locale.ts'
-import { shiftCalendarDay } from '../../contract/transfers.ts'
-import { formatCalendarDay } from '../i18n/format.ts'
-import { type MessageDescriptor, translator } from '../i18n/translator.ts'
+import type { MessageDescriptor } from '../i18n/translator.ts'
 import { renderMail } from './layout.ts'
 import type { MailMessage } from './mailer.ts'
 import { signInMessages } from './messages.ts'
 import { transferRequestUrl } from './transfer-mail.ts'
+import { type TransferMailInput, transferTexts } from './transfer-texts.ts'
 
 /** The reminders of a transfer, in the order they come (see `server/modules/transfers/reminders.ts`). */
 export const REMINDER_STEPS = [
@@ -81,36 +79,14 @@ const m = {
   escalationButton: /*i18n*/ { id: 'mail.reminder.escalation.button', message: 'See the transfers' },
 } satisfies Record<string, MessageDescriptor>
 
-export type ReminderMailInput = {
-  to: string
-  locale: Locale
-  publicUrl: string
-  transferId: string
-  organizationName: string
-  keychainName: string
-  fromDate: string
-  toDate: string
-}
-
-function texts(input: ReminderMailInput, extra: Record<string, string> = {}) {
-  const i18n = translator(input.locale)
-  const values = {
-    organization: input.organizationName,
-    keychain: input.keychainName,
-    from: formatCalendarDay(input.locale, input.fromDate),
-    to: formatCalendarDay(input.locale, input.toDate),
-    lastDay: formatCalendarDay(input.locale, shiftCalendarDay(input.toDate, -1)),
-    ...extra,
-  }
-  return (descriptor: MessageDescriptor) => i18n._({ ...descriptor, values })
-}
+export type ReminderMailInput = TransferMailInput & { publicUrl: string; transferId: string }
 
 /** To the recipient of a transfer, in their language; a chase names the manager who sent it. */
 export function reminderMail(
   step: RecipientReminder,
   input: ReminderMailInput & { chaserName?: string },
 ): MailMessage {
-  const text = texts(input, { chaser: input.chaserName ?? '' })
+  const text = transferTexts(input, { chaser: input.chaserName ?? '' })
   const body = text(m[`${step}Body`])
   return renderMail({
     to: input.to,
@@ -128,7 +104,7 @@ export function reminderMail(
 
 /** To an admin or manager of the organization, in their language, when a keychain stays out past its day. */
 export function escalationMail(input: ReminderMailInput & { holderName: string }): MailMessage {
-  const text = texts(input, { holder: input.holderName })
+  const text = transferTexts(input, { holder: input.holderName })
   const base = input.publicUrl.replace(/\/+$/, '')
   return renderMail({
     to: input.to,

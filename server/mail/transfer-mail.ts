@@ -1,11 +1,11 @@
 import type { Locale } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
-import { shiftCalendarDay } from '../../contract/transfers.ts'
-import { formatAddress, formatCalendarDay } from '../i18n/format.ts'
-import { type MessageDescriptor, translator } from '../i18n/translator.ts'
+import { formatAddress } from '../i18n/format.ts'
+import type { MessageDescriptor } from '../i18n/translator.ts'
 import { renderMail } from './layout.ts'
 import type { MailMessage } from './mailer.ts'
 import { signInMessages } from './messages.ts'
+import { type TransferMailInput, transferTexts } from './transfer-texts.ts'
 
 export const transferMessages = {
   subject: /*i18n*/ {
@@ -55,29 +55,8 @@ export function transferRequestUrl(publicUrl: string, locale: Locale, transferId
   return `${publicUrl.replace(/\/+$/, '')}${locale === 'en' ? '/en' : ''}/app/transfers/requests/${transferId}`
 }
 
-type TransferMailInput = {
-  to: string
-  locale: Locale
-  organizationName: string
-  keychainName: string
-  fromDate: string
-  toDate: string
-}
-
-function texts(input: TransferMailInput, extra: Record<string, string> = {}) {
-  const i18n = translator(input.locale)
-  const values = {
-    organization: input.organizationName,
-    keychain: input.keychainName,
-    from: formatCalendarDay(input.locale, input.fromDate),
-    to: formatCalendarDay(input.locale, input.toDate),
-    // The window closes as the to-date starts: the last day to pick it up is the day before.
-    lastDay: formatCalendarDay(input.locale, shiftCalendarDay(input.toDate, -1)),
-    email: input.to,
-    ...extra,
-  }
-  return (descriptor: MessageDescriptor) => i18n._({ ...descriptor, values })
-}
+const texts = (input: TransferMailInput, extra: Record<string, string> = {}) =>
+  transferTexts(input, { email: input.to, ...extra })
 
 /**
  * To the recipient of a new transfer, in their account's language: the keychain, the window, where to pick

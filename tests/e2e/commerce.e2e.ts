@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OPERATOR_EMAIL, type Stack, startStack } from './harness.ts'
+import { createOrganizationInApp } from './organizations.ts'
 
 let stack: Stack
 let organizationId = ''
@@ -18,17 +19,6 @@ afterAll(async () => {
 async function signInAdmin(page: Page) {
   await stack.signInByCode(page, ADMIN)
   await page.waitForURL((url) => url.pathname === '/app')
-}
-
-async function createOrganization(page: Page) {
-  await page.getByRole('link', { name: 'Créer une organisation' }).click()
-  await page.getByLabel('Nom', { exact: true }).fill('Syndic Voltaire')
-  await page.getByLabel('Adresse', { exact: true }).fill('8 boulevard Voltaire')
-  await page.getByLabel('Code postal').fill('75011')
-  await page.getByLabel('Ville').fill('Paris')
-  await page.getByRole('button', { name: "Créer l'organisation" }).click()
-  await page.waitForURL(/\/app\/organizations\/[0-9a-f-]{36}$/)
-  return new URL(page.url()).pathname.split('/').at(-1) ?? ''
 }
 
 async function fillDesign(page: Page, name: string, alphaCode: string) {
@@ -59,7 +49,11 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
   it('orders 100 tags on one page, pays in the sandbox, and finds the order paid with its tags', async () => {
     await stack.withPage(async (page) => {
       await signInAdmin(page)
-      organizationId = await createOrganization(page)
+      organizationId = await createOrganizationInApp(page, 'Syndic Voltaire', {
+        line1: '8 boulevard Voltaire',
+        postalCode: '75011',
+        city: 'Paris',
+      })
       await page.getByRole('link', { name: 'Commander des étiquettes' }).click()
       await page.waitForURL('**/new-order')
       await fillDesign(page, 'Caves', 'vol')

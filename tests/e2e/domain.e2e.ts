@@ -1,6 +1,6 @@
-import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Stack, startStack } from './harness.ts'
+import { createOrganizationInApp } from './organizations.ts'
 
 let stack: Stack
 
@@ -16,18 +16,6 @@ const ADMIN = 'claire.admin@example.com'
 const MEMBER = 'bob.member@example.com'
 let organizationId = ''
 
-async function createOrganization(page: Page, name: string) {
-  await page.getByRole('link', { name: 'Créer une organisation' }).click()
-  await page.waitForURL('**/app/organizations/new')
-  await page.getByLabel('Nom', { exact: true }).fill(name)
-  await page.getByLabel('Adresse', { exact: true }).fill('12 rue des Clés')
-  await page.getByLabel('Code postal').fill('75011')
-  await page.getByLabel('Ville').fill('Paris')
-  await page.getByRole('button', { name: "Créer l'organisation" }).click()
-  await page.waitForURL(/\/app\/organizations\/[0-9a-f-]{36}$/)
-  return new URL(page.url()).pathname.split('/').at(-1) ?? ''
-}
-
 describe('organizations, members, keychains, tags and scanning in a real browser', () => {
   it('refuses an organization without its required fields, then creates it and selects it', async () => {
     await stack.withPage(async (page) => {
@@ -38,7 +26,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       await page.getByText('Le nom est obligatoire.').waitFor()
       await page.getByText('La ville est obligatoire.').waitFor()
       await page.goto('/app')
-      organizationId = await createOrganization(page, 'Agence Bastille')
+      organizationId = await createOrganizationInApp(page, 'Agence Bastille')
       await page.getByRole('heading', { level: 1, name: 'Agence Bastille' }).waitFor()
       const switcher = page.getByRole('combobox', { name: 'Organisation' }).first()
       expect(await switcher.inputValue()).toBe(organizationId)

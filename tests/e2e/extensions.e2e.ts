@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferExtensions, transfers, users } from '../../server/db/schema.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
+import { createOrganizationInApp } from './organizations.ts'
 
 let stack: Stack
 const ADMIN = 'ines.admin@example.com'
@@ -30,14 +31,11 @@ describe('more time for a keychain, asked offline, answered by a manager', () =>
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
-      await page.getByRole('link', { name: 'Créer une organisation' }).first().click()
-      await page.getByLabel('Nom', { exact: true }).fill('Régie Voltaire')
-      await page.getByLabel('Adresse', { exact: true }).fill('8 boulevard Voltaire')
-      await page.getByLabel('Code postal').fill('75011')
-      await page.getByLabel('Ville').fill('Paris')
-      await page.getByRole('button', { name: "Créer l'organisation" }).click()
-      await page.waitForURL(/\/app\/organizations\/[0-9a-f-]{36}$/)
-      organizationId = new URL(page.url()).pathname.split('/').at(-1) ?? ''
+      organizationId = await createOrganizationInApp(page, 'Régie Voltaire', {
+        line1: '8 boulevard Voltaire',
+        postalCode: '75011',
+        city: 'Paris',
+      })
     })
     await stack.subscribe(organizationId)
     const holderId = await stack.addMember(organizationId, HOLDER, 'MEMBER', 'Paul')

@@ -6,6 +6,7 @@ import { scans, transferPickups, transfers, users } from '../../server/db/schema
 import { cancelTransfer, createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedRows, storedTags } from './mirror.ts'
+import { createOrganizationInApp } from './organizations.ts'
 
 let stack: Stack
 const ADMIN = 'hugo.admin@example.com'
@@ -34,14 +35,11 @@ describe('field mode offline, with the network cut by the browser', () => {
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
-      await page.getByRole('link', { name: 'Créer une organisation' }).first().click()
-      await page.getByLabel('Nom', { exact: true }).fill('Caves Oberkampf')
-      await page.getByLabel('Adresse', { exact: true }).fill('3 rue Oberkampf')
-      await page.getByLabel('Code postal').fill('75011')
-      await page.getByLabel('Ville').fill('Paris')
-      await page.getByRole('button', { name: "Créer l'organisation" }).click()
-      await page.waitForURL(/\/app\/organizations\/[0-9a-f-]{36}$/)
-      organizationId = new URL(page.url()).pathname.split('/').at(-1) ?? ''
+      organizationId = await createOrganizationInApp(page, 'Caves Oberkampf', {
+        line1: '3 rue Oberkampf',
+        postalCode: '75011',
+        city: 'Paris',
+      })
     })
     await stack.subscribe(organizationId)
     const fieldId = await stack.addMember(organizationId, FIELD, 'MEMBER', 'Nora')

@@ -2,6 +2,7 @@ import { today } from '@internationalized/date'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Stack, startStack } from './harness.ts'
+import { createOrganizationInApp } from './organizations.ts'
 
 let stack: Stack
 const ADMIN = 'camille.admin@example.com'
@@ -16,17 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop()
 })
-
-async function createOrganization(page: Page, name: string) {
-  await page.getByRole('link', { name: 'Créer une organisation' }).first().click()
-  await page.getByLabel('Nom', { exact: true }).fill(name)
-  await page.getByLabel('Adresse', { exact: true }).fill('14 rue des Archives')
-  await page.getByLabel('Code postal').fill('75004')
-  await page.getByLabel('Ville').fill('Paris')
-  await page.getByRole('button', { name: "Créer l'organisation" }).click()
-  await page.waitForURL(/\/app\/organizations\/[0-9a-f-]{36}$/)
-  return new URL(page.url()).pathname.split('/').at(-1) ?? ''
-}
 
 /** Sets a day in a date field (the browser's own date input takes `YYYY-MM-DD` whatever its display order). */
 async function setDate(page: Page, label: string, day: { toString(): string }) {
@@ -81,7 +71,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
-      organizationId = await createOrganization(page, 'Syndic des Archives')
+      organizationId = await createOrganizationInApp(page, 'Syndic des Archives')
       await stack.subscribe(organizationId)
       const [tag] = await stack.createTags(organizationId, { alphaCode: 'ARC', count: 1, name: 'Cave' })
       tagCode = tag!.code
@@ -180,7 +170,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, 'noplan.admin@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
-      const organizationId = await createOrganization(page, 'Agence sans formule')
+      const organizationId = await createOrganizationInApp(page, 'Agence sans formule')
       const [tag] = await stack.createTags(organizationId, { alphaCode: 'NOP', count: 1, name: 'Hall' })
       const keychainId = await stack.createKeychainWithTag(organizationId, 'Hall B', tag!.id)
       await page.goto(`/app/keychains/${keychainId}/create-transfer`)

@@ -1,65 +1,18 @@
-import { and, eq, inArray, ne } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import * as v from 'valibot'
-import type { Role } from '../../../contract/permissions.ts'
 import type { Db } from '../../db/client.ts'
-import { memberships, orders, organizations, subscriptions, users } from '../../db/schema.ts'
+import { orders, organizations, subscriptions, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { formatCalendarDay, formatDayIn } from '../../i18n/format.ts'
 import { mailJob } from '../../jobs/mail.ts'
-import { enqueueJobs, type NewJob } from '../../jobs/queue.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
 import type { JobHandler } from '../../jobs/runner.ts'
-import { type NoticeKind, noticeMail } from '../../mail/notice-mail.ts'
+import { noticeMail } from '../../mail/notice-mail.ts'
 import { displayName } from '../members/invitations.ts'
+import { activeMembersWith } from '../members/service.ts'
 import { orderReference } from '../orders/view.ts'
 import { findTransferRow } from '../transfers/view.ts'
-
-export const NOTICE_JOB = 'notice'
-
-const id = v.string()
-const NoticePayloadSchema = v.variant('kind', [
-  v.object({ kind: v.literal('transfer.picked_up'), transferId: id, actorId: id, at: v.string() }),
-  v.object({ kind: v.literal('transfer.returned'), transferId: id, actorId: id, at: v.string() }),
-  v.object({ kind: v.literal('order.paid'), orderId: id }),
-  v.object({ kind: v.literal('order.shipped'), orderId: id }),
-  v.object({ kind: v.literal('order.delivered'), orderId: id }),
-  v.object({ kind: v.literal('subscription.renewed'), organizationId: id }),
-  v.object({ kind: v.literal('subscription.ending'), organizationId: id, periodEnd: v.string() }),
-])
-export type NoticePayload = v.InferOutput<typeof NoticePayloadSchema> & { kind: NoticeKind }
-
-/**
- * A notice to enqueue in the transaction of the change it tells about: its job finds the people to tell when
- * it runs (in their language) and turns into their mails. `runAt` delays it (a plan about to end).
- */
-export function noticeJob(
-  payload: NoticePayload,
-  options: { now: Date; organizationId: string; runAt?: Date; dedupeKey?: string },
-): NewJob {
-  return {
-    kind: NOTICE_JOB,
-    payload,
-    runAt: options.runAt ?? options.now,
-    now: options.now,
-    organizationId: options.organizationId,
-    ...(options.dedupeKey ? { dedupeKey: options.dedupeKey } : {}),
-  }
-}
-
-/** Active members of the organization with one of the roles, but `except`. */
-function membersWith(db: Db, organizationId: string, roles: Role[], except?: string) {
-  return db
-    .select({ id: users.id, email: users.email, locale: users.locale })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.organizationId, organizationId),
-        eq(memberships.status, 'ACTIVE'),
-        inArray(memberships.role, roles),
-        except ? ne(users.id, except) : undefined,
-      ),
-    )
-}
+import { type NoticePayload, NoticePayloadSchema } from './job.ts'
 
 type Reader = { id: string; email: string; locale: 'fr' | 'en' }
 type Notice = { readers: Reader[]; path: string; values: (reader: Reader) => Record<string, string> }
@@ -77,11 +30,11 @@ async function transferNotice(
   const row = await findTransferRow(db, payload.transferId)
   if (!row) return null
   const { transfer, organization } = row
-  const managers = await membersWith(db, organization.id, ['ADMIN', 'MANAGER'], payload.actorId)
+  const managers = await activeMembersWith(db, organization.id, ['ADMIN', 'MANAGER'], payload.actorId)
   const authorizer = managers.find((each) => each.id === transfer.authorizedById)
   const readers = authorizer
     ? [authorizer]
-    : await membersWith(db, organization.id, ['ADMIN'], payload.actorId)
+    : await activeMembersWith(db, organization.id, ['ADMIN'], payload.actorId)
   const [actor] = await db.select().from(users).where(eq(users.id, payload.actorId))
   return {
     readers,
@@ -106,7 +59,7 @@ async function orderNotice(db: Db, orderId: string): Promise<Notice | null> {
     .where(eq(orders.id, orderId))
   if (!row) return null
   return {
-    readers: await membersWith(db, row.organization.id, ['ADMIN']),
+    readers: await activeMembersWith(db, row.organization.id, ['ADMIN']),
     path: `/app/orders/${row.order.id}`,
     values: () => ({ reference: orderReference(row.order), organization: row.organization.name }),
   }
@@ -126,7 +79,7 @@ async function subscriptionNotice(
   const end = row.subscription.currentPeriodEnd
   if (payload.kind === 'subscription.ending' && end.toISOString() !== payload.periodEnd) return null
   return {
-    readers: await membersWith(db, row.organization.id, ['ADMIN']),
+    readers: await activeMembersWith(db, row.organization.id, ['ADMIN']),
     path: '/app/plans',
     values: (reader) => ({
       plan: row.subscription.planName,

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts'
 import { type OrderRow, orders } from '../../db/schema.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
-import { noticeJob } from '../notices/notices.ts'
+import { noticeJob } from '../notices/job.ts'
 
 /** The moves the organization's admins are told of by mail. */
 const NOTICES: Partial<Record<OrderStatus, 'order.paid' | 'order.shipped' | 'order.delivered'>> = {

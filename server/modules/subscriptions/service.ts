@@ -4,7 +4,7 @@ import { DEFAULT_TIME_ZONE } from '../../../contract/organizations.ts'
 import type { Db } from '../../db/client.ts'
 import { orders, organizations, type SubscriptionRow, subscriptions, transfers } from '../../db/schema.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
-import { noticeJob } from '../notices/notices.ts'
+import { noticeJob } from '../notices/job.ts'
 import { addMonthsIn, monthBoundsIn } from './calendar.ts'
 
 /**

@@ -17,30 +17,22 @@ import { appendEvent } from '../events/log.ts'
 import { displayName } from '../members/invitations.ts'
 import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
 import { extensionDecided, extensionNotAfter, extensionRefused, transferOverlap } from './errors.ts'
-import { organizationManagers, reminderJobs } from './reminders.ts'
-import { overlaps, transferAccess } from './service.ts'
+import { mailInput, organizationManagers, reminderJobs } from './reminders.ts'
+import { lockVisibleTransfer, overlaps } from './service.ts'
 import { findTransferRow, type TransferViewRow, toTransfer } from './view.ts'
 
 /** Something to extend: a transfer out (overdue included), or one not yet picked up whose window is open. */
 const extendable = (transfer: TransferRow, now: Date) =>
   transfer.status === 'TRANSFERRED' || isOpen(transfer, now)
 
-function mailInput(
+/** The transfer mail's values, with the to-date asked for in place of the current one. */
+function extensionMailInput(
   row: TransferViewRow,
   publicUrl: string,
   to: Pick<UserRow, 'email' | 'locale'>,
   dates: { toDate: string; previousToDate: string },
 ): ExtensionMailInput {
-  return {
-    to: to.email,
-    locale: to.locale,
-    publicUrl,
-    transferId: row.transfer.id,
-    organizationName: row.organization.name,
-    keychainName: row.keychainName ?? row.transfer.keychainName,
-    holderName: displayName(row.recipient),
-    ...dates,
-  }
+  return { ...mailInput(row, publicUrl, to), ...dates, holderName: displayName(row.recipient) }
 }
 
 export type ExtensionRequestInput = {
@@ -64,10 +56,7 @@ export async function requestExtension(
 ): Promise<{ view: TransferViewRow; role: Role | null }> {
   const { caller, now } = input
   const locale = caller.locale
-  const [locked] = await tx.select().from(transfers).where(eq(transfers.id, input.transferId)).for('update')
-  const view = locked ? await findTransferRow(tx, locked.id) : null
-  const access = view ? await transferAccess(tx, view, caller.id) : null
-  if (!locked || !view || !access?.visible) throw notFound('No such transfer.')
+  const { locked, view, role } = await lockVisibleTransfer(tx, input.transferId, caller.id)
   if (view.recipient.id !== caller.id) throw extensionRefused(locale, 'not_recipient')
   if (!extendable(locked, now)) throw extensionRefused(locale, 'closed')
   if (input.toDate <= locked.toDate) throw extensionNotAfter(locale, locked.toDate)
@@ -93,7 +82,7 @@ export async function requestExtension(
   await enqueueJobs(
     tx,
     managers.map((manager) =>
-      mailJob(extensionRequestedMail(mailInput(view, input.publicUrl, manager, dates)), {
+      mailJob(extensionRequestedMail(extensionMailInput(view, input.publicUrl, manager, dates)), {
         now,
         organizationId: locked.organizationId,
       }),
@@ -113,7 +102,7 @@ export async function requestExtension(
   const after = await findTransferRow(tx, locked.id)
   // Stryker disable next-line all: the transfer was locked above
   if (!after) throw notFound('No such transfer.')
-  return { view: after, role: access.role }
+  return { view: after, role }
 }
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config'>
@@ -184,7 +173,10 @@ export async function decideExtension(
       .set({ status: approve ? 'APPROVED' : 'REFUSED', decidedById: input.actor.id, decidedAt: now })
       .where(eq(transferExtensions.id, extension.id))
     const dates = { toDate: extension.toDate, previousToDate: extension.previousToDate }
-    const holderMail = extensionDecidedMail(approve, mailInput(view, publicUrl, view.recipient, dates))
+    const holderMail = extensionDecidedMail(
+      approve,
+      extensionMailInput(view, publicUrl, view.recipient, dates),
+    )
     await enqueueJobs(tx, [
       mailJob(holderMail, { now, organizationId: locked.organizationId }),
       ...(approve ? reminderJobs(moved, timeZone, now) : []),

@@ -10,9 +10,9 @@ import { enqueueJobs } from '../../jobs/queue.ts'
 import { appendEvent } from '../events/log.ts'
 import { appendCustody } from '../keychains/custody.ts'
 import { isCustodianCandidate } from '../members/service.ts'
-import { noticeJob } from '../notices/notices.ts'
+import { noticeJob } from '../notices/job.ts'
 import { pickupRefused } from './errors.ts'
-import { transferAccess } from './service.ts'
+import { lockVisibleTransfer } from './service.ts'
 import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
 
 export type PickupInput = {
@@ -42,11 +42,7 @@ export async function recordPickup(
   input: PickupInput,
 ): Promise<{ view: TransferViewRow; role: Role | null }> {
   const { caller, now } = input
-  const [locked] = await tx.select().from(transfers).where(eq(transfers.id, input.transferId)).for('update')
-  const view = locked ? await findTransferRow(tx, locked.id) : null
-  const access = view ? await transferAccess(tx, view, caller.id) : null
-  if (!locked || !view || !access?.visible) throw notFound('No such transfer.')
-  const { role } = access
+  const { locked, view, role } = await lockVisibleTransfer(tx, input.transferId, caller.id)
   // The keychain is locked before the rules read its other transfers: custody moves one at a time.
   const [keychain] = await tx
     .select()

@@ -1,8 +1,7 @@
-import { and, eq, inArray, ne } from 'drizzle-orm'
 import * as v from 'valibot'
 import { RETURN_GRACE_MS, shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { memberships, type TransferRow, users } from '../../db/schema.ts'
+import type { TransferRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs, type NewJob } from '../../jobs/queue.ts'
@@ -16,6 +15,7 @@ import {
   reminderMail,
 } from '../../mail/reminder-mail.ts'
 import { displayName } from '../members/invitations.ts'
+import { activeMembersWith } from '../members/service.ts'
 import { calendarDayIn, hourIn, zonedTime } from '../subscriptions/calendar.ts'
 import { findTransferRow, type TransferViewRow } from './view.ts'
 
@@ -119,20 +119,8 @@ export function mailInput(
 }
 
 /** The active admins and managers of the transfer's organization, but the holder. */
-export async function organizationManagers(db: Db, row: TransferViewRow) {
-  return db
-    .select({ id: users.id, email: users.email, locale: users.locale })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.organizationId, row.transfer.organizationId),
-        eq(memberships.status, 'ACTIVE'),
-        inArray(memberships.role, ['ADMIN', 'MANAGER']),
-        ne(users.id, row.recipient.id),
-      ),
-    )
-}
+export const organizationManagers = (db: Db, row: TransferViewRow) =>
+  activeMembersWith(db, row.transfer.organizationId, ['ADMIN', 'MANAGER'], row.recipient.id)
 
 async function mailsFor(
   db: Db,

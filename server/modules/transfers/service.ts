@@ -300,6 +300,18 @@ export async function transferAccess(
   return { visible: recipient || reader, role }
 }
 
+/**
+ * The transfer row locked for the caller's transaction, with its view and the caller's role in its organization;
+ * 404 when it does not exist or the caller may not see it (`transferAccess`).
+ */
+export async function lockVisibleTransfer(tx: Db, transferId: string, callerId: string) {
+  const [locked] = await tx.select().from(transfers).where(eq(transfers.id, transferId)).for('update')
+  const view = locked ? await findTransferRow(tx, locked.id) : null
+  const access = view ? await transferAccess(tx, view, callerId) : null
+  if (!locked || !view || !access?.visible) throw notFound('No such transfer.')
+  return { locked, view, role: access.role }
+}
+
 /** `GET /transfers/{id}`: a transfer the caller may see (`canSeeTransfer`), else 404. */
 export async function getTransfer(
   db: Db,
