@@ -9,6 +9,7 @@ const ADMIN = 'camille.admin@example.com'
 const CONTACT = 'plombier.dupont@example.com'
 const MEMBER = 'yanis.member@example.com'
 const PARIS = 'Europe/Paris'
+const ARCHIVES = { line1: '14 rue des Archives', postalCode: '75004', city: 'Paris' }
 
 beforeAll(async () => {
   stack = await startStack()
@@ -71,7 +72,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
-      organizationId = await createOrganizationInApp(page, 'Syndic des Archives')
+      organizationId = await createOrganizationInApp(page, 'Syndic des Archives', ARCHIVES)
       await stack.subscribe(organizationId)
       const [tag] = await stack.createTags(organizationId, { alphaCode: 'ARC', count: 1, name: 'Cave' })
       tagCode = tag!.code
@@ -170,7 +171,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, 'noplan.admin@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
-      const organizationId = await createOrganizationInApp(page, 'Agence sans formule')
+      const organizationId = await createOrganizationInApp(page, 'Agence sans formule', ARCHIVES)
       const [tag] = await stack.createTags(organizationId, { alphaCode: 'NOP', count: 1, name: 'Hall' })
       const keychainId = await stack.createKeychainWithTag(organizationId, 'Hall B', tag!.id)
       await page.goto(`/app/keychains/${keychainId}/create-transfer`)
