@@ -33,6 +33,7 @@ const MANAGER = [
   'delete__keychain',
   'delete__transfer',
   'read__cart',
+  'read__activity',
   'read__member',
   'read__order',
   'read__subscription',
@@ -58,7 +59,7 @@ const sorted = (list: readonly string[]) => [...list].sort()
 const cells = (list: readonly string[]) => [...new Set(list)].sort()
 
 describe('the role × permission matrix', () => {
-  it('names four roles, eight actions and eleven subjects', () => {
+  it('names four roles, eight actions and twelve subjects', () => {
     expect(ROLES).toEqual(['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'])
     expect(ACTIONS).toEqual(['read', 'create', 'update', 'delete', 'manage', 'scan', 'pickup', 'export'])
     expect(SUBJECTS).toEqual([
@@ -73,6 +74,7 @@ describe('the role × permission matrix', () => {
       'plan',
       'subscription',
       'scan',
+      'activity',
     ])
     expect(v.is(RoleSchema, 'MANAGER')).toBe(true)
     expect(v.is(RoleSchema, 'OWNER')).toBe(false)

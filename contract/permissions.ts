@@ -19,6 +19,7 @@ export const SUBJECTS = [
   'plan',
   'subscription',
   'scan',
+  'activity',
 ] as const
 export type Subject = (typeof SUBJECTS)[number]
 
@@ -57,6 +58,8 @@ const MANAGER_PERMISSIONS: Permission[] = [
   'update__cart',
   // Managers authorize transfers, so they see the plan and this month's allowance.
   'read__subscription',
+  // The organization's ledger: who did what with its keys, and its chain's verification.
+  'read__activity',
 ]
 
 /**

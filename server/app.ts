@@ -14,6 +14,7 @@ import { securityHeaders } from './http/security-headers.ts'
 import { sessionMiddleware } from './http/session.ts'
 import { sessionCookieName } from './http/session-cookie.ts'
 import { staticSpa } from './http/static-spa.ts'
+import { activityRoutes } from './modules/activity/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { resolveSession } from './modules/auth/sessions.ts'
 import { calendarRoutes } from './modules/calendar/routes.ts'
@@ -52,6 +53,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'scans', mount: scanRoutes },
   { tag: 'transfers', mount: transferRoutes },
   { tag: 'calendar', mount: calendarRoutes },
+  { tag: 'activity', mount: activityRoutes },
   { tag: 'sync', mount: syncRoutes },
   { tag: 'stats', mount: dashboardRoutes },
   { tag: 'prices', mount: priceRoutes },

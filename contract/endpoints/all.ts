@@ -1,3 +1,4 @@
+import { activityEndpoints } from './activity.ts'
 import { authEndpoints } from './auth.ts'
 import { calendarEndpoints } from './calendar.ts'
 import { cartEndpoints } from './cart.ts'
@@ -20,6 +21,7 @@ import { transferEndpoints } from './transfers.ts'
 
 /** Every endpoint table by name, for the checks that read them all (the browser imports each table it calls). */
 export const endpointTables: Record<string, Record<string, Endpoint>> = {
+  activityEndpoints,
   authEndpoints,
   calendarEndpoints,
   cartEndpoints,

@@ -56,6 +56,7 @@ describe('the endpoint tables', () => {
     expect(
       Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, Object.keys(table).length])),
     ).toEqual({
+      activityEndpoints: 1,
       authEndpoints: 3,
       calendarEndpoints: 4,
       cartEndpoints: 5,

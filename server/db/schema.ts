@@ -584,6 +584,11 @@ export const organizationEvents = pgTable(
     tagIds: uuid('tag_ids').array().notNull().default(sql`'{}'`),
     transferIds: uuid('transfer_ids').array().notNull().default(sql`'{}'`),
     payload: jsonb('payload').notNull().default({}),
+    /**
+     * SHA-256 (hex) of the previous event's hash and this event's fields (`organization_event_digest`, migration
+     * 0012): editing or deleting a row breaks the chain from there on.
+     */
+    hash: text('hash').notNull(),
   },
   (table) => [primaryKey({ columns: [table.organizationId, table.seq] })],
 )

@@ -394,6 +394,11 @@ export const FIXTURES: Record<string, Fixture> = {
     own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
     foreign: async (w) => ({ path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}` }),
   },
+  'GET /activity/verification': single(
+    selected('read__activity'),
+    get('/api/activity/verification'),
+    LIST_ONLY,
+  ),
   'GET /calendar-feeds': single('signedIn', get('/api/calendar-feeds'), LIST_ONLY),
   'POST /calendar-feeds': single(
     'signedIn',
