@@ -1,4 +1,7 @@
 import * as v from 'valibot'
+import { IdSchema, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
+import { EVENT_KINDS } from './events.ts'
+import { CalendarDateSchema } from './transfers.ts'
 
 /**
  * `GET /activity/verification`: whether the organization's event log is intact. Each event's hash covers the
@@ -11,3 +14,35 @@ export const ChainCheckSchema = v.object({
   brokenAt: v.nullable(v.number()),
 })
 export type ChainCheck = v.InferOutput<typeof ChainCheckSchema>
+
+/** One entry of the organization's ledger: what happened, who did it, when (device and server time). */
+export const ActivityEntrySchema = v.object({
+  seq: v.number(),
+  kind: v.picklist(EVENT_KINDS),
+  actor: v.nullable(PersonSchema),
+  serverTime: v.string(),
+  /** When the device says it happened, for an action replayed from its offline queue. */
+  clientTime: v.nullable(v.string()),
+  fromQueue: v.boolean(),
+  keychainIds: v.array(v.string()),
+  tagIds: v.array(v.string()),
+  transferIds: v.array(v.string()),
+  payload: v.record(v.string(), v.unknown()),
+})
+export type ActivityEntry = v.InferOutput<typeof ActivityEntrySchema>
+export const ActivityPageSchema = pageOf(ActivityEntrySchema)
+
+/**
+ * `GET /activity` and its CSV export: newest first; `kind`, the person who did it, a keychain or tag it touched,
+ * and calendar days (the organization's time zone, both included).
+ */
+export const ActivityQuerySchema = v.object({
+  ...PageQuerySchema.entries,
+  kind: v.optional(v.picklist(EVENT_KINDS, 'Unknown kind of entry.')),
+  person: v.optional(IdSchema),
+  keychain: v.optional(IdSchema),
+  tag: v.optional(IdSchema),
+  from: v.optional(CalendarDateSchema),
+  to: v.optional(CalendarDateSchema),
+})
+export type ActivityQuery = v.InferOutput<typeof ActivityQuerySchema>

@@ -2,7 +2,7 @@ import { PAGE_SIZE_DEFAULT } from '../../contract/common.ts'
 import { ErrorCode } from '../../contract/errors.ts'
 import { ApiError } from './errors.ts'
 
-const malformed = () =>
+export const malformedCursor = () =>
   new ApiError(400, ErrorCode.validation, 'Malformed cursor.', {
     issues: [{ path: 'cursor', message: 'Malformed cursor.' }],
   })
@@ -18,11 +18,11 @@ export function decodeCursor(cursor: string, size: number): string[] {
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
   } catch {
-    throw malformed()
+    throw malformedCursor()
   }
   const fits = (item: unknown) => typeof item === 'string' && !item.includes('\u0000')
   if (!Array.isArray(value) || value.length !== size || !value.every(fits)) {
-    throw malformed()
+    throw malformedCursor()
   }
   return value as string[]
 }
@@ -39,7 +39,7 @@ export function cursorInstant(value: string): Date {
   const at = new Date(value)
   const ms = at.getTime()
   if (Number.isNaN(ms) || ms < FIRST_STORABLE_MS || ms > LAST_STORABLE_MS || at.toISOString() !== value)
-    throw malformed()
+    throw malformedCursor()
   return at
 }
 

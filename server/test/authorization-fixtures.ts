@@ -394,6 +394,8 @@ export const FIXTURES: Record<string, Fixture> = {
     own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
     foreign: async (w) => ({ path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}` }),
   },
+  'GET /activity': single(selected('read__activity'), get('/api/activity'), LIST_ONLY),
+  'GET /activity/export': single(selected('read__activity'), get('/api/activity/export'), LIST_ONLY),
   'GET /activity/verification': single(
     selected('read__activity'),
     get('/api/activity/verification'),
