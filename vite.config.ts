@@ -51,10 +51,18 @@ export default defineConfig({
             // automatic splitting they were inlined, in copies, into the entry, the /app layout and the pages (the
             // layout's and the page's copies both loaded): one chunk is 0.5 to 4 KiB smaller on every /app page.
             // The locale helpers go with React, the prerendered pages need them and no schema.
-            // The endpoint tables stay out of it: each goes with the data layer that calls it, not on every page.
+            // The endpoint tables stay out of it: each goes with the data layer that calls it, not on every page;
+            // so do the schemas of one screen only (the activity log, the calendar addresses).
+            // What the prerendered sign-in page needs of it (valibot, the session and error schemas) is a chunk of
+            // its own: the sign-in page does not load every screen's schemas, which grow with each feature.
+            {
+              name: 'contract-core',
+              test: /[\\/]contract[\\/](auth|errors|locale-schema)\.ts$|node_modules[\\/]valibot[\\/]/,
+              priority: 1,
+            },
             {
               name: 'contract',
-              test: /[\\/]contract[\\/](?!endpoints[\\/])|node_modules[\\/]valibot[\\/]/,
+              test: /[\\/]contract[\\/](?!endpoints[\\/]|activity\.ts|calendar\.ts)/,
               priority: 0,
             },
           ],

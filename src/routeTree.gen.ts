@@ -14,6 +14,7 @@ import { Route as Char123LocaleChar125IndexRouteImport } from './routes/{-$local
 import { Route as Char123LocaleChar125AppRouteRouteImport } from './routes/{-$locale}/app/route'
 import { Route as Char123LocaleChar125SignInRouteImport } from './routes/{-$locale}/sign-in'
 import { Route as Char123LocaleChar125AppIndexRouteImport } from './routes/{-$locale}/app/index'
+import { Route as Char123LocaleChar125AppActivityRouteImport } from './routes/{-$locale}/app/activity'
 import { Route as Char123LocaleChar125AppPlansRouteImport } from './routes/{-$locale}/app/plans'
 import { Route as Char123LocaleChar125AppProfileRouteImport } from './routes/{-$locale}/app/profile'
 import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$locale}/app/scan'
@@ -68,6 +69,12 @@ const Char123LocaleChar125AppIndexRoute =
   Char123LocaleChar125AppIndexRouteImport.update({
     id: '/',
     path: '/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppActivityRoute =
+  Char123LocaleChar125AppActivityRouteImport.update({
+    id: '/activity',
+    path: '/activity',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppPlansRoute =
@@ -226,6 +233,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app': typeof Char123LocaleChar125AppRouteRouteWithChildren
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/app/activity': typeof Char123LocaleChar125AppActivityRoute
   '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
@@ -256,6 +264,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/app/activity': typeof Char123LocaleChar125AppActivityRoute
   '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
@@ -289,6 +298,7 @@ export interface FileRoutesById {
   '/{-$locale}/app': typeof Char123LocaleChar125AppRouteRouteWithChildren
   '/{-$locale}/sign-in': typeof Char123LocaleChar125SignInRoute
   '/{-$locale}/': typeof Char123LocaleChar125IndexRoute
+  '/{-$locale}/app/activity': typeof Char123LocaleChar125AppActivityRoute
   '/{-$locale}/app/plans': typeof Char123LocaleChar125AppPlansRoute
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
@@ -323,6 +333,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app'
     | '/{-$locale}/sign-in'
     | '/{-$locale}/'
+    | '/{-$locale}/app/activity'
     | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
@@ -353,6 +364,7 @@ export interface FileRouteTypes {
   to:
     | '/{-$locale}/sign-in'
     | '/{-$locale}'
+    | '/{-$locale}/app/activity'
     | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
@@ -385,6 +397,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app'
     | '/{-$locale}/sign-in'
     | '/{-$locale}/'
+    | '/{-$locale}/app/activity'
     | '/{-$locale}/app/plans'
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
@@ -452,6 +465,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/{-$locale}/app/'
       preLoaderRoute: typeof Char123LocaleChar125AppIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/activity': {
+      id: '/{-$locale}/app/activity'
+      path: '/activity'
+      fullPath: '/{-$locale}/app/activity'
+      preLoaderRoute: typeof Char123LocaleChar125AppActivityRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/plans': {
@@ -633,6 +653,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface Char123LocaleChar125AppRouteRouteChildren {
+  Char123LocaleChar125AppActivityRoute: typeof Char123LocaleChar125AppActivityRoute
   Char123LocaleChar125AppPlansRoute: typeof Char123LocaleChar125AppPlansRoute
   Char123LocaleChar125AppProfileRoute: typeof Char123LocaleChar125AppProfileRoute
   Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
@@ -661,6 +682,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
 
 const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRouteChildren =
   {
+    Char123LocaleChar125AppActivityRoute: Char123LocaleChar125AppActivityRoute,
     Char123LocaleChar125AppPlansRoute: Char123LocaleChar125AppPlansRoute,
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,

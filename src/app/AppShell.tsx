@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from '@tanstack/react-router'
 import {
   ArrowRightLeft,
   Building2,
+  History,
   Inbox,
   KeyRound,
   LayoutDashboard,
@@ -48,6 +49,7 @@ const MENU: MenuEntry[] = [
   { path: '/app/transfers/requests', label: <Trans>Transfer requests</Trans>, icon: Inbox },
   { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine, needs: ['create', 'scan'] },
   { path: '/app/users', label: <Trans>Users</Trans>, icon: Users, needs: ['read', 'member'] },
+  { path: '/app/activity', label: <Trans>Activity</Trans>, icon: History, needs: ['read', 'activity'] },
 ]
 
 /**

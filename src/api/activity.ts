@@ -1,0 +1,38 @@
+import { queryOptions, useMutation } from '@tanstack/react-query'
+import { activityEndpoints } from '../../contract/endpoints/activity.ts'
+import type { EventKind } from '../../contract/events.ts'
+import { API_BASE_URL } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
+
+export type ActivityFilter = {
+  kind?: EventKind | undefined
+  from?: string | undefined
+  to?: string | undefined
+}
+
+/** A page of the selected organization's ledger, newest first. */
+export const activityQuery = (organizationId: string, filter: ActivityFilter, cursor: string | null) =>
+  queryOptions({
+    queryKey: [
+      'activity',
+      organizationId,
+      filter.kind ?? '',
+      filter.from ?? '',
+      filter.to ?? '',
+      cursor,
+    ] as const,
+    queryFn: () => call(activityEndpoints.list, { query: { ...filter, cursor: cursor ?? undefined } }),
+  })
+
+/** Where the browser downloads the filtered view as CSV (a plain link: the session cookie goes with it). */
+export function activityExportHref(filter: ActivityFilter): string {
+  const search = new URLSearchParams(
+    Object.entries(filter).filter((entry): entry is [string, string] => Boolean(entry[1])),
+  ).toString()
+  return `${API_BASE_URL}/activity/export${search ? `?${search}` : ''}`
+}
+
+/** Recomputes the ledger's hash chain on the server. */
+export function useVerifyActivity() {
+  return useMutation({ mutationFn: () => call(activityEndpoints.verification) })
+}

@@ -1,0 +1,79 @@
+import { act, fireEvent, screen } from '@testing-library/react'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { ActivityEntry } from '../../../contract/activity.ts'
+import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
+import { activityExportHref } from '../../api/activity.ts'
+import { ActivityScreen } from './ActivityScreen.tsx'
+
+const entry = (seq: number, overrides: Partial<ActivityEntry> = {}): ActivityEntry => ({
+  seq,
+  kind: 'transfer.picked_up',
+  actor: { id: 'u1', email: 'lea@example.com', firstName: 'Léa', lastName: 'Dupont' },
+  serverTime: '2030-01-15T10:00:00.000Z',
+  clientTime: null,
+  fromQueue: false,
+  keychainIds: [],
+  tagIds: [],
+  transferIds: [],
+  payload: {},
+  ...overrides,
+})
+
+beforeAll(async () => {
+  await useLocale('en')
+})
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+/** A server answering the list, and the chain check with `check`. */
+function server(check: { entries: number; valid: boolean; brokenAt: number | null }) {
+  const urls: string[] = []
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string) => {
+      urls.push(String(url))
+      if (String(url).includes('/verification')) return Response.json(check)
+      return Response.json({
+        data: [
+          entry(2, { kind: 'transfer.authorized' }),
+          entry(1, { fromQueue: true, clientTime: '2030-01-15T09:00:00.000Z' }),
+        ],
+        nextCursor: null,
+      })
+    }),
+  )
+  return urls
+}
+
+describe('the activity screen', () => {
+  it('lists the entries with who and when, sends the filters, and links the export to the same view', async () => {
+    const urls = server({ entries: 2, valid: true, brokenAt: null })
+    const filter = { kind: 'transfer.picked_up' as const, from: '2030-01-01' }
+    renderWithProviders(
+      <ActivityScreen organizationId="o1" filter={filter} onFilterChange={() => undefined} />,
+    )
+    await screen.findByRole('list', { name: 'Activity' })
+    const items = screen.getAllByRole('listitem').map((item) => item.textContent)
+    expect(items).toHaveLength(2)
+    expect(items.every((text) => text?.includes('Léa Dupont'))).toBe(true)
+    expect(items[0]).toContain('Transfer authorized')
+    expect(items[1]).toContain('Picked up')
+    expect(items[1]).toContain('done offline at')
+    expect(urls[0]).toContain('/api/activity?kind=transfer.picked_up&from=2030-01-01')
+    const link = screen.getByRole('link', { name: 'Export as CSV' })
+    expect(link.getAttribute('href')).toBe(activityExportHref(filter))
+    expect(link.getAttribute('href')).toBe('/api/activity/export?kind=transfer.picked_up&from=2030-01-01')
+  })
+
+  it('says whether the ledger is intact, and where it was tampered with', async () => {
+    server({ entries: 12, valid: false, brokenAt: 7 })
+    renderWithProviders(<ActivityScreen organizationId="o1" filter={{}} onFilterChange={() => undefined} />)
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Check the ledger' }))
+    })
+    expect(
+      await screen.findByText('Tampered with: entry #7 or the one before it was changed or removed.'),
+    ).toBeTruthy()
+  })
+})

@@ -1,0 +1,21 @@
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import type { EventKind } from '../../../contract/events.ts'
+
+/** What each kind of ledger entry says happened. */
+export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
+  'keychain.created': msg`Keychain created`,
+  'keychain.updated': msg`Keychain changed`,
+  'keychain.deleted': msg`Keychain deleted`,
+  'key.added': msg`Key added`,
+  'key.renamed': msg`Key renamed`,
+  'key.removed': msg`Key removed`,
+  'tags.created': msg`Tags created`,
+  'transfer.authorized': msg`Transfer authorized`,
+  'transfer.cancelled': msg`Transfer cancelled`,
+  'transfer.picked_up': msg`Picked up`,
+  'transfer.returned': msg`Returned`,
+  'transfer.extension_requested': msg`More time asked`,
+  'transfer.extended': msg`More time granted`,
+  'transfer.extension_refused': msg`More time refused`,
+}
