@@ -40,7 +40,7 @@ const projects = {
   rules: [
     server(
       only ?? [
-        'server/modules/{transfers,orders,subscriptions,scans}/**/*.test.ts',
+        'server/modules/{transfers,orders,subscriptions,scans,notices}/**/*.test.ts',
         'server/http/idempotency*.test.ts',
       ],
     ),
