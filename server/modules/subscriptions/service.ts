@@ -144,19 +144,16 @@ export async function startSubscription(
     ...(running && current.planId === planId
       ? [noticeJob({ kind: 'subscription.renewed', organizationId }, { now, organizationId })]
       : []),
-    ...(warnAt > now
-      ? [
-          noticeJob(
-            { kind: 'subscription.ending', organizationId, periodEnd: periodEnd.toISOString() },
-            {
-              now,
-              organizationId,
-              runAt: warnAt,
-              dedupeKey: `ending:${organizationId}:${periodEnd.toISOString()}`,
-            },
-          ),
-        ]
-      : []),
+    // A week before the end (at once for a period shorter than that), unless the period is extended meanwhile.
+    noticeJob(
+      { kind: 'subscription.ending', organizationId, periodEnd: periodEnd.toISOString() },
+      {
+        now,
+        organizationId,
+        runAt: new Date(Math.max(warnAt.getTime(), now.getTime())),
+        dedupeKey: `ending:${organizationId}:${periodEnd.toISOString()}`,
+      },
+    ),
   ])
   return true
 }
