@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { memberships, subscriptions, users } from '../../db/schema.ts'
+import { jobs, memberships, subscriptions, users } from '../../db/schema.ts'
 import { DAY } from '../../test/clock.ts'
 import { operatorMove, placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
 import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
@@ -67,6 +67,15 @@ describe('notices of an order', () => {
     ])
     expect(t.mail.last(admin.email)?.text).toContain(`/app/orders/${order.id}`)
     expect(t.mail.to(manager.email)).toHaveLength(0)
+    // Confirming and producing are not told: the order's notices are those three, each run without a failure.
+    const notices = await t.db.select().from(jobs).where(eq(jobs.organizationId, organization.id))
+    const told = notices.filter((job) => job.kind === 'notice')
+    expect(told.map((job) => (job.payload as { kind: string }).kind).sort()).toEqual([
+      'order.delivered',
+      'order.paid',
+      'order.shipped',
+    ])
+    expect(notices.every((job) => job.failedAt === null && job.lastError === null)).toBe(true)
   })
 })
 
@@ -82,6 +91,8 @@ describe('notices of a plan', () => {
       await settleLocally(t, cookie, order.id, 'pay')
     }
     await buy()
+    // A first plan is told as its order, not as a renewal.
+    expect(subjects(admin.email).some((subject) => subject.startsWith('Formule'))).toBe(false)
     const periodEnd = async () =>
       (await t.db.select().from(subscriptions).where(eq(subscriptions.organizationId, organization.id)))[0]!
         .currentPeriodEnd
@@ -98,6 +109,13 @@ describe('notices of a plan', () => {
     t.clock.set(new Date(firstEnd.getTime() - 7 * DAY))
     await t.runJobs()
     expect(t.mail.to(admin.email)).toHaveLength(0)
+
+    // Another plan while this one runs is not a renewal either.
+    const annual = planItem(plans.find((plan) => plan.id === PLAN_IDS.essentielYearly)!)
+    const { cookie } = await t.signIn(admin.email)
+    await settleLocally(t, cookie, (await placeOrder(t, cookie, [annual])).id, 'pay')
+    expect(subjects(admin.email).some((subject) => subject.startsWith('Formule'))).toBe(false)
+    t.mail.clear()
 
     const secondEnd = await periodEnd()
     t.clock.set(new Date(secondEnd.getTime() - 7 * DAY))

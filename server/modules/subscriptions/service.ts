@@ -151,7 +151,6 @@ export async function startSubscription(
         now,
         organizationId,
         runAt: new Date(Math.max(warnAt.getTime(), now.getTime())),
-        dedupeKey: `ending:${organizationId}:${periodEnd.toISOString()}`,
       },
     ),
   ])
