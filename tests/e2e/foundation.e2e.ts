@@ -52,6 +52,7 @@ describe('foundation, in a real browser against the real server', () => {
         'Demandes de transfert',
         'Scanner une étiquette',
         'Utilisateurs',
+        'Activité',
       ])
       await page.getByRole('heading', { name: 'Créez votre première organisation' }).waitFor()
     })
