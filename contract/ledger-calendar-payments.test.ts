@@ -1,0 +1,109 @@
+import * as v from 'valibot'
+import { describe, expect, it } from 'vitest'
+import { ActivityEntrySchema, ActivityQuerySchema, ChainCheckSchema } from './activity.ts'
+import { CalendarFeedCreateSchema, CalendarFeedSchema, CalendarTokenParamsSchema } from './calendar.ts'
+import {
+  LocalLangQuerySchema,
+  LocalOutcomeParamsSchema,
+  LocalSessionParamsSchema,
+  WebhookAnswerSchema,
+} from './payments.ts'
+
+const messages = (schema: v.GenericSchema, input: unknown) =>
+  v.safeParse(schema, input).issues?.map((issue) => issue.message) ?? []
+/** A valid value comes out whole: no field of it is dropped or changed. */
+const keeps = (schema: v.GenericSchema, value: unknown) => expect(v.parse(schema, value)).toEqual(value)
+
+const TOKEN = 'A'.repeat(20) + 'b_-'.repeat(7) + '9'.repeat(2)
+
+describe('the ledger’s schemas', () => {
+  it('keep a chain check and an entry whole', () => {
+    keeps(ChainCheckSchema, { entries: 12, valid: false, brokenAt: 7 })
+    keeps(ActivityEntrySchema, {
+      seq: 3,
+      kind: 'transfer.extended',
+      actor: null,
+      serverTime: 's',
+      clientTime: 'c',
+      fromQueue: true,
+      keychainIds: ['k'],
+      tagIds: [],
+      transferIds: ['t'],
+      payload: { toDate: '2030-01-20' },
+    })
+  })
+
+  it('filter by a known kind, ids and real days only', () => {
+    keeps(ActivityQuerySchema, {
+      kind: 'key.added',
+      person: '00000000-0000-4000-8000-000000000001',
+      from: '2030-01-01',
+    })
+    expect(messages(ActivityQuerySchema, { kind: 'party' })).toEqual(['Unknown kind of entry.'])
+    expect(messages(ActivityQuerySchema, { from: '2030-02-30' })).toHaveLength(1)
+    expect(messages(ActivityQuerySchema, { keychain: 'k1' })).toHaveLength(1)
+  })
+})
+
+describe('the calendar feeds’ schemas', () => {
+  it('make a personal or an organization feed, nothing else, and keep a feed whole', () => {
+    expect(v.parse(CalendarFeedCreateSchema, { scope: 'personal' })).toEqual({ scope: 'personal' })
+    expect(messages(CalendarFeedCreateSchema, { scope: 'team' })).toEqual([
+      'Scope must be organization or personal.',
+    ])
+    expect(messages(CalendarFeedCreateSchema, { scope: 'personal', extra: 1 })).toHaveLength(1)
+    keeps(CalendarFeedSchema, {
+      id: 'f',
+      scope: 'organization',
+      organizationId: 'o',
+      organizationName: 'Agence',
+      createdAt: 'c',
+      url: null,
+    })
+  })
+
+  it('open a feed by a 43-character token ending in .ics, and nothing else', () => {
+    expect(TOKEN).toHaveLength(43)
+    expect(v.is(CalendarTokenParamsSchema, { token: `${TOKEN}.ics` })).toBe(true)
+    for (const token of [
+      TOKEN,
+      `${TOKEN}.ics.ics`,
+      `x${TOKEN}.ics`,
+      `${TOKEN.slice(1)}.ics`,
+      `${'é'.repeat(43)}.ics`,
+      '.ics',
+    ]) {
+      expect(messages(CalendarTokenParamsSchema, { token }), token).toEqual(['No such calendar.'])
+    }
+  })
+})
+
+describe('the payment pages’ schemas', () => {
+  const SESSION = 'Ab3_-'.repeat(4) + 'xy'
+
+  it('take a sandbox session id of 22 base64url characters only', () => {
+    expect(SESSION).toHaveLength(22)
+    expect(v.parse(LocalSessionParamsSchema, { sessionId: SESSION })).toEqual({ sessionId: SESSION })
+    for (const sessionId of [`${SESSION}x`, `x${SESSION}`, SESSION.slice(1), 'é'.repeat(22)]) {
+      expect(messages(LocalSessionParamsSchema, { sessionId }), sessionId).toEqual([
+        'Malformed payment session id.',
+      ])
+    }
+  })
+
+  it('take the three sandbox outcomes only, the page language, and the webhook’s answers', () => {
+    for (const outcome of ['pay', 'fail', 'cancel']) {
+      expect(v.parse(LocalOutcomeParamsSchema, { sessionId: SESSION, outcome })).toEqual({
+        sessionId: SESSION,
+        outcome,
+      })
+    }
+    expect(v.is(LocalOutcomeParamsSchema, { sessionId: SESSION, outcome: 'refund' })).toBe(false)
+    expect(v.is(LocalOutcomeParamsSchema, { sessionId: SESSION, outcome: '' })).toBe(false)
+    keeps(LocalLangQuerySchema, { lang: 'en' })
+    keeps(WebhookAnswerSchema, { received: true, duplicate: true })
+    keeps(WebhookAnswerSchema, { received: true })
+    expect(v.is(WebhookAnswerSchema, { received: false })).toBe(false)
+    expect(v.is(WebhookAnswerSchema, { received: true, duplicate: false })).toBe(false)
+  })
+})
