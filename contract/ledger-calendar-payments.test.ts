@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { keeps, messages } from '../tests/schema-checks.ts'
 import { ActivityEntrySchema, ActivityQuerySchema, ChainCheckSchema } from './activity.ts'
 import { CalendarFeedCreateSchema, CalendarFeedSchema, CalendarTokenParamsSchema } from './calendar.ts'
 import {
@@ -8,11 +9,6 @@ import {
   LocalSessionParamsSchema,
   WebhookAnswerSchema,
 } from './payments.ts'
-
-const messages = (schema: v.GenericSchema, input: unknown) =>
-  v.safeParse(schema, input).issues?.map((issue) => issue.message) ?? []
-/** A valid value comes out whole: no field of it is dropped or changed. */
-const keeps = (schema: v.GenericSchema, value: unknown) => expect(v.parse(schema, value)).toEqual(value)
 
 const TOKEN = 'A'.repeat(20) + 'b_-'.repeat(7) + '9'.repeat(2)
 
@@ -79,7 +75,7 @@ describe('the calendar feeds’ schemas', () => {
 })
 
 describe('the payment pages’ schemas', () => {
-  const SESSION = 'Ab3_-'.repeat(4) + 'xy'
+  const SESSION = `${'Ab3_-'.repeat(4)}xy`
 
   it('take a sandbox session id of 22 base64url characters only', () => {
     expect(SESSION).toHaveLength(22)

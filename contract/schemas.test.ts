@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { CAVE_TAG, transfer } from '../tests/offline-rows.ts'
+import { first, keeps, messages } from '../tests/schema-checks.ts'
 import {
   EmailTokenAcceptedSchema,
   EmailTokenRequestSchema,
@@ -90,12 +91,6 @@ import {
 import { DashboardSchema, TransferPageSchema } from './transfers.ts'
 
 /** The schemas of the API as specifications: what each keeps of a valid answer, and what it says to a wrong input. */
-
-const messages = (schema: v.GenericSchema, input: unknown) =>
-  v.safeParse(schema, input).issues?.map((issue) => issue.message) ?? []
-const first = (schema: v.GenericSchema, input: unknown) => messages(schema, input)[0]
-/** A valid value comes out whole: no field of it is dropped or changed. */
-const keeps = (schema: v.GenericSchema, value: unknown) => expect(v.parse(schema, value)).toEqual(value)
 
 const ID = '00000000-0000-4000-8000-000000000001'
 const person = { id: 'u1', email: 'lea@example.com', firstName: 'Léa', lastName: 'Martin' }

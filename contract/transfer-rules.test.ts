@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { first, messages } from '../tests/schema-checks.ts'
 import { isRealInstant, SCAN_ACTIONS, ScanHeadersSchema, ScanRequestSchema } from './scans.ts'
 import {
   ACTIVE_TRANSFER_STATUSES,
@@ -15,11 +16,6 @@ import {
   TransferListQuerySchema,
   TransferRequestsQuerySchema,
 } from './transfers.ts'
-
-const messages = (schema: v.GenericSchema, input: unknown) =>
-  v.safeParse(schema, input).issues?.map((issue) => issue.message) ?? []
-/** The first thing wrong (a pipe goes on checking after a failed step). */
-const first = (schema: v.GenericSchema, input: unknown) => messages(schema, input)[0]
 
 describe('transfer statuses and bounds', () => {
   it('are the stored ones plus RETURNING; active ones still concern the keychain', () => {
