@@ -2,7 +2,7 @@ import { queryOptions, useMutation } from '@tanstack/react-query'
 import { activityEndpoints } from '../../contract/endpoints/activity.ts'
 import type { EventKind } from '../../contract/events.ts'
 import { API_BASE_URL } from '../lib/api.ts'
-import { call } from '../lib/call.ts'
+import { call, searchOf } from '../lib/call.ts'
 
 export type ActivityFilter = {
   kind?: EventKind | undefined
@@ -26,10 +26,7 @@ export const activityQuery = (organizationId: string, filter: ActivityFilter, cu
 
 /** Where the browser downloads the filtered view as CSV (a plain link: the session cookie goes with it). */
 export function activityExportHref(filter: ActivityFilter): string {
-  const search = new URLSearchParams(
-    Object.entries(filter).filter((entry): entry is [string, string] => Boolean(entry[1])),
-  ).toString()
-  return `${API_BASE_URL}/activity/export${search ? `?${search}` : ''}`
+  return `${API_BASE_URL}${activityEndpoints.export.path}${searchOf(filter)}`
 }
 
 /** Recomputes the ledger's hash chain on the server. */

@@ -17,7 +17,7 @@ export type CallInput<E extends Endpoint> = (E['params'] extends v.GenericSchema
   }
 
 /** The query string of `query`, `?` included, leaving out what is undefined, null or empty. */
-function searchOf(query: object = {}): string {
+export function searchOf(query: object = {}): string {
   const search = `${new URLSearchParams(
     Object.entries(query).filter(([, value]) => value != null && value !== '') as [string, string][],
   )}`

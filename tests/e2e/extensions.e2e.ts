@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferExtensions, transfers, users } from '../../server/db/schema.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
-import { createOrganizationInApp } from './organizations.ts'
+import { organizationOfNewAdmin } from './organizations.ts'
 
 let stack: Stack
 const ADMIN = 'ines.admin@example.com'
@@ -27,15 +27,10 @@ describe('more time for a keychain, asked offline, answered by a manager', () =>
   it('keeps the request on the phone, sends it once back online, and both sides see the new window', async () => {
     const { deps } = stack
     const db = deps.database.db
-    let organizationId = ''
-    await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
-      await page.waitForURL((url) => url.pathname === '/app')
-      organizationId = await createOrganizationInApp(page, 'Régie Voltaire', {
-        line1: '8 boulevard Voltaire',
-        postalCode: '75011',
-        city: 'Paris',
-      })
+    const organizationId = await organizationOfNewAdmin(stack, ADMIN, 'Régie Voltaire', {
+      line1: '8 boulevard Voltaire',
+      postalCode: '75011',
+      city: 'Paris',
     })
     await stack.subscribe(organizationId)
     const holderId = await stack.addMember(organizationId, HOLDER, 'MEMBER', 'Paul')

@@ -6,7 +6,7 @@ import { scans, transferPickups, transfers, users } from '../../server/db/schema
 import { cancelTransfer, createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedRows, storedTags } from './mirror.ts'
-import { createOrganizationInApp } from './organizations.ts'
+import { organizationOfNewAdmin } from './organizations.ts'
 
 let stack: Stack
 const ADMIN = 'hugo.admin@example.com'
@@ -31,15 +31,10 @@ describe('field mode offline, with the network cut by the browser', () => {
   it('scans and picks up offline, keeps it across a reload, and sends each action exactly once', async () => {
     const { deps } = stack
     const db = deps.database.db
-    let organizationId = ''
-    await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
-      await page.waitForURL((url) => url.pathname === '/app')
-      organizationId = await createOrganizationInApp(page, 'Caves Oberkampf', {
-        line1: '3 rue Oberkampf',
-        postalCode: '75011',
-        city: 'Paris',
-      })
+    const organizationId = await organizationOfNewAdmin(stack, ADMIN, 'Caves Oberkampf', {
+      line1: '3 rue Oberkampf',
+      postalCode: '75011',
+      city: 'Paris',
     })
     await stack.subscribe(organizationId)
     const fieldId = await stack.addMember(organizationId, FIELD, 'MEMBER', 'Nora')

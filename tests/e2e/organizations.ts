@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core'
+import type { Stack } from './harness.ts'
 
 export type TestAddress = { line1: string; postalCode: string; city: string }
 
@@ -20,4 +21,18 @@ export async function createOrganizationInApp(
   await page.getByRole('button', { name: "Créer l'organisation" }).click()
   await page.waitForURL(/\/app\/organizations\/[0-9a-f-]{36}$/)
   return new URL(page.url()).pathname.split('/').at(-1) ?? ''
+}
+
+/** An admin signs in (a new account) and creates the organization through the app: its id. */
+export async function organizationOfNewAdmin(
+  stack: Stack,
+  admin: string,
+  name: string,
+  address?: TestAddress,
+): Promise<string> {
+  return stack.withPage(async (page) => {
+    await stack.signInByCode(page, admin)
+    await page.waitForURL((url) => url.pathname === '/app')
+    return createOrganizationInApp(page, name, address)
+  })
 }

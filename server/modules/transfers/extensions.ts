@@ -17,6 +17,7 @@ import { appendEvent } from '../events/log.ts'
 import { displayName } from '../members/invitations.ts'
 import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
 import { extensionDecided, extensionNotAfter, extensionRefused, transferOverlap } from './errors.ts'
+import type { PickupInput } from './pickups.ts'
 import { mailInput, organizationManagers, reminderJobs } from './reminders.ts'
 import { lockVisibleTransfer, overlaps } from './service.ts'
 import { findTransferRow, type TransferViewRow, toTransfer } from './view.ts'
@@ -35,15 +36,7 @@ function extensionMailInput(
   return { ...mailInput(row, publicUrl, to), ...dates, holderName: displayName(row.recipient) }
 }
 
-export type ExtensionRequestInput = {
-  caller: UserRow
-  transferId: string
-  toDate: string
-  clientTime: Date | null
-  fromQueue: boolean
-  now: Date
-  publicUrl: string
-}
+export type ExtensionRequestInput = PickupInput & { toDate: string; publicUrl: string }
 
 /**
  * `POST /transfers/{id}/extensions`, in the caller's transaction (the route's idempotency record): the recipient

@@ -15,6 +15,7 @@ import { pickupRefused } from './errors.ts'
 import { lockVisibleTransfer } from './service.ts'
 import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
 
+/** A field action on a transfer (a pickup, a request for more time), as the route reads it. */
 export type PickupInput = {
   caller: UserRow
   transferId: string

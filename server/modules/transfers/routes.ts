@@ -1,6 +1,10 @@
+import type * as v from 'valibot'
 import { transferEndpoints } from '../../../contract/endpoints/transfers.ts'
 import type { Role } from '../../../contract/permissions.ts'
+import type { ScanHeadersSchema } from '../../../contract/scans.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
+import type { Db } from '../../db/client.ts'
+import type { UserRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -10,9 +14,9 @@ import { findKeychain } from '../keychains/service.ts'
 import { chaseTransfer } from './chase.ts'
 import { decideExtension, requestExtension } from './extensions.ts'
 import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
-import { recordPickup } from './pickups.ts'
+import { type PickupInput, recordPickup } from './pickups.ts'
 import { cancelTransfer, createTransfer, getTransfer } from './service.ts'
-import { toTransfer, withKeychainTags } from './view.ts'
+import { type TransferViewRow, toTransfer, withKeychainTags } from './view.ts'
 
 /** Transfers: authorize, list, cancel, and the pickups (first the recipient's, then the return). */
 export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
@@ -26,6 +30,37 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
     now: deps.clock.now(),
     publicUrl,
   })
+
+  /**
+   * A field action on a transfer (the pickup or return, a request for more time): once per Idempotency-Key,
+   * judged with the device's time when replayed from its queue; answers the transfer as the caller sees it (201),
+   * and sends at once the mails it enqueued.
+   */
+  const fieldAction = async (
+    caller: { user: UserRow; transferId: string; headers: v.InferOutput<typeof ScanHeadersSchema> },
+    idempotency: { request: string; payload: unknown },
+    act: (tx: Db, input: PickupInput) => Promise<{ view: TransferViewRow; role: Role | null }>,
+  ) => {
+    const now = deps.clock.now()
+    const { user, headers } = caller
+    const answer = await idempotent(
+      db,
+      { userId: user.id, key: headers['idempotency-key'], ...idempotency, now },
+      async (tx) => {
+        const { view, role } = await act(tx, {
+          caller: user,
+          transferId: caller.transferId,
+          clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
+          fromQueue: headers['x-from-queue'] === '1',
+          now,
+        })
+        const roles = new Map(role ? [[view.transfer.organizationId, role]] : [])
+        return { status: 201 as const, body: await toTransfer(tx, view, user.id, now, publicUrl, roles) }
+      },
+    )
+    if (!answer.replayed) deps.jobs.nudge()
+    return answer
+  }
 
   api.route(
     {
@@ -173,31 +208,11 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       },
     },
     async (c, { session, params, headers, body }) => {
-      const now = deps.clock.now()
-      const answer = await idempotent(
-        db,
-        {
-          userId: session.user.id,
-          key: headers['idempotency-key'],
-          request: `POST /api/transfers/${params.id}/extensions`,
-          payload: body,
-          now,
-        },
-        async (tx) => {
-          const { view, role } = await requestExtension(tx, {
-            caller: inRequestLanguage(c, session.user),
-            transferId: params.id,
-            toDate: body.toDate,
-            clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
-            fromQueue: headers['x-from-queue'] === '1',
-            now,
-            publicUrl,
-          })
-          const roles = new Map(role ? [[view.transfer.organizationId, role]] : [])
-          return { status: 201, body: await toTransfer(tx, view, session.user.id, now, publicUrl, roles) }
-        },
+      const answer = await fieldAction(
+        { user: inRequestLanguage(c, session.user), transferId: params.id, headers },
+        { request: `POST /api/transfers/${params.id}/extensions`, payload: body },
+        (tx, input) => requestExtension(tx, { ...input, toDate: body.toDate, publicUrl }),
       )
-      if (!answer.replayed) deps.jobs.nudge()
       return idempotentResponse(c, answer, (stored) => stored as Transfer)
     },
   )
@@ -244,30 +259,12 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
       },
     },
     async (c, { session, params, headers }) => {
-      const now = deps.clock.now()
-      const answer = await idempotent(
-        db,
-        {
-          userId: session.user.id,
-          key: headers['idempotency-key'],
-          // The transfer is part of the request: the same key on another transfer is a reuse (422).
-          request: `POST /api/transfers/${params.id}/pickups`,
-          payload: null,
-          now,
-        },
-        async (tx) => {
-          const { view, role } = await recordPickup(tx, {
-            caller: inRequestLanguage(c, session.user),
-            transferId: params.id,
-            clientTime: headers['x-client-time'] ? new Date(headers['x-client-time']) : null,
-            fromQueue: headers['x-from-queue'] === '1',
-            now,
-          })
-          const roles = new Map(role ? [[view.transfer.organizationId, role]] : [])
-          return { status: 201, body: await toTransfer(tx, view, session.user.id, now, publicUrl, roles) }
-        },
+      const answer = await fieldAction(
+        { user: inRequestLanguage(c, session.user), transferId: params.id, headers },
+        // The transfer is part of the request: the same key on another transfer is a reuse (422).
+        { request: `POST /api/transfers/${params.id}/pickups`, payload: null },
+        recordPickup,
       )
-      if (!answer.replayed) deps.jobs.nudge()
       return idempotentResponse(c, answer, (body) => withKeychainTags(body as Transfer))
     },
   )
