@@ -84,6 +84,19 @@ describe('calendar feeds', () => {
     expect(listed.data).toEqual([{ ...feed, url: null }])
   })
 
+  it('refuses a scope it does not know, and an organization feed without a selected organization', async () => {
+    const { contact } = await transferWorld(t)
+    const wrong = await newFeed(contact.cookie, 'team' as 'personal')
+    expect(wrong.status).toBe(400)
+    expect((await wrong.json()).error.issues).toEqual([
+      { path: 'scope', message: 'Scope must be organization or personal.' },
+    ])
+    const { cookie } = await t.signIn('nobody-calendar@example.test')
+    const none = await newFeed(cookie, 'organization')
+    expect(none.status).toBe(409)
+    expect((await none.json()).error.code).toBe('no_organization_selected')
+  })
+
   it('stops answering once revoked, and lets no one else revoke it', async () => {
     const { contact } = await transferWorld(t)
     const feed = await (await newFeed(contact.cookie, 'personal')).json()

@@ -163,6 +163,22 @@ describe('answering a request for more time', () => {
     expect(stored?.status).toBe('PENDING')
   })
 
+  it('refuses an answer that is neither approve nor refuse, and ids that are not ids', async () => {
+    const { manager, contact, transfer } = await heldUntil17()
+    const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()
+    const wrong = await t.post(`/api/transfers/${transfer.id}/extensions/${extension.id}`, {
+      cookie: manager.cookie,
+      json: { decision: 'maybe' },
+    })
+    expect(wrong.status).toBe(400)
+    expect((await wrong.json()).error.issues).toEqual([
+      { path: 'decision', message: 'Decision must be approve or refuse.' },
+    ])
+    expect((await decide(manager.cookie, transfer.id, 'nope', 'approve')).status).toBe(400)
+    const stored = await t.db.select().from(transferExtensions).where(eq(transferExtensions.id, extension.id))
+    expect(stored[0]?.status).toBe('PENDING')
+  })
+
   it("hides another organization's request, and lets no MEMBER answer", async () => {
     const { member, contact, transfer } = await heldUntil17()
     const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()

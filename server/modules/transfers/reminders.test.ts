@@ -128,6 +128,11 @@ describe('transfer reminders', () => {
 
   it('sends the holder none once they turn reminder mails off; the escalation to the managers still goes', async () => {
     const { admin, manager, contact, transfer } = await lentFrom17To19()
+    const garbled = await t.patch('/api/profile', { cookie: contact.cookie, json: { reminderMails: 'no' } })
+    expect(garbled.status).toBe(400)
+    expect((await garbled.json()).error.issues[0].message).toBe(
+      'Reminder mails are on (true) or off (false).',
+    )
     const off = await t.patch('/api/profile', { cookie: contact.cookie, json: { reminderMails: false } })
     expect(off.status).toBe(200)
     expect((await off.json()).reminderMails).toBe(false)
@@ -160,6 +165,11 @@ describe('chasing an overdue transfer', () => {
     return world
   }
   const chase = (cookie: string, id: string) => t.post(`/api/transfers/${id}/chase`, { cookie })
+
+  it('refuses an id that is not one', async () => {
+    const { admin } = await lentFrom17To19()
+    expect((await chase(admin.cookie, 'not-an-id')).status).toBe(400)
+  })
 
   it('refuses a keychain that is not late: 409 not_overdue', async () => {
     const { admin, transfer } = await lentFrom17To19()
