@@ -9,6 +9,12 @@ import {
   LocalSessionParamsSchema,
   WebhookAnswerSchema,
 } from './payments.ts'
+import {
+  ExtensionDecisionSchema,
+  ExtensionRequestSchema,
+  TransferListQuerySchema,
+  TransferRequestsQuerySchema,
+} from './transfers.ts'
 
 const TOKEN = 'A'.repeat(20) + 'b_-'.repeat(7) + '9'.repeat(2)
 
@@ -38,6 +44,32 @@ describe('the ledger’s schemas', () => {
     expect(messages(ActivityQuerySchema, { kind: 'party' })).toEqual(['Unknown kind of entry.'])
     expect(messages(ActivityQuerySchema, { from: '2030-02-30' })).toHaveLength(1)
     expect(messages(ActivityQuerySchema, { keychain: 'k1' })).toHaveLength(1)
+  })
+})
+
+describe('a request for more time, and its answer', () => {
+  it('asks for a real day, and nothing else', () => {
+    expect(v.parse(ExtensionRequestSchema, { toDate: '2030-01-20' })).toEqual({ toDate: '2030-01-20' })
+    expect(v.is(ExtensionRequestSchema, { toDate: '2030-02-30' })).toBe(false)
+    expect(v.is(ExtensionRequestSchema, { toDate: '2030-01-20', fromDate: '2030-01-01' })).toBe(false)
+  })
+
+  it('is answered approve or refuse, and nothing else', () => {
+    for (const decision of ['approve', 'refuse']) {
+      expect(v.parse(ExtensionDecisionSchema, { decision })).toEqual({ decision })
+    }
+    expect(messages(ExtensionDecisionSchema, { decision: 'maybe' })).toEqual([
+      'Decision must be approve or refuse.',
+    ])
+    expect(messages(ExtensionDecisionSchema, { decision: '' })).toEqual([
+      'Decision must be approve or refuse.',
+    ])
+    expect(v.is(ExtensionDecisionSchema, { decision: 'approve', note: 'x' })).toBe(false)
+  })
+
+  it('lists transfers filtered by expiry, and requests by openness, with a readable refusal', () => {
+    expect(messages(TransferListQuerySchema, { expired: 'yes' })).toEqual(['expired must be true or false.'])
+    expect(messages(TransferRequestsQuerySchema, { open: 'yes' })).toEqual(['open must be true or false.'])
   })
 })
 

@@ -134,14 +134,21 @@ describe('a request for more time', () => {
 
   it('refused online, says why and keeps nothing', async () => {
     const refusal = { error: { code: 'extension_refused', reason: 'pending', message: 'A request waits.' } }
+    // While the first try is under way, the item is the caller's: no drain of the worker takes it meanwhile.
+    const heldMeanwhile: number[] = []
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () => Response.json(refusal, { status: 409 })),
+      vi.fn(async () => {
+        heldMeanwhile.push(inFlight.size)
+        return Response.json(refusal, { status: 409 })
+      }),
     )
     await expect(submitExtension(context, held(), '2026-11-30')).rejects.toMatchObject({
       status: 409,
       code: 'extension_refused',
     })
+    expect(heldMeanwhile).toEqual([1])
+    expect(inFlight.size).toBe(0)
     expect(await offlineDb().outbox.count()).toBe(0)
   })
 })
