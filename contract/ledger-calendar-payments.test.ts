@@ -70,6 +70,14 @@ describe('a request for more time, and its answer', () => {
   it('lists transfers filtered by expiry, and requests by openness, with a readable refusal', () => {
     expect(messages(TransferListQuerySchema, { expired: 'yes' })).toEqual(['expired must be true or false.'])
     expect(messages(TransferRequestsQuerySchema, { open: 'yes' })).toEqual(['open must be true or false.'])
+    for (const flag of ['true', 'false']) {
+      expect(v.is(TransferListQuerySchema, { expired: flag })).toBe(true)
+      expect(v.is(TransferRequestsQuerySchema, { open: flag })).toBe(true)
+    }
+  })
+
+  it('knows year 0 is no day (JavaScript would read it as 1900)', () => {
+    expect(v.is(ExtensionRequestSchema, { toDate: '0000-01-01' })).toBe(false)
   })
 })
 
