@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq, lt } from 'drizzle-orm'
+import { and, eq, lt, type SQL, sql } from 'drizzle-orm'
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ErrorCode } from '../../contract/errors.ts'
@@ -59,19 +59,7 @@ export async function idempotent(
       // Named: PostgreSQL parses and plans it once per connection (the text is the same for every request).
       .prepare('idempotency_claim')
       .execute()
-    if (claimed.length === 0) {
-      const [stored] = await tx.select().from(idempotencyKeys).where(where)
-      // Stryker disable next-line all: a safety net: only a purge of the key between the claim and this read reaches it
-      if (!stored) throw new ApiError(409, ErrorCode.conflict, 'Please retry this request.')
-      if (stored.requestHash !== hash) {
-        throw new ApiError(
-          422,
-          ErrorCode.idempotencyKeyReused,
-          'This Idempotency-Key was already used for another request.',
-        )
-      }
-      return { status: stored.status as ContentfulStatusCode, body: stored.responseBody, replayed: true }
-    }
+    if (claimed.length === 0) return storedAnswer(tx, input, hash)
     const answer = await effect(tx)
     await tx
       .update(idempotencyKeys)
@@ -81,6 +69,66 @@ export async function idempotent(
       .execute()
     return { ...answer, replayed: false }
   })
+}
+
+/** The answer stored under the key, for a replay of the same request; 422 for another request. */
+async function storedAnswer(
+  db: Db,
+  input: { userId: string; key: string },
+  hash: string,
+): Promise<StoredAnswer & { replayed: true }> {
+  const [stored] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key)))
+  // Stryker disable next-line all: a safety net: only a purge of the key between the claim and this read reaches it
+  if (!stored) throw new ApiError(409, ErrorCode.conflict, 'Please retry this request.')
+  if (stored.requestHash !== hash) {
+    throw new ApiError(
+      422,
+      ErrorCode.idempotencyKeyReused,
+      'This Idempotency-Key was already used for another request.',
+    )
+  }
+  return { status: stored.status as ContentfulStatusCode, body: stored.responseBody, replayed: true }
+}
+
+/**
+ * `idempotent` for an effect that reads and then makes one write (a scan: reads resolve the value, one insert
+ * records it), in a single statement and no transaction: the effect's reads run first (each statement sees
+ * what was committed when it started, as inside a READ COMMITTED transaction), then one statement claims the
+ * key with the answer already in it and makes the write only if the claim took the key (`write(claimed)`
+ * is an `insert … select … where ${claimed}`). The key and the write commit together or not at all. A first
+ * request costs the effect's reads and that statement (`idempotent` adds BEGIN, a claim, an answer and
+ * COMMIT).
+ * - replay (same request): the claim finds the key, the write does nothing, the stored answer is read and
+ *   returned (the effect's reads were made for nothing: replays are rare);
+ * - a concurrent twin: its claim waits for the first statement's key row, then finds it, as a replay;
+ * - the same key for a different request: 422 `idempotency_key_reused`;
+ * - an effect that throws writes nothing.
+ * `name` names the statement: parsed and planned once per connection (its text must not depend on the values).
+ */
+export async function idempotentWrite(
+  db: Db,
+  input: { userId: string; key: string; request: string; payload: unknown; now: Date; name: string },
+  effect: () => Promise<StoredAnswer & { write: (claimed: SQL) => SQL }>,
+): Promise<StoredAnswer & { replayed: boolean }> {
+  const hash = requestHash(input.request, input.payload)
+  const { write, ...answer } = await effect()
+  const claim = db.$with('claim', { key: sql<string>`key` }).as(
+    sql`insert into ${idempotencyKeys} (user_id, key, request, request_hash, status, response_body, created_at)
+      values (${input.userId}, ${input.key}, ${input.request}, ${hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb, ${input.now.toISOString()}::timestamptz)
+      on conflict do nothing returning key`,
+  )
+  const written = db.$with('written', { one: sql<number>`1` }).as(write(sql`exists (select from claim)`))
+  const [row] = await db
+    .with(claim, written)
+    .select({ claimed: sql<number>`count(*)::int` })
+    .from(claim)
+    .prepare(input.name)
+    .execute()
+  if (row?.claimed === 1) return { ...answer, replayed: false }
+  return storedAnswer(db, input, hash)
 }
 
 /**

@@ -3,9 +3,9 @@ import type { ScanResult } from '../../../contract/scans.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
-import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { idempotentResponse, idempotentWrite } from '../../http/idempotency.ts'
 import { withKeychainTags } from '../transfers/view.ts'
-import { recordScan } from './service.ts'
+import { resolveScan } from './service.ts'
 
 export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
@@ -21,7 +21,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
     },
     async (c, { session, organization, headers, body }) => {
       const now = deps.clock.now()
-      const answer = await idempotent(
+      const answer = await idempotentWrite(
         deps.database.db,
         {
           userId: session.user.id,
@@ -29,10 +29,10 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
           request: 'POST /api/scans',
           payload: body,
           now,
+          name: 'scan_record',
         },
-        async (tx) => ({
-          status: 201,
-          body: await recordScan(tx, {
+        async () => {
+          const { result, write } = await resolveScan(deps.database.db, {
             userId: session.user.id,
             scope: organization,
             value: body.value,
@@ -40,8 +40,9 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
             fromQueue: headers['x-from-queue'] === '1',
             now,
             publicUrl: deps.config.publicUrl,
-          }),
-        }),
+          })
+          return { status: 201, body: result, write }
+        },
       )
       return idempotentResponse(c, answer, (body) => storedScan(body as ScanResult))
     },

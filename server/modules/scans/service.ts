@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm'
+import { randomUUID } from 'node:crypto'
+import { and, eq, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import { parseScanValue } from '../../../contract/scan-value.ts'
@@ -56,14 +57,59 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
   }
 }
 
+/** The scan's row, written by `recordScanWhere` in the statement that claims its Idempotency-Key. */
+type ScanRow = {
+  id: string
+  userId: string
+  organizationId: string
+  value: string
+  result: ScanResult['status']
+  tagId: string | null
+  clientTime: Date | null
+  serverTime: Date
+  fromQueue: boolean
+}
+
+/** Inserts the scan's row when `claimed` holds (`idempotentWrite`); the text is the same for every scan. */
+function recordScanWhere(row: ScanRow, claimed: SQL): SQL {
+  return sql`insert into ${scans} (id, user_id, organization_id, value, result, tag_id, client_time, server_time, from_queue)
+    select ${row.id}::uuid, ${row.userId}::uuid, ${row.organizationId}::uuid, ${row.value}::text, ${row.result}::text,
+      ${row.tagId}::uuid, ${row.clientTime?.toISOString() ?? null}::timestamptz, ${row.serverTime.toISOString()}::timestamptz, ${row.fromQueue}::boolean
+    where ${claimed} returning 1`
+}
+
 /**
- * Records the scan and answers what the value resolves to. `resolved` needs the tag to be in the selected
+ * Resolves the scan and answers what the value resolves to, with the write that records it (the scan's id is
+ * made here, so that the answer stored with the key carries it). `resolved` needs the tag to be in the selected
  * organization and the role to read tags — or the caller to be the recipient of an open transfer (SCHEDULED not
  * expired, TRANSFERRED, RETURNING) of the tag's keychain, in whichever of their organizations (a CONTACT picking
  * up or holding a keychain); their permissions there give the actions. Any other tag (another organization's,
  * or one a CONTACT may not read) is `foreign`: only its public landing applies. Anything else is `unknown`.
  */
-export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> {
+export async function resolveScan(
+  db: Db,
+  input: ScanInput,
+): Promise<{ result: ScanResult; write: (claimed: SQL) => SQL }> {
+  const { result, tagId } = await answerScan(db, input, randomUUID())
+  const row: ScanRow = {
+    id: result.scanId,
+    userId: input.userId,
+    organizationId: input.scope.organizationId,
+    value: input.value,
+    result: result.status,
+    tagId,
+    clientTime: input.clientTime,
+    serverTime: input.now,
+    fromQueue: input.fromQueue,
+  }
+  return { result, write: (claimed) => recordScanWhere(row, claimed) }
+}
+
+async function answerScan(
+  db: Db,
+  input: ScanInput,
+  scanId: string,
+): Promise<{ result: ScanResult; tagId: string | null }> {
   const found = await findTag(db, input.scope, input.value)
   let role: Role | null = null
   if (
@@ -76,25 +122,9 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
     role = await memberRole(db, input.userId, found.tag.organizationId)
   }
   const permissions = role ? permissionsFor(role) : []
-  const result = found === null ? 'unknown' : role ? 'resolved' : 'foreign'
-  const [scan] = await db
-    .insert(scans)
-    .values({
-      userId: input.userId,
-      organizationId: input.scope.organizationId,
-      value: input.value,
-      result,
-      tagId: found?.tag.id ?? null,
-      clientTime: input.clientTime,
-      serverTime: input.now,
-      fromQueue: input.fromQueue,
-    })
-    .returning({ id: scans.id })
-    .prepare('scan_insert')
-    .execute()
-  const scanId = scan!.id
-  if (found === null) return { status: 'unknown', scanId, value: input.value }
-  if (!role) return { status: 'foreign', scanId, publicId: found.tag.publicId }
+  if (found === null) return { result: { status: 'unknown', scanId, value: input.value }, tagId: null }
+  const tagId = found.tag.id
+  if (!role) return { result: { status: 'foreign', scanId, publicId: found.tag.publicId }, tagId }
 
   let key: Extract<ScanResult, { status: 'resolved' }>['key'] = null
   let keychain: Extract<ScanResult, { status: 'resolved' }>['keychain'] = null
@@ -120,12 +150,15 @@ export async function recordScan(db: Db, input: ScanInput): Promise<ScanResult> 
     })
   }
   return {
-    status: 'resolved',
-    scanId,
-    tag: toTag(found.tag, found.link, input.publicUrl),
-    key,
-    keychain,
-    actions: SCAN_ACTIONS.filter((action) => permissions.includes(action)),
-    transfer,
+    result: {
+      status: 'resolved',
+      scanId,
+      tag: toTag(found.tag, found.link, input.publicUrl),
+      key,
+      keychain,
+      actions: SCAN_ACTIONS.filter((action) => permissions.includes(action)),
+      transfer,
+    },
+    tagId,
   }
 }
