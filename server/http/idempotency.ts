@@ -4,6 +4,7 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ErrorCode } from '../../contract/errors.ts'
 import type { Db } from '../db/client.ts'
+import { oncePerDatabase } from '../db/prepared.ts'
 import { idempotencyKeys } from '../db/schema.ts'
 import { ApiError } from './errors.ts'
 
@@ -94,39 +95,63 @@ async function storedAnswer(
 }
 
 /**
+ * The statement of `idempotentWrite`: claims the key with the answer in it and, only if the claim took the key,
+ * makes `write(claimed)` (an `insert … select … where ${claimed} returning 1` with placeholders of its own).
+ * Built once per database and name.
+ */
+const writeStatements = oncePerDatabase(() => new Map<string, ReturnType<typeof prepareWrite>>())
+
+function prepareWrite(db: Db, name: string, write: (claimed: SQL) => SQL) {
+  const value = (field: string) => sql.placeholder(`claim_${field}`)
+  const claim = db.$with('claim', { key: sql<string>`key` }).as(
+    sql`insert into ${idempotencyKeys} (user_id, key, request, request_hash, status, response_body, created_at)
+      values (${value('user')}::uuid, ${value('key')}::uuid, ${value('request')}::text, ${value('hash')}::text,
+        ${value('status')}::integer, ${value('body')}::jsonb, ${value('at')}::timestamptz)
+      on conflict do nothing returning key`,
+  )
+  const written = db.$with('written', { one: sql<number>`1` }).as(write(sql`exists (select from claim)`))
+  return db.with(claim, written).select({ claimed: sql<number>`count(*)::int` }).from(claim).prepare(name)
+}
+
+/**
  * `idempotent` for an effect that reads and then makes one write (a scan: reads resolve the value, one insert
  * records it), in a single statement and no transaction: the effect's reads run first (each statement sees
  * what was committed when it started, as inside a READ COMMITTED transaction), then one statement claims the
- * key with the answer already in it and makes the write only if the claim took the key (`write(claimed)`
- * is an `insert … select … where ${claimed}`). The key and the write commit together or not at all. A first
- * request costs the effect's reads and that statement (`idempotent` adds BEGIN, a claim, an answer and
- * COMMIT).
+ * key with the answer already in it and makes the write only if the claim took the key. The key and the
+ * write commit together or not at all. A first request costs the effect's reads and that statement
+ * (`idempotent` adds BEGIN, a claim, an answer and COMMIT).
  * - replay (same request): the claim finds the key, the write does nothing, the stored answer is read and
  *   returned (the effect's reads were made for nothing: replays are rare);
  * - a concurrent twin: its claim waits for the first statement's key row, then finds it, as a replay;
  * - the same key for a different request: 422 `idempotency_key_reused`;
  * - an effect that throws writes nothing.
- * `name` names the statement: parsed and planned once per connection (its text must not depend on the values).
+ * `write` is given with its statement's `name` (one write per name; parsed and planned once per connection);
+ * the effect answers the values of the write's placeholders.
  */
 export async function idempotentWrite(
   db: Db,
-  input: { userId: string; key: string; request: string; payload: unknown; now: Date; name: string },
-  effect: () => Promise<StoredAnswer & { write: (claimed: SQL) => SQL }>,
+  input: { userId: string; key: string; request: string; payload: unknown; now: Date },
+  statement: { name: string; write: (claimed: SQL) => SQL },
+  effect: () => Promise<StoredAnswer & { values: Record<string, unknown> }>,
 ): Promise<StoredAnswer & { replayed: boolean }> {
   const hash = requestHash(input.request, input.payload)
-  const { write, ...answer } = await effect()
-  const claim = db.$with('claim', { key: sql<string>`key` }).as(
-    sql`insert into ${idempotencyKeys} (user_id, key, request, request_hash, status, response_body, created_at)
-      values (${input.userId}, ${input.key}, ${input.request}, ${hash}, ${answer.status}, ${JSON.stringify(answer.body)}::jsonb, ${input.now.toISOString()}::timestamptz)
-      on conflict do nothing returning key`,
-  )
-  const written = db.$with('written', { one: sql<number>`1` }).as(write(sql`exists (select from claim)`))
-  const [row] = await db
-    .with(claim, written)
-    .select({ claimed: sql<number>`count(*)::int` })
-    .from(claim)
-    .prepare(input.name)
-    .execute()
+  const { values, ...answer } = await effect()
+  const statements = writeStatements(db)
+  let prepared = statements.get(statement.name)
+  if (!prepared) {
+    prepared = prepareWrite(db, statement.name, statement.write)
+    statements.set(statement.name, prepared)
+  }
+  const [row] = await prepared.execute({
+    ...values,
+    claim_user: input.userId,
+    claim_key: input.key,
+    claim_request: input.request,
+    claim_hash: hash,
+    claim_status: answer.status,
+    claim_body: JSON.stringify(answer.body),
+    claim_at: input.now.toISOString(),
+  })
   if (row?.claimed === 1) return { ...answer, replayed: false }
   return storedAnswer(db, input, hash)
 }

@@ -5,7 +5,7 @@ import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotentResponse, idempotentWrite } from '../../http/idempotency.ts'
 import { withKeychainTags } from '../transfers/view.ts'
-import { resolveScan } from './service.ts'
+import { recordScanStatement, resolveScan } from './service.ts'
 
 export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
@@ -29,10 +29,10 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
           request: 'POST /api/scans',
           payload: body,
           now,
-          name: 'scan_record',
         },
+        recordScanStatement,
         async () => {
-          const { result, write } = await resolveScan(deps.database.db, {
+          const { result, values } = await resolveScan(deps.database.db, {
             userId: session.user.id,
             scope: organization,
             value: body.value,
@@ -41,7 +41,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
             now,
             publicUrl: deps.config.publicUrl,
           })
-          return { status: 201, body: result, write }
+          return { status: 201, body: result, values }
         },
       )
       return idempotentResponse(c, answer, (body) => storedScan(body as ScanResult))

@@ -5,6 +5,7 @@ import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import { parseScanValue } from '../../../contract/scan-value.ts'
 import { SCAN_ACTIONS, type ScanResult } from '../../../contract/scans.ts'
 import type { Db } from '../../db/client.ts'
+import { oncePerDatabase } from '../../db/prepared.ts'
 import { keychains, keys, scans, tags, users } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import { memberRole } from '../../http/member-role.ts'
@@ -25,24 +26,38 @@ export type ScanInput = {
 
 const custodian = alias(users, 'custodian')
 
-/** The tag, with the key it is on, that key's keychain and the keychain's custodian: one statement. */
+/** The tag, with the key it is on, that key's keychain and the keychain's custodian: one statement each way. */
+const tagStatements = oncePerDatabase((db) => {
+  const select = () =>
+    db
+      .select({ tag: tags, key: keys, keychainName: keychains.name, custodian })
+      .from(tags)
+      .leftJoin(keys, eq(keys.tagId, tags.id))
+      .leftJoin(keychains, eq(keychains.id, keys.keychainId))
+      .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
+  return {
+    byPublicId: select()
+      .where(eq(tags.publicId, sql.placeholder('publicId')))
+      .prepare('scan_tag_by_public_id'),
+    byCode: select()
+      .where(
+        and(
+          eq(tags.organizationId, sql.placeholder('organizationId')),
+          eq(tags.code, sql.placeholder('code')),
+        ),
+      )
+      .prepare('scan_tag_by_code'),
+  }
+})
+
 async function findTag(db: Db, scope: OrganizationScope, value: string) {
   const target = parseScanValue(value)
   if (target.kind === 'none') return null
-  const where =
+  const statements = tagStatements(db)
+  const [row] =
     target.kind === 'publicId'
-      ? eq(tags.publicId, target.publicId)
-      : and(eq(tags.organizationId, scope.organizationId), eq(tags.code, target.code))
-  const [row] = await db
-    .select({ tag: tags, key: keys, keychainName: keychains.name, custodian })
-    .from(tags)
-    .leftJoin(keys, eq(keys.tagId, tags.id))
-    .leftJoin(keychains, eq(keychains.id, keys.keychainId))
-    .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
-    .where(where)
-    // Named (one text per kind of value): parsed and planned once per connection, also inside the transaction.
-    .prepare(target.kind === 'publicId' ? 'scan_tag_by_public_id' : 'scan_tag_by_code')
-    .execute()
+      ? await statements.byPublicId.execute({ publicId: target.publicId })
+      : await statements.byCode.execute({ organizationId: scope.organizationId, code: target.code })
   if (!row) return null
   const { tag, key, keychainName } = row
   return {
@@ -57,52 +72,48 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
   }
 }
 
-/** The scan's row, written by `recordScanWhere` in the statement that claims its Idempotency-Key. */
-type ScanRow = {
-  id: string
-  userId: string
-  organizationId: string
-  value: string
-  result: ScanResult['status']
-  tagId: string | null
-  clientTime: Date | null
-  serverTime: Date
-  fromQueue: boolean
-}
-
-/** Inserts the scan's row when `claimed` holds (`idempotentWrite`); the text is the same for every scan. */
-function recordScanWhere(row: ScanRow, claimed: SQL): SQL {
-  return sql`insert into ${scans} (id, user_id, organization_id, value, result, tag_id, client_time, server_time, from_queue)
-    select ${row.id}::uuid, ${row.userId}::uuid, ${row.organizationId}::uuid, ${row.value}::text, ${row.result}::text,
-      ${row.tagId}::uuid, ${row.clientTime?.toISOString() ?? null}::timestamptz, ${row.serverTime.toISOString()}::timestamptz, ${row.fromQueue}::boolean
-    where ${claimed} returning 1`
+/**
+ * Inserts the scan's row when `claimed` holds: the write of `idempotentWrite`, its values those of
+ * `resolveScan`.
+ */
+export const recordScanStatement = {
+  name: 'scan_record',
+  write: (claimed: SQL): SQL => {
+    const value = (name: string) => sql.placeholder(name)
+    return sql`insert into ${scans} (id, user_id, organization_id, value, result, tag_id, client_time, server_time, from_queue)
+      select ${value('id')}::uuid, ${value('userId')}::uuid, ${value('organizationId')}::uuid, ${value('value')}::text,
+        ${value('result')}::text, ${value('tagId')}::uuid, ${value('clientTime')}::timestamptz,
+        ${value('serverTime')}::timestamptz, ${value('fromQueue')}::boolean
+      where ${claimed} returning 1`
+  },
 }
 
 /**
- * Resolves the scan and answers what the value resolves to, with the write that records it (the scan's id is
- * made here, so that the answer stored with the key carries it). `resolved` needs the tag to be in the selected
- * organization and the role to read tags — or the caller to be the recipient of an open transfer (SCHEDULED not
- * expired, TRANSFERRED, RETURNING) of the tag's keychain, in whichever of their organizations (a CONTACT picking
- * up or holding a keychain); their permissions there give the actions. Any other tag (another organization's,
- * or one a CONTACT may not read) is `foreign`: only its public landing applies. Anything else is `unknown`.
+ * Resolves the scan and answers what the value resolves to, with the values of the row that records it
+ * (`recordScanStatement`; the scan's id is made here, so that the answer stored with the key carries it).
+ * `resolved` needs the tag to be in the selected organization and the role to read tags — or the caller to be
+ * the recipient of an open transfer (SCHEDULED not expired, TRANSFERRED, RETURNING) of the tag's keychain, in
+ * whichever of their organizations (a CONTACT picking up or holding a keychain); their permissions there give
+ * the actions. Any other tag (another organization's, or one a CONTACT may not read) is `foreign`: only its
+ * public landing applies. Anything else is `unknown`.
  */
 export async function resolveScan(
   db: Db,
   input: ScanInput,
-): Promise<{ result: ScanResult; write: (claimed: SQL) => SQL }> {
+): Promise<{ result: ScanResult; values: Record<string, unknown> }> {
   const { result, tagId } = await answerScan(db, input, randomUUID())
-  const row: ScanRow = {
+  const values = {
     id: result.scanId,
     userId: input.userId,
     organizationId: input.scope.organizationId,
     value: input.value,
     result: result.status,
     tagId,
-    clientTime: input.clientTime,
-    serverTime: input.now,
+    clientTime: input.clientTime?.toISOString() ?? null,
+    serverTime: input.now.toISOString(),
     fromQueue: input.fromQueue,
   }
-  return { result, write: (claimed) => recordScanWhere(row, claimed) }
+  return { result, values }
 }
 
 async function answerScan(

@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, not, or, type SQL } from 'drizzle-orm'
+import { and, eq, gt, lte, not, or, type Placeholder, type SQL } from 'drizzle-orm'
 import { RETURN_GRACE_MS, type TransferStatus } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
@@ -31,8 +31,11 @@ export function expiredWhere(expired: boolean, now: Date): SQL {
   return expired ? condition : not(condition)
 }
 
-/** Open (still concerns its keychain and recipient): SCHEDULED not expired, TRANSFERRED or RETURNING. */
-export function openWhere(now: Date): SQL {
+/**
+ * Open (still concerns its keychain and recipient): SCHEDULED not expired, TRANSFERRED or RETURNING. `now` may be
+ * a placeholder of a statement built once (its value an ISO string: a placeholder's value is sent as it is).
+ */
+export function openWhere(now: Date | Placeholder): SQL {
   return or(
     and(eq(transfers.status, 'SCHEDULED'), gt(transfers.endsAt, now)),
     eq(transfers.status, 'TRANSFERRED'),

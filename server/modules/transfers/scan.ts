@@ -3,6 +3,7 @@ import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import { concerningTransfer } from '../../../contract/transfer-state.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
+import { oncePerDatabase } from '../../db/prepared.ts'
 import { transfers } from '../../db/schema.ts'
 import { openWhere } from './conditions.ts'
 import { recipientIsMember, selectTransfers, toTransfer } from './view.ts'
@@ -28,6 +29,18 @@ export async function hasOpenTransferTo(db: Db, keychainId: string, userId: stri
   return row !== undefined
 }
 
+/** The open transfers of a keychain, all of them or those addressed to the caller (a member): built once. */
+const transferStatements = oncePerDatabase((db) => {
+  const keychain = eq(transfers.keychainId, sql.placeholder('keychainId'))
+  const open = openWhere(sql.placeholder('now'))
+  return {
+    all: selectTransfers(db).where(and(keychain, open)).prepare('scan_transfers_all'),
+    own: selectTransfers(db)
+      .where(and(keychain, open, eq(transfers.recipientId, sql.placeholder('userId')), recipientIsMember))
+      .prepare('scan_transfers_own'),
+  }
+})
+
 /** The keychain's transfer that concerns the caller at a scan (`concerningTransfer`), among the open ones they see. */
 export async function scanTransfer(
   db: Db,
@@ -43,17 +56,12 @@ export async function scanTransfer(
 ): Promise<Transfer | null> {
   const { userId, now } = input
   const seesAll = seesAllTransfers(input.role)
-  const rows = await selectTransfers(db)
-    .where(
-      and(
-        eq(transfers.keychainId, input.keychainId),
-        openWhere(now),
-        seesAll ? undefined : and(eq(transfers.recipientId, userId), recipientIsMember),
-      ),
-    )
-    // Named (one text per shape): parsed and planned once per connection, also inside the scan's transaction.
-    .prepare(seesAll ? 'scan_transfers_all' : 'scan_transfers_own')
-    .execute()
+  const statements = transferStatements(db)
+  const rows = await (seesAll ? statements.all : statements.own).execute({
+    keychainId: input.keychainId,
+    now: now.toISOString(),
+    userId,
+  })
   const chosen = concerningTransfer(rows, (row) => row.transfer, userId, now)
   // The caller's role there is known: the view does not read it again.
   const roles = new Map(input.role ? [[input.organizationId, input.role]] : [])
