@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import pkg from './package.json' with { type: 'json' }
 import { browserEndpointTables } from './scripts/vite-endpoint-tables.ts'
+import { inlineMessages } from './scripts/vite-inline-messages.ts'
 import { webPlugins } from './vite.plugins.ts'
 import { pwaPlugin } from './vite.pwa.ts'
 
@@ -12,6 +14,7 @@ export default defineConfig({
   plugins: [
     browserEndpointTables(),
     ...webPlugins(),
+    inlineMessages({ registry: fileURLToPath(new URL('src/lib/i18n-messages.ts', import.meta.url)) }),
     {
       name: 'trousseau-version-file',
       generateBundle() {

@@ -24,7 +24,6 @@ const manifest: Manifest = {
     imports: ['_shared.js'],
     dynamicImports: [
       'node_modules/sw-helper.js',
-      'locales/en/messages.po',
       route('route.tsx'),
       route('app/route.tsx'),
       route('app/scan.tsx'),
@@ -39,9 +38,6 @@ const manifest: Manifest = {
   'src/prerendered/sign-in.tsx': { file: 'assets/sign-in.js', imports: ['_form.js'] },
   '_form.js': { file: 'assets/form.js' },
   'node_modules/sw-helper.js': { file: 'assets/sw-helper.js' },
-  'locales/en/messages.po': { file: 'assets/en.js' },
-  'locales/fr/messages.po': { file: 'assets/fr.js' },
-  'locales/fr/public.po': { file: 'assets/fr-public.js' },
   '_shared.js': { file: 'assets/shared.js' },
   '_heavy.js': { file: 'assets/heavy.js', imports: ['_shared.js'] },
   [route('route.tsx')]: { file: 'assets/locale-layout.js' },
@@ -73,12 +69,10 @@ describe('bundle budget', () => {
     ])
   })
 
-  it('counts the entry, both catalogs, the layouts and the page, with what they import, once', () => {
+  it('counts the entry, the layouts and the page, with what they import, once', () => {
     const files = spaFilesForPage(manifest, spaRoutes(manifest).get('/app/scan') ?? [])
     expect([...files].sort()).toEqual([
       'assets/app-layout.js',
-      'assets/fr-public.js',
-      'assets/fr.js',
       'assets/heavy.js',
       'assets/index.js',
       'assets/locale-layout.js',
@@ -88,9 +82,8 @@ describe('bundle budget', () => {
     ])
   })
 
-  it('counts a prerendered page from its light entry, its own chunk and the public catalog only', () => {
+  it('counts a prerendered page from its light entry and its own chunk only', () => {
     expect([...publicFilesForPage(manifest, 'landing')].sort()).toEqual([
-      'assets/fr-public.js',
       'assets/landing.js',
       'assets/public.js',
       'assets/shared.js',

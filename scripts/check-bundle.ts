@@ -1,5 +1,5 @@
 // Bundle budget: for every route, the gzipped JavaScript its first load needs (entry, its route chunks and
-// their static imports, the French catalog) stays within `bundle-budget.json`; every text file of the build
+// their static imports, which carry their own translations) stays within `bundle-budget.json`; every text file of the build
 // has a precompressed variant, and what the server sends for a page (brotli when there is one) stays within
 // `wireRatio` × the gzip figure. Prints the figures; exits 1 when a route is over.
 import { existsSync, readFileSync } from 'node:fs'
@@ -25,8 +25,6 @@ export type Budget = {
   fieldModeKiB: number
   wireRatio: number
 }
-
-export const CATALOGS = { public: 'locales/fr/public.po', app: 'locales/fr/messages.po' }
 
 /**
  * What loads once the page is idle after its first load (lib/idle.ts): the field mode's store (Dexie, the
@@ -63,21 +61,21 @@ export function spaRoutes(manifest: Manifest): Map<string, string[]> {
   return routes
 }
 
-/** What the SPA loads for a page: its entry, the entry's lazy helpers, the catalog, the page's chunks. */
+/** What the SPA loads for a page: its entry, the entry's lazy helpers, the page's chunks. */
 export function spaFilesForPage(manifest: Manifest, keys: string[]): Set<string> {
   const entry = manifest[SPA_ENTRY]
   if (!entry?.isEntry) throw new Error(`The manifest has no entry ${SPA_ENTRY}`)
-  // The entry's own lazy imports other than routes, catalogs and the field mode's store (the service-worker
+  // The entry's own lazy imports other than routes and the field mode's store (the service-worker
   // helper) may load on any page: counted everywhere.
   const alwaysLazy = (entry.dynamicImports ?? []).filter(
-    (key) => !key.startsWith('src/routes/') && !key.startsWith('locales/') && !DEFERRED_KEYS.includes(key),
+    (key) => !key.startsWith('src/routes/') && !DEFERRED_KEYS.includes(key),
   )
-  return collect(manifest, [SPA_ENTRY, CATALOGS.public, CATALOGS.app, ...alwaysLazy, ...keys])
+  return collect(manifest, [SPA_ENTRY, ...alwaysLazy, ...keys])
 }
 
-/** What a prerendered public page loads: the light entry, the page's own chunk, the catalog. */
+/** What a prerendered public page loads: the light entry and the page's own chunk. */
 export function publicFilesForPage(manifest: Manifest, page: 'landing' | 'sign-in'): Set<string> {
-  return collect(manifest, [PUBLIC_ENTRY, `src/prerendered/${page}.tsx`, CATALOGS.public])
+  return collect(manifest, [PUBLIC_ENTRY, `src/prerendered/${page}.tsx`])
 }
 
 /** The files loaded once the page is idle, on top of what a page already has. */

@@ -20,7 +20,7 @@ function replaceOnce(html: string, search: string, replacement: string): string 
 
 /**
  * The chunks a page needs beyond what the template's entry already preloads: its own module (a lazy chunk,
- * so that the landing page never loads the sign-in form) with its imports, and its language's catalog.
+ * so that the landing page never loads the sign-in form) with its imports, which carry their translations.
  */
 export function preloadsFor(manifest: ViteManifest, keys: string[]): string[] {
   return [...staticFiles(manifest, keys, staticFiles(manifest, [PUBLIC_ENTRY]))]
@@ -37,7 +37,7 @@ export function inlineStylesheets(html: string, read: (file: string) => string):
   )
 }
 
-/** The template filled with one rendered page: language, description, the page's catalog preloaded, the HTML. */
+/** The template filled with one rendered page: language, description, the page's chunks preloaded, the HTML. */
 export function fillTemplate(
   template: string,
   page: { page: string; locale: string },
@@ -74,10 +74,7 @@ if (import.meta.main) {
   if (template.includes('rel="stylesheet"'))
     throw new Error('A stylesheet of the page template was not inlined')
   for (const page of PUBLIC_PAGES) {
-    const preloads = preloadsFor(manifest, [
-      `src/prerendered/${page.page}.tsx`,
-      `locales/${page.locale}/public.po`,
-    ])
+    const preloads = preloadsFor(manifest, [`src/prerendered/${page.page}.tsx`])
     const html = fillTemplate(template, page, renderPublicPage(page.page, page.locale), preloads)
     const target = join(dist, page.file)
     mkdirSync(dirname(target), { recursive: true })

@@ -8,7 +8,7 @@ import {
   type ViteManifest,
 } from './precache-split.ts'
 
-/** A small build: the entry, two catalogs, every field route, two office routes, the light public entry. */
+/** A small build: the entry, every field route, two office routes, the light public entry. */
 function fakeManifest(): ViteManifest {
   const manifest: ViteManifest = {
     'index.html': {
@@ -24,12 +24,7 @@ function fakeManifest(): ViteManifest {
       ],
     },
     '_react-R.js': { file: 'assets/react-R.js', css: ['assets/index-C.css'] },
-    '_i18n-I.js': {
-      file: 'assets/i18n-I.js',
-      dynamicImports: ['locales/fr/messages.po', 'locales/en/messages.po'],
-    },
-    'locales/fr/messages.po': { file: 'assets/messages-FR.js' },
-    'locales/en/messages.po': { file: 'assets/messages-EN.js' },
+    '_i18n-I.js': { file: 'assets/i18n-I.js' },
     'node_modules/workbox-window/build/workbox-window.prod.es5.mjs': { file: 'assets/workbox-window-W.js' },
     'src/offline/field-mode.ts': { file: 'assets/field-mode-F.js', imports: ['_db-D.js'] },
     '_db-D.js': { file: 'assets/db-D.js' },
@@ -92,7 +87,7 @@ function globbed(manifest: ViteManifest): PrecacheEntry[] {
 const urls = (entries: PrecacheEntry[]) => entries.map((entry) => entry.url).sort()
 
 describe('splitting the precache manifest', () => {
-  it('precaches the shell, catalogs, field routes, field mode and the QR scanner; defers office files', () => {
+  it('precaches the shell, field routes, field mode and the QR scanner; defers office files', () => {
     const manifest = fakeManifest()
     const { first, deferred, dropped } = splitPrecache(globbed(manifest), manifest)
 
@@ -106,8 +101,6 @@ describe('splitting the precache manifest', () => {
         'assets/react-R.js',
         'assets/index-C.css',
         'assets/i18n-I.js',
-        'assets/messages-FR.js',
-        'assets/messages-EN.js',
         'assets/workbox-window-W.js',
         'assets/field-mode-F.js',
         'assets/db-D.js',

@@ -79,7 +79,7 @@ export function filesOf(
   return files
 }
 
-/** What the worker precaches at install: the shell, the catalogs, the field routes and the field mode's store. */
+/** What the worker precaches at install: the shell, the field routes and the field mode's store. */
 export function firstFiles(manifest: ViteManifest): Set<string> {
   const missing = FIELD_ROUTE_FILES.map(routeKey)
     .concat(FIELD_MODULES, SPA_ENTRY)
@@ -88,19 +88,13 @@ export function firstFiles(manifest: ViteManifest): Set<string> {
     throw new Error(
       `precache split: the build has no ${missing.join(', ')}; update FIELD_ROUTE_FILES in src/pwa/precache-split.ts`,
     )
-  const catalogs = Object.keys(manifest).filter((key) => key.startsWith('locales/'))
-  return filesOf(
-    manifest,
-    [SPA_ENTRY, ...catalogs, ...FIELD_MODULES, ...FIELD_ROUTE_FILES.map(routeKey)],
-    isOfficeLazy,
-  )
+  return filesOf(manifest, [SPA_ENTRY, ...FIELD_MODULES, ...FIELD_ROUTE_FILES.map(routeKey)], isOfficeLazy)
 }
 
 /** Every file the SPA can load (all routes); what only the prerendered pages' light entry loads is not in it. */
 export function spaFiles(manifest: ViteManifest): Set<string> {
   const routes = Object.keys(manifest).filter(isRoute)
-  const catalogs = Object.keys(manifest).filter((key) => key.startsWith('locales/'))
-  return filesOf(manifest, [SPA_ENTRY, ...catalogs, ...routes])
+  return filesOf(manifest, [SPA_ENTRY, ...routes])
 }
 
 /** Scripts the generated worker imports (sw-*.js) and Workbox's runtime: the browser keeps them with the worker. */

@@ -64,6 +64,11 @@ describe('every role reaches only screens it may use', () => {
   for (const role of ['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'] as const) {
     it(`${role}: every menu and dashboard link opens a screen that loads without a refused request, and plans are bought by admins only`, async () => {
       await stack.withPage(async (page) => {
+        // Each module of the build carries its own texts (scripts/vite-inline-messages.ts): none may be missing.
+        const untranslated: string[] = []
+        page.on('console', (message) => {
+          if (message.text().startsWith('Missing translation')) untranslated.push(message.text())
+        })
         await stack.signInByCode(page, PEOPLE[role])
         await page.waitForURL((url) => url.pathname === '/app')
         await page.getByRole('heading', { level: 1 }).first().waitFor()
@@ -86,6 +91,7 @@ describe('every role reaches only screens it may use', () => {
             )
         }
         expect(problems).toEqual([])
+        expect(untranslated).toEqual([])
 
         // Plans are shown to everyone; only those who may buy one are offered "Choose".
         const refused = await refusedDuring(page, async () => {

@@ -14,7 +14,8 @@ import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { type AskForMoreTime, ExtensionCard } from './ExtensionCard.tsx'
 import { PICKUP_KIND_LABELS, REFUSAL_LABELS } from './labels.ts'
-import { ExpiryText, TransferStatusBadge } from './TransferTable.tsx'
+import { TransferStatusBadge } from './TransferStatusBadge.tsx'
+import { ExpiryText } from './TransferTable.tsx'
 
 /** What the recipient has to do now, in one or two sentences. */
 function NextStep({ transfer, onScan }: { transfer: Transfer; onScan: () => void }) {

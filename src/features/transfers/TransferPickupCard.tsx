@@ -12,7 +12,7 @@ import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { REFUSAL_LABELS } from './labels.ts'
-import { TransferStatusBadge } from './TransferTable.tsx'
+import { TransferStatusBadge } from './TransferStatusBadge.tsx'
 
 /**
  * The transfer a scanned keychain concerns, with the pickup or return the caller may confirm now. One

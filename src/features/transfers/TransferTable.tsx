@@ -5,22 +5,7 @@ import { formatCalendarDate, formatCalendarRange } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
-import { Badge } from '../../ui/Badge.tsx'
-import { statusTone, TRANSFER_STATUS_LABELS } from './labels.ts'
-
-export function TransferStatusBadge({ transfer }: { transfer: Pick<Transfer, 'status' | 'expired'> }) {
-  const { i18n } = useLingui()
-  return (
-    <span className="inline-flex flex-wrap gap-1.5">
-      <Badge tone={statusTone(transfer)}>{i18n._(TRANSFER_STATUS_LABELS[transfer.status])}</Badge>
-      {transfer.expired ? (
-        <Badge tone="danger">
-          {transfer.status === 'SCHEDULED' ? <Trans>Expired</Trans> : <Trans>Overdue</Trans>}
-        </Badge>
-      ) : null}
-    </span>
-  )
-}
+import { TransferStatusBadge } from './TransferStatusBadge.tsx'
 
 /**
  * The day that matters next, in calendar days of the organization (never the device's clock): the last day of
