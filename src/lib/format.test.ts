@@ -21,6 +21,16 @@ describe('formatting for the active locale', () => {
     expect(formatPercent(0.42, 'en')).toBe('42%')
   })
 
+  it('writes small counts as Intl does, without building a formatter, and the rest through Intl', () => {
+    for (const locale of ['fr', 'en'] as const)
+      for (const value of [0, 7, 42, 999, 1000, 1234, -3, 2.5]) {
+        const intl = new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en-GB').format(value)
+        expect(formatNumber(value, locale), `${value} in ${locale}`).toBe(intl)
+      }
+    expect(plain(formatNumber(1000, 'fr'))).toBe('1 000')
+    expect(formatNumber(2.5, 'fr')).toBe('2,5')
+  })
+
   it('reads one instant on each calendar it is asked for, the formatters kept apart by zone and locale', () => {
     // 20:00 UTC on 1 March: already 2 March in Auckland, still 1 March in Honolulu.
     expect(formatDate('2026-03-01T20:00:00Z', 'en', 'Pacific/Auckland')).toBe('2 Mar 2026')

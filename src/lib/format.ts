@@ -42,6 +42,8 @@ export function formatMoney(cents: number, locale: Locale, currency = 'EUR'): st
 }
 
 export function formatNumber(value: number, locale: Locale): string {
+  // Small whole numbers (most counts) read the same in every locale: no formatter to build on a first load.
+  if (Number.isInteger(value) && value >= 0 && value < 1000) return String(value)
   return numberFormat(locale).format(value)
 }
 

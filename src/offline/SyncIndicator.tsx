@@ -20,7 +20,8 @@ export function SyncIndicator({ userId }: { userId: string }) {
   const items = useOutbox(userId) ?? []
   const waiting = items.filter((item) => item.status === 'pending').length
   const failed = items.filter((item) => item.status === 'failed').length
-  const last = lastReachedAt ? formatDateTime(lastReachedAt, locale) : null
+  // Shown offline only: building a date formatter costs tens of milliseconds on a phone's first load.
+  const last = !online && lastReachedAt ? formatDateTime(lastReachedAt, locale) : null
   const lastSentAt = items.reduce<string | null>(
     (latest, item) => (item.sentAt && (!latest || item.sentAt > latest) ? item.sentAt : latest),
     null,
@@ -39,7 +40,7 @@ export function SyncIndicator({ userId }: { userId: string }) {
         {online ? <Wifi aria-hidden className="size-4" /> : <CloudOff aria-hidden className="size-4" />}
         {online ? <Trans>Online</Trans> : <Trans>Offline</Trans>}
       </span>
-      {!online && last ? (
+      {last ? (
         <span className="text-xs">
           <Trans>Last updated {last}</Trans>
         </span>
