@@ -28,11 +28,15 @@ export type Budget = {
 
 /**
  * What loads once the page is idle after its first load (lib/idle.ts): the field mode's store (Dexie, the
- * outbox worker, the mirror) and the service worker's registration helper. Reported on their own, with their
+ * outbox worker, the mirror), the service worker's registration and its helper. Reported on their own, with their
  * own budget, not counted in a page's first load.
  */
 export const DEFERRED = 'src/offline/field-mode.ts'
-export const DEFERRED_KEYS = [DEFERRED, 'node_modules/workbox-window/build/workbox-window.prod.es5.mjs']
+export const DEFERRED_KEYS = [
+  DEFERRED,
+  'src/pwa/register.ts',
+  'node_modules/workbox-window/build/workbox-window.prod.es5.mjs',
+]
 
 /** A route file's page path: `app/keychains/$id/index.tsx` → `/app/keychains/$id`. */
 export function pathOfRouteFile(file: string): string {

@@ -9,8 +9,11 @@ import { createQueryClient, persistCache } from './app/query.ts'
 import { createAppRouter } from './app/router.tsx'
 import { isUnauthenticated, restoreSession, setSignedInProfile } from './app/session.ts'
 import { activateLocale, i18n } from './lib/i18n.ts'
+import { afterLoadWhenIdle } from './lib/idle.ts'
 import { localeOfPath, readLocaleCookie, swapLocaleInPath } from './lib/locale.ts'
-import { startPwa } from './pwa/register.ts'
+import { recoverFromChunkErrors } from './pwa/reload.ts'
+
+recoverFromChunkErrors()
 
 async function boot() {
   // The locale cookie decides where a visitor lands when they open the French default address.
@@ -53,7 +56,8 @@ async function boot() {
   )
   // The same mark as the prerendered pages': from here React answers what the visitor does.
   root.dataset.ready = 'true'
-  startPwa()
+  // The service worker and the new-build checks wait for an idle page, and so does their code.
+  afterLoadWhenIdle(() => void import('./pwa/register.ts').then(({ startPwa }) => startPwa()))
 }
 
 void boot()

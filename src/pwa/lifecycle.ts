@@ -1,6 +1,6 @@
 import type { RegisterSWOptions } from 'vite-plugin-pwa/types'
 import { afterLoadWhenIdle } from '../lib/idle.ts'
-import { reloadAfterChunkError, whenSafe } from './reload.ts'
+import { whenSafe } from './reload.ts'
 import { isNewerBuild, VERSION_POLL_MS } from './version.ts'
 import { warmDeferred } from './warm.ts'
 
@@ -9,13 +9,10 @@ export type RegisterSW = (options: RegisterSWOptions) => (reloadPage?: boolean) 
 
 /**
  * Service worker (registered once the page has loaded and is idle, then asked to cache the deferred files),
- * new-build detection (hourly, and when the app comes back to the foreground), chunk-load recovery.
+ * new-build detection (hourly, and when the app comes back to the foreground). Chunk-load recovery starts
+ * before, with the page (`recoverFromChunkErrors`).
  */
 export function startPwaWith(registerSW: RegisterSW): void {
-  window.addEventListener('vite:preloadError', (event) => {
-    if (reloadAfterChunkError(sessionStorage, () => location.reload())) event.preventDefault()
-  })
-
   let registration: ServiceWorkerRegistration | undefined
   let updateServiceWorker: ((reloadPage?: boolean) => Promise<void>) | undefined
   let applying = false

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { RELOAD_MARKER_KEY, reloadAfterChunkError } from './reload.ts'
+import { RELOAD_MARKER_KEY, recoverFromChunkErrors, reloadAfterChunkError } from './reload.ts'
 
 function memoryStorage() {
   const values = new Map<string, string>()
@@ -20,5 +20,22 @@ describe('chunk-load recovery', () => {
     expect(reload).toHaveBeenCalledTimes(1)
     expect(reloadAfterChunkError(storage, reload, 1_010_000)).toBe(true)
     expect(reload).toHaveBeenCalledTimes(2)
+  })
+
+  it('listens from the start: a failed chunk reloads the page once (the event handled), not twice in a row', () => {
+    const reload = vi.fn()
+    vi.stubGlobal('location', { reload })
+    sessionStorage.removeItem(RELOAD_MARKER_KEY)
+    recoverFromChunkErrors()
+    const failed = () => new Event('vite:preloadError', { cancelable: true })
+    const first = failed()
+    window.dispatchEvent(first)
+    expect(first.defaultPrevented).toBe(true)
+    expect(reload).toHaveBeenCalledOnce()
+    const second = failed()
+    window.dispatchEvent(second)
+    expect(second.defaultPrevented).toBe(false)
+    expect(reload).toHaveBeenCalledOnce()
+    vi.unstubAllGlobals()
   })
 })

@@ -33,3 +33,10 @@ export function reloadAfterChunkError(
   reload()
   return true
 }
+
+/** From the first moment: a page or helper chunk that fails to load reloads the app once (see above). */
+export function recoverFromChunkErrors(): void {
+  window.addEventListener('vite:preloadError', (event) => {
+    if (reloadAfterChunkError(sessionStorage, () => location.reload())) event.preventDefault()
+  })
+}
