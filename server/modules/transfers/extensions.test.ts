@@ -2,9 +2,17 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { jobs, transferExtensions, transfers, users } from '../../db/schema.ts'
-import { signedInMember } from '../../test/fixtures.ts'
+import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { authorize, dates, pickup, toMember, transferEvents, transferWorld } from '../../test/transfers.ts'
+import {
+  authorize,
+  dates,
+  makeTransfer,
+  pickup,
+  toMember,
+  transferEvents,
+  transferWorld,
+} from '../../test/transfers.ts'
 import { instant, walk } from '../../test/walk.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
@@ -86,6 +94,62 @@ describe('asking for more time', () => {
     const late = await ask(contact.cookie, transfer.id, '2030-01-20')
     expect((await late.json()).error).toMatchObject({ code: 'extension_refused', reason: 'closed' })
   })
+
+  it('takes a request before the pickup while the window is open, not once it has passed', async () => {
+    const world = await transferWorld(t)
+    const created = await authorize(
+      t,
+      world.admin.cookie,
+      world.keychain.id,
+      dates(toMember(world.contact.id)),
+    )
+    const transfer = (await created.json()) as { id: string }
+    const open = await ask(world.contact.cookie, transfer.id, '2030-01-20')
+    expect(open.status).toBe(201)
+    expect((await open.json()).extension).toMatchObject({ status: 'PENDING', toDate: '2030-01-20' })
+
+    const later = await authorize(
+      t,
+      world.admin.cookie,
+      world.keychain.id,
+      dates(toMember(world.contact.id), '2030-01-18', '2030-01-19'),
+    )
+    const missed = (await later.json()) as { id: string }
+    // Never picked up: the window ends at 00:00 on the 19th.
+    t.clock.set(instant('Europe/Paris', '2030-01-19 00'))
+    const closed = await ask(world.contact.cookie, missed.id, '2030-01-21')
+    expect(closed.status).toBe(409)
+    expect((await closed.json()).error).toMatchObject({ code: 'extension_refused', reason: 'closed' })
+  })
+
+  it('asks for a day after today when the keychain is already late', async () => {
+    const { contact, transfer } = await heldUntil17()
+    t.clock.set(instant('Europe/Paris', '2030-01-19 10'))
+    for (const toDate of ['2030-01-18', '2030-01-19']) {
+      const refused = await ask(contact.cookie, transfer.id, toDate)
+      expect(refused.status).toBe(400)
+      expect((await refused.json()).error.issues).toEqual([
+        { path: 'toDate', message: 'Choose a day after 19 January 2030.' },
+      ])
+    }
+    const asked = await ask(contact.cookie, transfer.id, '2030-01-20')
+    expect(asked.status).toBe(201)
+  })
+
+  it('logs the request with its transfer, keychain, asker and dates', async () => {
+    const { organization, contact, keychain, transfer } = await heldUntil17()
+    expect((await ask(contact.cookie, transfer.id, '2030-01-20')).status).toBe(201)
+    const events = await transferEvents(t, organization.id)
+    expect(events.at(-1)).toMatchObject({
+      kind: 'transfer.extension_requested',
+      actorId: contact.id,
+      serverTime: t.clock.now(),
+      fromQueue: false,
+      keychainIds: [keychain.id],
+      transferIds: [transfer.id],
+      payload: { toDate: '2030-01-20', previousToDate: '2030-01-17' },
+    })
+  })
 })
 
 describe('answering a request for more time', () => {
@@ -107,6 +171,13 @@ describe('answering a request for more time', () => {
     ])
     const seen = await t.get(`/api/transfers/${transfer.id}`, { cookie: contact.cookie })
     expect((await seen.json()).toDate).toBe('2030-01-20')
+    expect((await transferEvents(t, organization.id)).at(-1)).toMatchObject({
+      kind: 'transfer.extended',
+      actorId: manager.id,
+      keychainIds: [body.keychain.id],
+      transferIds: [transfer.id],
+      payload: { toDate: '2030-01-20', previousToDate: '2030-01-17' },
+    })
 
     t.mail.clear()
     const sent = (await walk(t, '2030-01-21 23')).filter((mail) => mail.to === contact.email)
@@ -128,8 +199,38 @@ describe('answering a request for more time', () => {
     expect((await flip.json()).error.code).toBe('conflict')
   })
 
+  it('answers a repeated refusal with the transfer, and refuses to turn it into an approval', async () => {
+    const { manager, contact, transfer } = await heldUntil17()
+    const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()
+    expect((await decide(manager.cookie, transfer.id, extension.id, 'refuse')).status).toBe(200)
+    const again = await decide(manager.cookie, transfer.id, extension.id, 'refuse')
+    expect(again.status).toBe(200)
+    expect(await again.json()).toMatchObject({ toDate: '2030-01-17', extension: { status: 'REFUSED' } })
+    expect(t.mail.to(contact.email)).toHaveLength(1)
+    const flip = await decide(manager.cookie, transfer.id, extension.id, 'approve')
+    expect(flip.status).toBe(409)
+    expect((await flip.json()).error.code).toBe('conflict')
+  })
+
+  it('writes nothing and wakes no job runner when it answers again', async () => {
+    const { manager, contact, transfer } = await heldUntil17()
+    const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()
+    expect((await decide(manager.cookie, transfer.id, extension.id, 'approve')).status).toBe(200)
+    t.mail.clear()
+    const before = await t.db.select().from(jobs)
+    // The eve-of-return reminder comes due; only the runner's next round sends it.
+    t.clock.set(instant('Europe/Paris', '2030-01-19 09'))
+    expect((await decide(manager.cookie, transfer.id, extension.id, 'approve')).status).toBe(200)
+    expect(await t.db.select().from(jobs)).toEqual(before)
+    expect(t.mail.messages).toEqual([])
+    await t.runJobs()
+    expect(t.mail.to(contact.email).map((mail) => mail.subject)).toEqual([
+      'Tomorrow: bring back the keychain “Cave”',
+    ])
+  })
+
   it('keeps the window on refusal and tells the holder', async () => {
-    const { admin, contact, transfer } = await heldUntil17()
+    const { organization, admin, contact, keychain, transfer } = await heldUntil17()
     const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()
     const refused = await decide(admin.cookie, transfer.id, extension.id, 'refuse')
     expect(refused.status).toBe(200)
@@ -137,6 +238,13 @@ describe('answering a request for more time', () => {
     expect(t.mail.to(contact.email).map((mail) => mail.subject)).toEqual([
       'More time refused: the keychain “Cave”',
     ])
+    expect((await transferEvents(t, organization.id)).at(-1)).toMatchObject({
+      kind: 'transfer.extension_refused',
+      actorId: admin.id,
+      keychainIds: [keychain.id],
+      transferIds: [transfer.id],
+      payload: { toDate: '2030-01-20', previousToDate: '2030-01-17' },
+    })
     // A new request may follow a refusal.
     expect((await ask(contact.cookie, transfer.id, '2030-01-19')).status).toBe(201)
   })
@@ -184,6 +292,48 @@ describe('answering a request for more time', () => {
     const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()
     expect((await decide(member.cookie, transfer.id, extension.id, 'approve')).status).toBe(403)
     const other = await transferWorld(t, { name: 'Autre' })
-    expect((await decide(other.admin.cookie, transfer.id, extension.id, 'approve')).status).toBe(404)
+    const hidden = await decide(other.admin.cookie, transfer.id, extension.id, 'approve')
+    expect(hidden.status).toBe(404)
+    expect((await hidden.json()).error).toEqual({ code: 'not_found', message: 'No such transfer.' })
+  })
+
+  it('knows no request that is not this transfer’s', async () => {
+    const { organization, manager, member, contact, transfer } = await heldUntil17()
+    const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()
+    const attic = await makeKeychain(t, organization.id, 'Grenier', member.id)
+    const other = await makeTransfer(t, {
+      organizationId: organization.id,
+      keychainId: attic.id,
+      recipientId: contact.id,
+    })
+    for (const [transferId, extensionId] of [
+      [transfer.id, randomUUID()],
+      [other.id, extension.id],
+    ]) {
+      const unknown = await decide(manager.cookie, transferId!, extensionId!, 'approve')
+      expect(unknown.status).toBe(404)
+      expect((await unknown.json()).error).toEqual({
+        code: 'not_found',
+        message: 'No such request for more time.',
+      })
+    }
+    const [stored] = await t.db
+      .select()
+      .from(transferExtensions)
+      .where(eq(transferExtensions.id, extension.id))
+    expect(stored?.status).toBe('PENDING')
+  })
+
+  it('cannot approve once the keychain is back: 409 closed, the window stays', async () => {
+    const { manager, member, contact, transfer } = await heldUntil17()
+    const { extension } = await (await ask(contact.cookie, transfer.id, '2030-01-20')).json()
+    expect((await pickup(t, member.cookie, transfer.id)).status).toBe(201)
+    const late = await decide(manager.cookie, transfer.id, extension.id, 'approve')
+    expect(late.status).toBe(409)
+    expect((await late.json()).error).toMatchObject({ code: 'extension_refused', reason: 'closed' })
+    const [row] = await t.db.select().from(transfers).where(eq(transfers.id, transfer.id))
+    expect(row?.toDate).toBe('2030-01-17')
+    // It can still be refused, which tells the holder.
+    expect((await decide(manager.cookie, transfer.id, extension.id, 'refuse')).status).toBe(200)
   })
 })
