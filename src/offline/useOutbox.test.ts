@@ -1,5 +1,6 @@
 import { act, renderHook, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { IDLE_FALLBACK_MS } from '../lib/idle.ts'
 import type { OutboxItem } from './db.ts'
 import { watchOutbox } from './live.ts'
 import { useOutbox } from './useOutbox.ts'
@@ -28,6 +29,24 @@ afterEach(() => {
 })
 
 describe('useOutbox', () => {
+  it('opens the outbox only once the page has loaded and is idle', async () => {
+    const started = watchers()
+    vi.useFakeTimers()
+    Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'loading' })
+    try {
+      renderHook(() => useOutbox('user-1'))
+      await vi.advanceTimersByTimeAsync(10_000)
+      expect(started).toHaveLength(0)
+      Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'complete' })
+      window.dispatchEvent(new Event('load'))
+      await vi.advanceTimersByTimeAsync(IDLE_FALLBACK_MS)
+      expect(started).toHaveLength(1)
+    } finally {
+      Object.defineProperty(document, 'readyState', { configurable: true, get: () => 'complete' })
+      vi.useRealTimers()
+    }
+  })
+
   it('is null until the outbox was first read, then the user’s items as they change', async () => {
     const started = watchers()
     const { result } = renderHook(() => useOutbox('user-1'))
