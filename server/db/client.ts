@@ -10,6 +10,7 @@ import pg from 'pg'
 import type { Config } from '../config.ts'
 import { fromRoot } from '../paths.ts'
 import { lockDataDir } from './pglite-lock.ts'
+import { withNamedStatements } from './pglite-named.ts'
 import * as schema from './schema.ts'
 
 /** One drizzle type for both drivers: services never know which one runs. */
@@ -72,7 +73,8 @@ export async function openPglite(
     ],
   )
   // pg_trgm: the trigram indexes of the searches (migration 0007).
-  const client = await PGlite.create({ ...pgliteOptions, extensions: { pg_trgm } })
+  // Statements outside transactions are parsed once under a name (`withNamedStatements`).
+  const client = await withNamedStatements(await PGlite.create({ ...pgliteOptions, extensions: { pg_trgm } }))
   const db = drizzlePglite({ client, schema, ...(logger ? { logger } : {}) })
   return withPing({
     db: db as unknown as Db,
