@@ -17,5 +17,8 @@ export const EVENT_KINDS = [
   'transfer.extension_requested',
   'transfer.extended',
   'transfer.extension_refused',
+  'member.invited',
+  'member.changed',
+  'found_report.received',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]

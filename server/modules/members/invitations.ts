@@ -7,6 +7,7 @@ import { ApiError, notFound } from '../../http/errors.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { invitationMail } from '../../mail/invitation-mail.ts'
+import { appendEvent } from '../events/log.ts'
 import { findOrganization } from '../organizations/service.ts'
 import { addMembership, findMembership, toMember } from './service.ts'
 
@@ -66,6 +67,13 @@ export async function inviteMember(
         { now, organizationId: input.organizationId },
       ),
     ])
+    await appendEvent(tx, {
+      organizationId: input.organizationId,
+      kind: 'member.invited',
+      actorId: input.inviter.id,
+      serverTime: now,
+      payload: { memberId: user.id, role: invitation.role },
+    })
     return user
   })
   // The membership and its mail commit together; the mail is retried while the SMTP server refuses it.

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
+import { appendEvent } from '../events/log.ts'
 import { findMembership, isOwnInvitee, toMember } from './service.ts'
 
 const conflict = (message: string) => new ApiError(409, ErrorCode.conflict, message)
@@ -72,7 +73,7 @@ async function assertStillAdmin(db: Db, organizationId: string, actorId: string)
  * PLAN lines out of the member's cart there.
  */
 export async function updateMember(
-  deps: Pick<AppDeps, 'database'>,
+  deps: Pick<AppDeps, 'database' | 'clock'>,
   input: { organizationId: string; actorId: string; userId: string; update: MemberUpdate },
 ): Promise<Member> {
   const { organizationId, userId, update } = input
@@ -158,6 +159,19 @@ export async function updateMember(
         await tx.delete(sessions).where(eq(sessions.userId, userId))
       }
     }
+    const changed = [
+      ...(role !== membership.role ? ['role'] : []),
+      ...(status !== membership.status ? ['status'] : []),
+      ...Object.keys(names),
+    ]
+    if (changed.length > 0)
+      await appendEvent(tx, {
+        organizationId,
+        kind: 'member.changed',
+        actorId: input.actorId,
+        serverTime: deps.clock.now(),
+        payload: { memberId: userId, changed, role, status },
+      })
     const updated = await findMembership(tx, organizationId, userId)
     if (!updated) throw new Error('member vanished')
     return toMember(updated)

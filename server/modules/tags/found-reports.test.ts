@@ -37,6 +37,17 @@ describe('POST /api/tags/{publicId}/found-reports', () => {
     expect(t.mail.to(disabledAdmin.email)).toHaveLength(0)
   })
 
+  it("records in the organization's ledger that a finder wrote about the tag, not what nor how to reach them", async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const [tag] = await makeTags(t, organization.id)
+    expect((await t.post(`/api/tags/${tag!.publicId}/found-reports`, { json: REPORT })).status).toBe(202)
+    const response = await t.get('/api/activity?kind=found_report.received', { cookie: admin.cookie })
+    const [entry, ...more] = (await response.json()).data
+    expect(more).toEqual([])
+    expect(entry).toMatchObject({ actor: null, tagIds: [tag!.id], keychainIds: [], payload: {} })
+    expect(JSON.stringify(entry)).not.toContain('06 12 34 56 78')
+  })
+
   it('answers 400 for a missing message or contact, 404 for an unknown tag', async () => {
     const { organization } = await organizationWithAdmin(t)
     const [tag] = await makeTags(t, organization.id)

@@ -10,6 +10,7 @@ import { hitRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { foundReportMail } from '../../mail/found-report-mail.ts'
+import { appendEvent } from '../events/log.ts'
 import { findTagByPublicId } from './service.ts'
 
 const HOUR = 60 * 60 * 1000
@@ -46,7 +47,10 @@ export function reporterEmailKey(contact: string): string | null {
   return createHash('sha256').update(mailbox).digest('base64url').slice(0, 22)
 }
 
-/** Mails the finder's message to every ACTIVE ADMIN of the organization owning the tag, each in their language. */
+/**
+ * Mails the finder's message to every ACTIVE ADMIN of the organization owning the tag, each in their language,
+ * and records in its ledger that a finder wrote.
+ */
 export async function reportFoundTag(
   deps: Deps,
   input: { publicId: string; report: FoundReport; ip: string },
@@ -98,9 +102,20 @@ export async function reportFoundTag(
       contact: input.report.contact,
     }),
   )
-  await enqueueJobs(
-    db,
-    mails.map((mail) => mailJob(mail, { now, organizationId: tag.organizationId })),
-  )
+  // The ledger keeps that a finder wrote about the tag (not what they wrote, nor how to reach them: the admins
+  // have that by mail), in the transaction of the mails.
+  await db.transaction(async (tx) => {
+    await enqueueJobs(
+      tx,
+      mails.map((mail) => mailJob(mail, { now, organizationId: tag.organizationId })),
+    )
+    await appendEvent(tx, {
+      organizationId: tag.organizationId,
+      kind: 'found_report.received',
+      actorId: null,
+      serverTime: now,
+      tagIds: [tag.id],
+    })
+  })
   deps.jobs.nudge()
 }

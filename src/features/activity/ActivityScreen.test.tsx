@@ -27,26 +27,40 @@ afterEach(() => {
 })
 
 /** A server answering the list, and the chain check with `check`. */
-function server(check: { entries: number; valid: boolean; brokenAt: number | null }) {
+function server(
+  check: { entries: number; valid: boolean; brokenAt: number | null },
+  data: ActivityEntry[] = [
+    entry(2, { kind: 'transfer.authorized' }),
+    entry(1, { fromQueue: true, clientTime: '2030-01-15T09:00:00.000Z' }),
+  ],
+) {
   const urls: string[] = []
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string) => {
       urls.push(String(url))
       if (String(url).includes('/verification')) return Response.json(check)
-      return Response.json({
-        data: [
-          entry(2, { kind: 'transfer.authorized' }),
-          entry(1, { fromQueue: true, clientTime: '2030-01-15T09:00:00.000Z' }),
-        ],
-        nextCursor: null,
-      })
+      return Response.json({ data, nextCursor: null })
     }),
   )
   return urls
 }
 
 describe('the activity screen', () => {
+  it('names a finder as one, and an entry whose author left as such', async () => {
+    server({ entries: 2, valid: true, brokenAt: null }, [
+      entry(2, { kind: 'found_report.received', actor: null }),
+      entry(1, { kind: 'member.invited', actor: null }),
+    ])
+    renderWithProviders(<ActivityScreen organizationId="o1" filter={{}} onFilterChange={() => undefined} />)
+    await screen.findByRole('list', { name: 'Activity' })
+    const [found, invited] = screen.getAllByRole('listitem').map((item) => item.textContent)
+    expect(found).toContain('Found keys reported')
+    expect(found).toContain('Someone who found the keys')
+    expect(invited).toContain('Member invited')
+    expect(invited).toContain('Someone no longer here')
+  })
+
   it('lists the entries with who and when, sends the filters, and links the export to the same view', async () => {
     const urls = server({ entries: 2, valid: true, brokenAt: null })
     const filter = { kind: 'transfer.picked_up' as const, from: '2030-01-01' }

@@ -29,7 +29,13 @@ function Entry({ entry }: { entry: ActivityEntry }) {
     <li className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 p-3">
       <span className="font-medium text-slate-900">{i18n._(EVENT_KIND_LABELS[entry.kind])}</span>
       <span className="text-sm text-slate-700">
-        {who ?? <Trans>Someone no longer here</Trans>} · {formatDateTime(entry.serverTime, locale)}
+        {who ??
+          (entry.kind === 'found_report.received' ? (
+            <Trans>Someone who found the keys</Trans>
+          ) : (
+            <Trans>Someone no longer here</Trans>
+          ))}{' '}
+        · {formatDateTime(entry.serverTime, locale)}
         {entry.fromQueue && done ? (
           <>
             {' '}
