@@ -47,6 +47,24 @@ describe('useOutbox', () => {
     }
   })
 
+  it('leaves nothing pending once gone: no idle start, and no watch when the import lands after', async () => {
+    const started = watchers()
+    vi.useFakeTimers()
+    try {
+      const early = renderHook(() => useOutbox('user-1'))
+      early.unmount()
+      expect(vi.getTimerCount()).toBe(0)
+
+      const late = renderHook(() => useOutbox('user-2'))
+      vi.advanceTimersByTime(IDLE_FALLBACK_MS) // the import starts, and has not landed yet
+      late.unmount()
+      await vi.advanceTimersByTimeAsync(IDLE_FALLBACK_MS)
+      expect(started).toHaveLength(0)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('is null until the outbox was first read, then the user’s items as they change', async () => {
     const started = watchers()
     const { result } = renderHook(() => useOutbox('user-1'))
