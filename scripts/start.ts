@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import { serverProcessEnv } from './server-process.ts'
 
 const SOURCES = [
   'src',
@@ -11,6 +12,7 @@ const SOURCES = [
   'contract',
   'server',
   'scripts/build-server.ts',
+  'scripts/server-process.ts',
   'index.html',
   'public.html',
   'vite.config.ts',
@@ -44,7 +46,7 @@ if (stale) {
 
 const server = spawn(process.execPath, ['dist-server/server.mjs'], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
+  env: serverProcessEnv(process.env),
 })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { SERVER_PROCESS_DEFAULTS } from '../../scripts/server-process.ts'
 import { systemClock } from '../../server/clock.ts'
 import { loadConfig } from '../../server/config.ts'
 import { openDatabase } from '../../server/db/client.ts'
@@ -119,10 +120,11 @@ export async function startProduct(
   return run(
     [...(variant.args ?? []), join(root, variant.bundle ?? 'dist-server/server.mjs')],
     {
+      // As `npm start` runs it (production mode, malloc arenas).
+      ...SERVER_PROCESS_DEFAULTS,
       PORT: port,
       HOST: '127.0.0.1',
       PUBLIC_URL: `http://localhost:${port}`,
-      NODE_ENV: 'production',
       DATA_DIR: database.dataDir,
       DATABASE_URL: database.url,
       SESSION_SECRET,
