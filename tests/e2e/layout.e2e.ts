@@ -47,31 +47,6 @@ describe('layout on a phone and on a laptop', () => {
     }
   })
 
-  it('paints the app’s bar before any script runs, where and as tall as the app then draws it', async () => {
-    const phone = { baseURL: stack.baseUrl, viewport: { width: 360, height: 740 }, isMobile: true }
-    const bare = await stack.browser.newContext({ ...phone, javaScriptEnabled: false })
-    const app = await stack.browser.newContext(phone)
-    try {
-      const before = await bare.newPage()
-      await before.goto('/app/scan')
-      const shell = before.locator('#root [aria-busy="true"] > div').first()
-      expect(await shell.textContent()).toContain('Trousseau')
-      const painted = await shell.boundingBox()
-
-      const page = await app.newPage()
-      await stack.signInByCode(page, ADMIN)
-      await page.waitForURL((url) => url.pathname === '/app')
-      await page.goto('/app/scan')
-      await page.getByRole('heading', { level: 1 }).waitFor()
-      expect(await page.locator('#root [aria-busy]').count()).toBe(0)
-      const drawn = await page.locator('header').first().boundingBox()
-      expect(painted).toEqual(drawn)
-    } finally {
-      await bare.close()
-      await app.close()
-    }
-  })
-
   it('installs in the page’s language: the English pages link an English manifest and remember English', async () => {
     const context = await stack.browser.newContext({ baseURL: stack.baseUrl })
     try {
