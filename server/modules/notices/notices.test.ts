@@ -33,6 +33,35 @@ describe('notices of a transfer', () => {
     expect(t.mail.last(manager.email)?.text).toContain('; Yanis received it.')
   })
 
+  it('links each reader to the transfers in their language, and names the keychain as it is called now', async () => {
+    const { organization, admin, contact, keychain } = await transferWorld(t)
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    await t.db.update(users).set({ locale: 'en' }).where(eq(users.id, manager.id))
+    const byManager = await (
+      await authorize(t, manager.cookie, keychain.id, dates(toMember(contact.id)))
+    ).json()
+    const renamed = await t.patch(`/api/keychains/${keychain.id}`, {
+      cookie: admin.cookie,
+      json: { name: 'Cave B' },
+    })
+    expect(renamed.status).toBe(200)
+    t.mail.clear()
+    expect((await pickup(t, contact.cookie, byManager.id)).status).toBe(201)
+    expect(subjects(manager.email)).toEqual(['Picked up: the keychain “Cave B”'])
+    expect(t.mail.last(manager.email)?.text).toContain('http://localhost:3000/en/app/transfers\n')
+    await t.db.update(memberships).set({ status: 'DISABLED' }).where(eq(memberships.userId, manager.id))
+    expect((await pickup(t, admin.cookie, byManager.id)).status).toBe(201)
+    // The admin returned it: no one else to tell. A second transfer, authorized by the admin, is told in French.
+    const byAdmin = await (
+      await authorize(t, admin.cookie, keychain.id, dates(toMember(contact.id), '2030-01-16', '2030-01-17'))
+    ).json()
+    t.clock.set(new Date('2030-01-16T09:00:00Z'))
+    t.mail.clear()
+    expect((await pickup(t, contact.cookie, byAdmin.id)).status).toBe(201)
+    expect(subjects(admin.email)).toEqual(['Retiré : le trousseau « Cave B »'])
+    expect(t.mail.last(admin.email)?.text).toContain('http://localhost:3000/app/transfers\n')
+  })
+
   it('tells the admins when the authorizer no longer manages there, and never the one who did it', async () => {
     const { organization, admin, contact, keychain } = await transferWorld(t)
     const manager = await signedInMember(t, organization.id, 'MANAGER')
