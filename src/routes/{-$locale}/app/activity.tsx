@@ -5,9 +5,12 @@ import { CalendarDateSchema } from '../../../../contract/transfers.ts'
 import { RequireOrganization } from '../../../app/RequireOrganization.tsx'
 import { ActivityScreen } from '../../../features/activity/ActivityScreen.tsx'
 
-/** An unknown filter value in a shared link is dropped rather than failing the page. */
+/**
+ * An unknown filter value in a shared link is dropped rather than failing the page. The kinds are checked by
+ * the page, not here: what the route declares loads with every page of the app.
+ */
 const SearchSchema = v.object({
-  kind: v.optional(v.fallback(v.picklist(EVENT_KINDS), undefined as never)),
+  kind: v.optional(v.fallback(v.string(), undefined as never)),
   from: v.optional(v.fallback(CalendarDateSchema, undefined as never)),
   to: v.optional(v.fallback(CalendarDateSchema, undefined as never)),
 })
@@ -18,7 +21,8 @@ export const Route = createFileRoute('/{-$locale}/app/activity')({
 })
 
 function Activity() {
-  const filter = Route.useSearch()
+  const search = Route.useSearch()
+  const filter = { ...search, kind: EVENT_KINDS.find((kind) => kind === search.kind) }
   const navigate = useNavigate({ from: Route.fullPath })
   return (
     <RequireOrganization>
