@@ -13,11 +13,22 @@ export const groups = {
     'server/modules/transfers/pickups.ts',
     'server/modules/transfers/conditions.ts',
     'server/modules/transfers/service.ts',
+    'server/modules/transfers/reminders.ts',
+    'server/modules/transfers/extensions.ts',
+    'server/modules/transfers/chase.ts',
     'server/modules/orders/transitions.ts',
     'server/modules/subscriptions/calendar.ts',
     'server/modules/subscriptions/service.ts',
     'server/modules/scans/service.ts',
     'server/http/idempotency.ts',
+    // Issue 17's job queue, notices and calendar feeds, and issue 18's activity log.
+    'server/jobs/*.ts',
+    '!server/jobs/*.test.ts',
+    'server/modules/notices/notices.ts',
+    'server/modules/calendar/*.ts',
+    '!server/modules/calendar/*.test.ts',
+    'server/modules/activity/*.ts',
+    '!server/modules/activity/*.test.ts',
   ],
 }
 

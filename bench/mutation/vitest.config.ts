@@ -40,7 +40,8 @@ const projects = {
   rules: [
     server(
       only ?? [
-        'server/modules/{transfers,orders,subscriptions,scans,notices}/**/*.test.ts',
+        'server/modules/{transfers,orders,subscriptions,scans,notices,calendar,activity}/**/*.test.ts',
+        'server/jobs/**/*.test.ts',
         'server/http/idempotency*.test.ts',
       ],
     ),
