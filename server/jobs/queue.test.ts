@@ -5,7 +5,15 @@ import { jobs } from '../db/schema.ts'
 import { createLogger } from '../logger.ts'
 import { MINUTE, SECOND, TEST_EPOCH, TestClock } from '../test/clock.ts'
 import { openTestDatabaseTwice } from '../test/database.ts'
-import { claimJobs, enqueueJobs, JOB_LEASE_MS, markDone, type NewJob, pruneJobs } from './queue.ts'
+import {
+  claimJobs,
+  enqueueJobs,
+  JOB_LEASE_MS,
+  markDone,
+  type NewJob,
+  newWorkerId,
+  pruneJobs,
+} from './queue.ts'
 import { createJobRunner, type JobHandler } from './runner.ts'
 
 let database: Database
@@ -139,7 +147,10 @@ describe('the job queue', () => {
     const [claimed] = await claimJobs(database.db, 'dead-worker', clock.now(), 10)
     const { runner, ran } = recordingRunner()
     expect(await runner.drain()).toBe(0)
-    clock.advance(JOB_LEASE_MS)
+    expect(JOB_LEASE_MS).toBe(5 * MINUTE)
+    clock.advance(5 * MINUTE - SECOND)
+    expect(await runner.drain()).toBe(0)
+    clock.advance(SECOND)
     expect(await runner.drain()).toBe(1)
     expect(ran).toEqual([1])
     expect((await rowOf(1)).attempts).toBe(2)
@@ -223,5 +234,31 @@ describe('the job queue', () => {
     await runner.drain()
     expect((await rowOf(1)).failedAt).toEqual(TEST_EPOCH)
     expect((await rowOf(1)).lastError).toBe('No handler for jobs of kind nobody')
+  })
+
+  it('writes nothing for an empty list of jobs', async () => {
+    await enqueueJobs(database.db, [])
+    expect(await database.db.select().from(jobs)).toEqual([])
+  })
+
+  it("keeps the first 500 characters of a failure's message", async () => {
+    await enqueueJobs(database.db, [job({ n: 1 }, { maxAttempts: 1 })])
+    const { runner } = recordingRunner(database, async () => {
+      throw new Error(`${'a'.repeat(500)}b`)
+    })
+    await runner.drain()
+    expect((await rowOf(1)).lastError).toBe('a'.repeat(500))
+  })
+
+  it('names a worker after its process and a random part, and stores the name on the jobs it holds', async () => {
+    const worker = newWorkerId()
+    expect(worker).toMatch(new RegExp(`^worker-${process.pid}-[0-9a-f]{8}$`))
+    expect(newWorkerId()).not.toBe(worker)
+    await enqueueJobs(database.db, [job({ n: 1 })])
+    await claimJobs(database.db, worker, clock.now(), 10)
+    expect(await rowOf(1)).toMatchObject({
+      lockedBy: worker,
+      lockedUntil: new Date(TEST_EPOCH.getTime() + 5 * MINUTE),
+    })
   })
 })

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { and, eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
@@ -6,6 +7,7 @@ import { fromRoot } from '../../paths.ts'
 import { makeKeychain } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { authorize, dates, toMember, transferWorld } from '../../test/transfers.ts'
+import { verifyChain } from './chain.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 
@@ -41,6 +43,10 @@ describe('the event log’s hash chain', () => {
     ).map((event) => event.hash)
     expect(new Set(hashes).size).toBe(count)
     expect(hashes.every((hash) => /^[0-9a-f]{64}$/.test(hash))).toBe(true)
+  })
+
+  it('holds for a log not begun (no entry, no counter)', async () => {
+    expect(await verifyChain(t.db, randomUUID())).toEqual({ entries: 0, valid: true, brokenAt: null })
   })
 
   it('breaks where an entry was edited', async () => {

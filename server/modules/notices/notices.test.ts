@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { jobs, memberships, subscriptions, users } from '../../db/schema.ts'
+import { jobs, memberships, organizations, subscriptions, users } from '../../db/schema.ts'
+import type { ClaimedJob } from '../../jobs/queue.ts'
 import { DAY } from '../../test/clock.ts'
 import { operatorMove, placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
 import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
@@ -8,6 +10,7 @@ import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { PRODUCTION_ACTIONS } from '../orders/actions.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
+import { noticeHandler } from './notices.ts'
 
 const OPERATOR = 'ops@notices.example.test'
 const t = setupTestAppAtEpoch({ clearMail: true, config: { operatorEmails: [OPERATOR] } })
@@ -150,5 +153,91 @@ describe('notices of a plan', () => {
     t.clock.set(new Date(secondEnd.getTime() - 7 * DAY))
     await t.runJobs()
     expect(subjects(admin.email)).toEqual([expect.stringMatching(/^Votre formule Essentiel se termine le /)])
+  })
+})
+
+describe('the notice job', () => {
+  const claimed = (payload: Record<string, unknown>, organizationId: string | null = null): ClaimedJob => ({
+    id: randomUUID(),
+    kind: 'notice',
+    payload,
+    organizationId,
+    attempts: 1,
+    maxAttempts: 12,
+  })
+  const mailJobs = async () => (await t.db.select().from(jobs)).filter((job) => job.kind === 'mail')
+
+  it('tells no one of a transfer, an order or a plan that is not there', async () => {
+    const handler = noticeHandler(t.deps)
+    const missing = randomUUID()
+    const before = (await mailJobs()).length
+    for (const payload of [
+      { kind: 'transfer.returned', transferId: missing, actorId: missing, at: t.clock.now().toISOString() },
+      { kind: 'order.paid', orderId: missing },
+      { kind: 'subscription.renewed', organizationId: missing },
+    ]) {
+      expect(await handler(claimed(payload))).toBeUndefined()
+    }
+    expect(await mailJobs()).toHaveLength(before)
+  })
+
+  it('mails each reader once when a notice runs again, linked under the public address without a doubled slash', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const order = await placeOrder(t, admin.cookie, [tagItem(10, { alphaCode: 'DUP' })])
+    const handler = noticeHandler({
+      ...t.deps,
+      config: { ...t.config, publicUrl: 'https://keys.example.test//' },
+    })
+    const job = claimed({ kind: 'order.paid', orderId: order.id }, organization.id)
+    t.mail.clear()
+    await handler(job)
+    await handler(job)
+    const queued = (await mailJobs()).filter((each) => each.organizationId === organization.id)
+    expect(queued.map((each) => each.dedupeKey)).toEqual([`mail:${job.id}:${admin.profile.id}`])
+    await t.runJobs()
+    expect(subjects(admin.email)).toEqual([`Commande ${order.reference} payée`])
+    expect(t.mail.last(admin.email)?.text).toContain(`https://keys.example.test/app/orders/${order.id}\n`)
+  })
+
+  it('tells only the admin who authorized a transfer, not the other admins, and names no one for an unknown receiver', async () => {
+    const { organization, admin, contact, keychain } = await transferWorld(t)
+    const other = await signedInMember(t, organization.id, 'ADMIN')
+    const lent = await (await authorize(t, admin.cookie, keychain.id, dates(toMember(contact.id)))).json()
+    t.mail.clear()
+    expect((await pickup(t, contact.cookie, lent.id)).status).toBe(201)
+    expect(subjects(admin.email)).toEqual(['Retiré : le trousseau « Cave »'])
+    expect(t.mail.to(other.email)).toHaveLength(0)
+    t.mail.clear()
+    const at = t.clock.now().toISOString()
+    await noticeHandler(t.deps)(
+      claimed({ kind: 'transfer.returned', transferId: lent.id, actorId: randomUUID(), at }),
+    )
+    await t.runJobs()
+    // The actor is no user (any more): the sentence names no one rather than failing the notice.
+    expect(t.mail.last(admin.email)?.text).toContain('est revenu chez Agence le 15 janvier 2030 ;  l’a reçu.')
+  })
+
+  it('names the last day of a period that ends at midnight, the day before its end', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const plans = await plansOf(t, admin.cookie)
+    const monthly = planItem(plans.find((plan) => plan.id === PLAN_IDS.essentielMonthly)!)
+    await settleLocally(t, admin.cookie, (await placeOrder(t, admin.cookie, [monthly])).id, 'pay')
+    const [stored] = await t.db.select().from(organizations).where(eq(organizations.id, organization.id))
+    expect(stored?.timeZone).toBe('Europe/Paris')
+    const end = new Date('2030-03-01T00:00:00+01:00')
+    await t.db
+      .update(subscriptions)
+      .set({ currentPeriodEnd: end })
+      .where(eq(subscriptions.organizationId, organization.id))
+    t.mail.clear()
+    const payload = {
+      kind: 'subscription.ending',
+      organizationId: organization.id,
+      periodEnd: end.toISOString(),
+    }
+    await noticeHandler(t.deps)(claimed(payload, organization.id))
+    await t.runJobs()
+    expect(subjects(admin.email)).toEqual(['Votre formule Essentiel se termine le 28 février 2030'])
+    expect(t.mail.last(admin.email)?.text).toContain('http://localhost:3000/app/plans\n')
   })
 })
