@@ -31,7 +31,6 @@ export async function enqueueJobs(tx: Db, list: NewJob[]): Promise<void> {
         ...(job.maxAttempts ? { maxAttempts: job.maxAttempts } : {}),
       })),
     )
-    // Stryker disable next-line ObjectLiteral: the dedupe key is the only unique column a new job can collide on (its id is new).
     .onConflictDoNothing({ target: jobs.dedupeKey })
 }
 
