@@ -17,3 +17,36 @@ export async function untilALockIsAwaited(t: TestApp): Promise<void> {
   }
   throw new Error('No request ever waited for the row lock held by the test')
 }
+
+type Tx = Parameters<Parameters<TestApp['db']['transaction']>[0]>[0]
+
+/**
+ * Races `request` against a transaction that holds a row lock (`lock`) until the request waits for it, then
+ * makes its change (`write`) and commits: the request's answer, as it comes after that commit.
+ */
+export async function againstAHeldRow<T>(
+  t: TestApp,
+  hold: { lock: (tx: Tx) => Promise<unknown>; write: (tx: Tx) => Promise<unknown> },
+  request: () => Promise<T>,
+): Promise<T> {
+  let holding: () => void = () => {}
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => {
+    holding = resolve
+  })
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const holder = t.db.transaction(async (tx) => {
+    await hold.lock(tx)
+    holding()
+    await released
+    await hold.write(tx)
+  })
+  await held
+  const answer = request()
+  await untilALockIsAwaited(t)
+  release()
+  await holder
+  return answer
+}

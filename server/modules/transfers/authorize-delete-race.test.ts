@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { keychains, transfers } from '../../db/schema.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { untilALockIsAwaited } from '../../test/locks.ts'
+import { againstAHeldRow } from '../../test/locks.ts'
 import { authorize, dates, toMember, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestApp()
@@ -16,25 +16,14 @@ const t = setupTestApp()
 describe.runIf(process.env.TEST_DATABASE_URL)('an authorization racing the deletion of its keychain', () => {
   it('waits for the deletion and answers that the keychain is gone', async () => {
     const { admin, contact, keychain } = await transferWorld(t)
-    let holding: () => void = () => {}
-    let release: () => void = () => {}
-    const held = new Promise<void>((resolve) => {
-      holding = resolve
-    })
-    const deletion = t.db.transaction(async (tx) => {
-      await tx.execute(sql`select id from keychains where id = ${keychain.id} for update`)
-      holding()
-      await new Promise<void>((resolve) => {
-        release = resolve
-      })
-      await tx.delete(keychains).where(eq(keychains.id, keychain.id))
-    })
-    await held
-    const answer = authorize(t, admin.cookie, keychain.id, dates(toMember(contact.id)))
-    await untilALockIsAwaited(t)
-    release()
-    await deletion
-    const response = await answer
+    const response = await againstAHeldRow(
+      t,
+      {
+        lock: (tx) => tx.execute(sql`select id from keychains where id = ${keychain.id} for update`),
+        write: (tx) => tx.delete(keychains).where(eq(keychains.id, keychain.id)),
+      },
+      () => authorize(t, admin.cookie, keychain.id, dates(toMember(contact.id))),
+    )
     expect(response.status).toBe(404)
     expect(await t.db.select().from(transfers).where(eq(transfers.keychainId, keychain.id))).toEqual([])
   })

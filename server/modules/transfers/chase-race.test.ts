@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { transfers } from '../../db/schema.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { untilALockIsAwaited } from '../../test/locks.ts'
+import { againstAHeldRow } from '../../test/locks.ts'
 import { makeTransfer, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestApp()
@@ -25,28 +25,18 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a chase racing the return of its 
       toDate: '2030-01-12',
       status: 'TRANSFERRED',
     })
-    let holding: () => void = () => {}
-    let release: () => void = () => {}
-    const held = new Promise<void>((resolve) => {
-      holding = resolve
-    })
-    const back = t.db.transaction(async (tx) => {
-      await tx.execute(sql`select id from transfers where id = ${transfer.id} for update`)
-      holding()
-      await new Promise<void>((resolve) => {
-        release = resolve
-      })
-      await tx
-        .update(transfers)
-        .set({ status: 'RETURNED', returnedAt: t.clock.now() })
-        .where(eq(transfers.id, transfer.id))
-    })
-    await held
-    const answer = t.post(`/api/transfers/${transfer.id}/chase`, { cookie: admin.cookie })
-    await untilALockIsAwaited(t)
-    release()
-    await back
-    const response = await answer
+    const response = await againstAHeldRow(
+      t,
+      {
+        lock: (tx) => tx.execute(sql`select id from transfers where id = ${transfer.id} for update`),
+        write: (tx) =>
+          tx
+            .update(transfers)
+            .set({ status: 'RETURNED', returnedAt: t.clock.now() })
+            .where(eq(transfers.id, transfer.id)),
+      },
+      () => t.post(`/api/transfers/${transfer.id}/chase`, { cookie: admin.cookie }),
+    )
     expect(response.status).toBe(409)
     expect((await response.json()).error.code).toBe('not_overdue')
     const [row] = await t.db.select().from(transfers).where(eq(transfers.id, transfer.id))
