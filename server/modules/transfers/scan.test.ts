@@ -4,8 +4,19 @@ import { keys, memberships } from '../../db/schema.ts'
 import { makeKeychain, makeTags } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { makeTransfer, transferWorld } from '../../test/transfers.ts'
+import { seesAllTransfers } from './scan.ts'
 
 const t = setupTestAppAtEpoch()
+
+describe('who sees every open transfer of a keychain at a scan', () => {
+  it('the roles that read transfers, not a CONTACT nor someone without a role there', () => {
+    expect(seesAllTransfers('ADMIN')).toBe(true)
+    expect(seesAllTransfers('MANAGER')).toBe(true)
+    expect(seesAllTransfers('MEMBER')).toBe(true)
+    expect(seesAllTransfers('CONTACT')).toBe(false)
+    expect(seesAllTransfers(null)).toBe(false)
+  })
+})
 
 describe('scans and transfers', () => {
   const scan = (cookie: string, value: string) =>
