@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import { CALENDAR_FEED_SCOPES } from '../../contract/calendar.ts'
 import { BILLING_CYCLES, ORDER_STATUSES, PRODUCT_TYPES } from '../../contract/commerce.ts'
+import { FOUND_REPORT_STATUSES } from '../../contract/found-reports.ts'
 import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
@@ -536,6 +537,64 @@ export const calendarFeeds = pgTable(
   ],
 )
 
+/**
+ * A finder's message about a tag (issue 18): kept with a status the organization's admins and managers move.
+ * The finder's contact stays on the server: staff see it with any e-mail address masked, and reply through the
+ * server (`found_report_replies`), which mails the address in the finder's language.
+ */
+export const foundReports = pgTable(
+  'found_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    tagId: uuid('tag_id')
+      .notNull()
+      .references(() => tags.id, { onDelete: 'cascade' }),
+    /** The keychain the tag was on when the finder wrote (null: on none, or deleted since). */
+    keychainId: uuid('keychain_id').references(() => keychains.id, { onDelete: 'set null' }),
+    message: text('message').notNull(),
+    /** What the finder typed to be reached (phone, address…): private, never sent to staff as is. */
+    finderContact: text('finder_contact').notNull(),
+    /** The e-mail address found in the contact, lower case: where replies go (null: none, no reply). */
+    finderEmail: text('finder_email'),
+    /** The language of the page the finder wrote from: replies are mailed in it. */
+    locale: text('locale', { enum: LOCALES }).notNull(),
+    status: text('status', { enum: FOUND_REPORT_STATUSES }).notNull().default('NEW'),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    statusChangedAt: at('status_changed_at'),
+    statusChangedBy: uuid('status_changed_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [
+    // The admin list's keyset order, with or without its status filter: newest first.
+    index('found_reports_organization_created_idx').on(table.organizationId, table.createdAt, table.id),
+    index('found_reports_organization_status_created_idx').on(
+      table.organizationId,
+      table.status,
+      table.createdAt,
+      table.id,
+    ),
+    index('found_reports_tag_idx').on(table.tagId),
+  ],
+)
+
+/** The organization's replies to a finder, mailed to them through the server; one report has a few at most. */
+export const foundReportReplies = pgTable(
+  'found_report_replies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => foundReports.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    message: text('message').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [index('found_report_replies_report_idx').on(table.reportId, table.createdAt)],
+)
+
 export type UserRow = typeof users.$inferSelect
 export type SessionRow = typeof sessions.$inferSelect
 export type EmailTokenRow = typeof emailTokens.$inferSelect
@@ -643,3 +702,5 @@ export const jobs = pgTable(
 
 export type JobRow = typeof jobs.$inferSelect
 export type CalendarFeedRow = typeof calendarFeeds.$inferSelect
+export type FoundReportRow = typeof foundReports.$inferSelect
+export type FoundReportReplyRow = typeof foundReportReplies.$inferSelect
