@@ -169,6 +169,9 @@ export const keychains = pgTable(
       .references(() => organizations.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     custodianId: uuid('custodian_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Its keys, and the codes of their tags (in no order): kept by triggers on `keys` (migration 0014). */
+    keyCount: integer('key_count').notNull().default(0),
+    tagCodes: text('tag_codes').array().notNull().default(sql`'{}'::text[]`),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
