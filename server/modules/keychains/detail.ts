@@ -104,7 +104,24 @@ const keysAsJson = sql<Key[]>`(
  */
 function prepareKeychainById(db: Db) {
   return db
-    .select({ keychain: keychains, organizationName: organizations.name, custodian, keys: keysAsJson })
+    // The columns the answer shows, no more: every column costs its parsing on each of these reads.
+    .select({
+      keychain: {
+        id: keychains.id,
+        organizationId: keychains.organizationId,
+        name: keychains.name,
+        createdAt: keychains.createdAt,
+        updatedAt: keychains.updatedAt,
+      },
+      organizationName: organizations.name,
+      custodian: {
+        id: custodian.id,
+        email: custodian.email,
+        firstName: custodian.firstName,
+        lastName: custodian.lastName,
+      },
+      keys: keysAsJson,
+    })
     .from(keychains)
     .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
     .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
