@@ -41,6 +41,10 @@ export const ErrorCode = {
   notOverdue: 'not_overdue',
   /** A chase within the hour after the last one (429, `Retry-After`). */
   chasedRecently: 'chased_recently',
+  /** A reply to a finder who left no e-mail address (409). */
+  finderUnreachable: 'finder_unreachable',
+  /** A report's replies are used up (409, `FOUND_REPORT_REPLIES_MAX`). */
+  repliesExhausted: 'replies_exhausted',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',

@@ -20,5 +20,7 @@ export const EVENT_KINDS = [
   'member.invited',
   'member.changed',
   'found_report.received',
+  'found_report.status_changed',
+  'found_report.replied',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]

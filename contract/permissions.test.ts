@@ -34,10 +34,12 @@ const MANAGER = [
   'delete__transfer',
   'read__cart',
   'read__activity',
+  'read__found_report',
   'read__member',
   'read__order',
   'read__subscription',
   'update__cart',
+  'update__found_report',
   'update__key',
   'update__keychain',
   'update__tag',
@@ -59,7 +61,7 @@ const sorted = (list: readonly string[]) => [...list].sort()
 const cells = (list: readonly string[]) => [...new Set(list)].sort()
 
 describe('the role × permission matrix', () => {
-  it('names four roles, eight actions and twelve subjects', () => {
+  it('names four roles, eight actions and thirteen subjects', () => {
     expect(ROLES).toEqual(['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'])
     expect(ACTIONS).toEqual(['read', 'create', 'update', 'delete', 'manage', 'scan', 'pickup', 'export'])
     expect(SUBJECTS).toEqual([
@@ -75,6 +77,7 @@ describe('the role × permission matrix', () => {
       'subscription',
       'scan',
       'activity',
+      'found_report',
     ])
     expect(v.is(RoleSchema, 'MANAGER')).toBe(true)
     expect(v.is(RoleSchema, 'OWNER')).toBe(false)

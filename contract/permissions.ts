@@ -20,6 +20,7 @@ export const SUBJECTS = [
   'subscription',
   'scan',
   'activity',
+  'found_report',
 ] as const
 export type Subject = (typeof SUBJECTS)[number]
 
@@ -60,6 +61,9 @@ const MANAGER_PERMISSIONS: Permission[] = [
   'read__subscription',
   // The organization's ledger: who did what with its keys, and its chain's verification.
   'read__activity',
+  // Found-key reports: read them, move their status, reply to the finder through the server.
+  'read__found_report',
+  'update__found_report',
 ]
 
 /**

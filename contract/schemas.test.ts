@@ -421,6 +421,8 @@ describe('error codes', () => {
       extensionRefused: 'extension_refused',
       notOverdue: 'not_overdue',
       chasedRecently: 'chased_recently',
+      finderUnreachable: 'finder_unreachable',
+      repliesExhausted: 'replies_exhausted',
       payloadTooLarge: 'payload_too_large',
       internal: 'internal_error',
       unavailable: 'service_unavailable',

@@ -20,6 +20,7 @@ import { resolveSession } from './modules/auth/sessions.ts'
 import { calendarRoutes } from './modules/calendar/routes.ts'
 import { cartRoutes } from './modules/cart/routes.ts'
 import { dashboardRoutes } from './modules/dashboard/routes.ts'
+import { foundReportRoutes } from './modules/found-reports/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
 import { memberRoutes } from './modules/members/routes.ts'
@@ -54,6 +55,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'transfers', mount: transferRoutes },
   { tag: 'calendar', mount: calendarRoutes },
   { tag: 'activity', mount: activityRoutes },
+  { tag: 'found-reports', mount: foundReportRoutes },
   { tag: 'sync', mount: syncRoutes },
   { tag: 'stats', mount: dashboardRoutes },
   { tag: 'prices', mount: priceRoutes },

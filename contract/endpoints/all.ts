@@ -4,6 +4,7 @@ import { calendarEndpoints } from './calendar.ts'
 import { cartEndpoints } from './cart.ts'
 import { dashboardEndpoints } from './dashboard.ts'
 import type { Endpoint } from './endpoint.ts'
+import { foundReportEndpoints } from './found-reports.ts'
 import { healthEndpoints } from './health.ts'
 import { keychainEndpoints } from './keychains.ts'
 import { memberEndpoints } from './members.ts'
@@ -26,6 +27,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   calendarEndpoints,
   cartEndpoints,
   dashboardEndpoints,
+  foundReportEndpoints,
   healthEndpoints,
   keychainEndpoints,
   memberEndpoints,

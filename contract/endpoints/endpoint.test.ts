@@ -62,6 +62,7 @@ describe('the endpoint tables', () => {
       calendarEndpoints: 4,
       cartEndpoints: 5,
       dashboardEndpoints: 1,
+      foundReportEndpoints: 4,
       healthEndpoints: 2,
       keychainEndpoints: 9,
       memberEndpoints: 3,

@@ -16,27 +16,43 @@ export const foundReportMessages = {
       'Someone who found the keychain with tag {code} ({tagName}) left this message for {organization}:',
   },
   contact: /*i18n*/ { id: 'mail.foundReport.contact', message: 'How to reach them: {contact}' },
+  reply: /*i18n*/ {
+    id: 'mail.foundReport.reply',
+    message:
+      'They left an e-mail address, which Trousseau keeps private (shown as …@…): reply to them from the report in Trousseau.',
+  },
   caution: /*i18n*/ {
     id: 'mail.foundReport.caution',
     message:
       'Trousseau does not check what finders write: be careful before meeting anyone or giving out an address.',
   },
-  button: /*i18n*/ { id: 'mail.foundReport.button', message: 'Open the tag' },
+  button: /*i18n*/ { id: 'mail.foundReport.reportButton', message: 'Open the report' },
 } satisfies Record<string, MessageDescriptor>
+
+/** The report's screen in the app, in the reader's language. */
+export function foundReportUrl(publicUrl: string, locale: Locale, reportId: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${locale === 'en' ? '/en' : ''}/app/found-reports/${reportId}`
+}
 
 export function tagPageUrl(publicUrl: string, locale: Locale, publicId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${locale === 'en' ? '/en' : ''}/tags/${publicId}`
 }
 
-/** To an admin of the organization owning the tag; the finder's words are data, never markup. */
+/**
+ * To an admin of the organization owning the tag; the finder's words are data, never markup, and come with their
+ * e-mail addresses masked (the caller masks them).
+ */
 export function foundReportMail(input: {
   to: string
   locale: Locale
   publicUrl: string
   organizationName: string
   tag: { code: string; name: string; publicId: string }
+  reportId: string
   message: string
   contact: string
+  /** Whether the finder left an e-mail address the organization can reply to through the app. */
+  canReply: boolean
 }): MailMessage {
   const i18n = translator(input.locale)
   const values = {
@@ -56,11 +72,12 @@ export function foundReportMail(input: {
       text(foundReportMessages.intro),
       input.message,
       text(foundReportMessages.contact),
+      ...(input.canReply ? [text(foundReportMessages.reply)] : []),
       text(foundReportMessages.caution),
     ],
     button: {
       label: text(foundReportMessages.button),
-      href: tagPageUrl(input.publicUrl, input.locale, input.tag.publicId),
+      href: foundReportUrl(input.publicUrl, input.locale, input.reportId),
     },
     signature: text(signInMessages.signature),
   })

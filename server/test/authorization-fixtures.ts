@@ -6,6 +6,7 @@ import { calendarFeeds, keys, transferExtensions } from '../db/schema.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
 import { keyedHash, newLinkToken } from '../modules/auth/secrets.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
+import { storeFoundReport } from '../modules/found-reports/service.ts'
 import {
   addMember,
   makeKeychain,
@@ -175,6 +176,18 @@ const keyPath = async (w: World, organizationId: string) => {
 }
 const tagPath = async (w: World, organizationId: string, suffix = '') =>
   `/api/tags/${(await w.tag(organizationId)).publicId}${suffix}`
+/** A found-key report kept for a new tag of the organization (the finder left an address to reply to). */
+const foundReportPath = async (w: World, organizationId: string, suffix = '') => {
+  const tag = await w.tag(organizationId)
+  const { id } = await storeFoundReport(w.t.db, {
+    organizationId,
+    tagId: tag.id,
+    ...REPORT,
+    locale: 'fr',
+    now: w.t.clock.now(),
+  })
+  return `/api/found-reports/${id}${suffix}`
+}
 const selected = inSelectedOrganization
 const inPath = inPathOrganization
 const readOrders = orOperator(selected('read__order'))
@@ -401,6 +414,18 @@ export const FIXTURES: Record<string, Fixture> = {
     get('/api/activity/verification'),
     LIST_ONLY,
   ),
+  'GET /found-reports': single(selected('read__found_report'), get('/api/found-reports'), LIST_ONLY),
+  'GET /found-reports/:id': inEach(selected('read__found_report'), async (w, id) => ({
+    path: await foundReportPath(w, id),
+  })),
+  'PATCH /found-reports/:id': inEach(selected('update__found_report'), async (w, id) => ({
+    path: await foundReportPath(w, id),
+    json: { status: 'RESOLVED' },
+  })),
+  'POST /found-reports/:id/replies': inEach(selected('update__found_report'), async (w, id) => ({
+    path: await foundReportPath(w, id, '/replies'),
+    json: { message: 'Thank you, we will call you.' },
+  })),
   'GET /calendar-feeds': single('signedIn', get('/api/calendar-feeds'), LIST_ONLY),
   'POST /calendar-feeds': single(
     'signedIn',

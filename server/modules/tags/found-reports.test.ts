@@ -28,7 +28,8 @@ describe('POST /api/tags/{publicId}/found-reports', () => {
     expect(english.subject).toBe(`Someone found the keys of tag ${tag!.code}`)
     expect(english.text).toContain('Trouvé devant la gare <b>ce matin</b>.')
     expect(english.text).toContain('How to reach them: 06 12 34 56 78')
-    expect(english.text).toContain(`${t.config.publicUrl}/en/tags/${tag!.publicId}`)
+    // The button opens the report in the app (kept, with its status), not the tag's public page.
+    expect(english.text).toMatch(new RegExp(`${t.config.publicUrl}/en/app/found-reports/[0-9a-f-]{36}`))
     expect(english.html).toContain('&lt;b&gt;ce matin&lt;/b&gt;')
     expect(t.mail.last(frenchAdmin.email)!.subject).toBe(
       `Quelqu’un a trouvé les clés de l’étiquette ${tag!.code}`,

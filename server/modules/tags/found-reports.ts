@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
+import type { Locale } from '../../../contract/locale.ts'
 import type { FoundReport } from '../../../contract/tags.ts'
 import { memberships, organizations, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
@@ -11,6 +12,8 @@ import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { foundReportMail } from '../../mail/found-report-mail.ts'
 import { appendEvent } from '../events/log.ts'
+import { finderEmailOf, maskAddresses } from '../found-reports/contact.ts'
+import { storeFoundReport } from '../found-reports/service.ts'
 import { findTagByPublicId } from './service.ts'
 
 const HOUR = 60 * 60 * 1000
@@ -48,12 +51,12 @@ export function reporterEmailKey(contact: string): string | null {
 }
 
 /**
- * Mails the finder's message to every ACTIVE ADMIN of the organization owning the tag, each in their language,
- * and records in its ledger that a finder wrote.
+ * Keeps the finder's report (with the language they wrote in, for replies), mails it to every ACTIVE ADMIN of
+ * the organization owning the tag, each in their language, and records in its ledger that a finder wrote.
  */
 export async function reportFoundTag(
   deps: Deps,
-  input: { publicId: string; report: FoundReport; ip: string },
+  input: { publicId: string; report: FoundReport; ip: string; locale: Locale },
 ): Promise<void> {
   const { db } = deps.database
   const now = deps.clock.now()
@@ -91,20 +94,32 @@ export async function reportFoundTag(
         eq(memberships.status, 'ACTIVE'),
       ),
     )
-  const mails = admins.map((admin) =>
-    foundReportMail({
-      to: admin.email,
-      locale: admin.locale,
-      publicUrl: deps.config.publicUrl,
-      organizationName: organization?.name ?? '',
-      tag,
+  // The finder's e-mail address stays on the server: the admins read it masked and reply through the app.
+  const canReply = finderEmailOf(input.report.contact) !== null
+  // The report, its mails and the ledger's entry (that a finder wrote about the tag, not what they wrote nor how
+  // to reach them) in one transaction.
+  await db.transaction(async (tx) => {
+    const stored = await storeFoundReport(tx, {
+      organizationId: tag.organizationId,
+      tagId: tag.id,
       message: input.report.message,
       contact: input.report.contact,
-    }),
-  )
-  // The ledger keeps that a finder wrote about the tag (not what they wrote, nor how to reach them: the admins
-  // have that by mail), in the transaction of the mails.
-  await db.transaction(async (tx) => {
+      locale: input.locale,
+      now,
+    })
+    const mails = admins.map((admin) =>
+      foundReportMail({
+        to: admin.email,
+        locale: admin.locale,
+        publicUrl: deps.config.publicUrl,
+        organizationName: organization?.name ?? '',
+        tag,
+        reportId: stored.id,
+        message: maskAddresses(input.report.message),
+        contact: maskAddresses(input.report.contact),
+        canReply,
+      }),
+    )
     await enqueueJobs(
       tx,
       mails.map((mail) => mailJob(mail, { now, organizationId: tag.organizationId })),
@@ -115,6 +130,7 @@ export async function reportFoundTag(
       actorId: null,
       serverTime: now,
       tagIds: [tag.id],
+      payload: { reportId: stored.id },
     })
   })
   deps.jobs.nudge()

@@ -1,8 +1,10 @@
 import { tagEndpoints } from '../../../contract/endpoints/tags.ts'
+import { DEFAULT_LOCALE } from '../../../contract/locale.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { clientIp } from '../../http/client-ip.ts'
+import { requestedLocale } from '../../http/request-locale.ts'
 import { reportFoundTag } from './found-reports.ts'
 import { tagLanding } from './landing.ts'
 import { listTags } from './list.ts'
@@ -33,7 +35,8 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...tagEndpoints.reportFound,
-      summary: "A finder's message to the organization owning the tag (mailed to its admins)",
+      summary:
+        "A finder's message to the organization owning the tag (kept, and mailed to its admins); replies come in the page's language (`Accept-Language`)",
       access: 'public',
       responses: {
         202: { description: 'Passed on to the organization' },
@@ -48,6 +51,7 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
         publicId: params.publicId,
         report: body,
         ip: clientIp(c, deps.config.trustProxy),
+        locale: requestedLocale(c.req.header('accept-language')) ?? DEFAULT_LOCALE,
       })
       return c.json({ status: 'sent' as const }, 202)
     },

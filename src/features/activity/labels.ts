@@ -21,4 +21,6 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'member.invited': msg`Member invited`,
   'member.changed': msg`Member changed`,
   'found_report.received': msg`Found keys reported`,
+  'found_report.status_changed': msg`Found-keys report moved`,
+  'found_report.replied': msg`Reply sent to a finder`,
 }
