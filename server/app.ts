@@ -31,6 +31,7 @@ import { planRoutes } from './modules/plans/routes.ts'
 import { priceRoutes } from './modules/prices/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
 import { isOperator } from './modules/profile/service.ts'
+import { reportRoutes } from './modules/reports/routes.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { syncRoutes } from './modules/sync/routes.ts'
@@ -55,6 +56,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'transfers', mount: transferRoutes },
   { tag: 'calendar', mount: calendarRoutes },
   { tag: 'activity', mount: activityRoutes },
+  { tag: 'reports', mount: reportRoutes },
   { tag: 'found-reports', mount: foundReportRoutes },
   { tag: 'sync', mount: syncRoutes },
   { tag: 'stats', mount: dashboardRoutes },

@@ -14,6 +14,7 @@ import { paymentEndpoints } from './payments.ts'
 import { planEndpoints } from './plans.ts'
 import { priceEndpoints } from './prices.ts'
 import { profileEndpoints } from './profile.ts'
+import { reportEndpoints } from './reports.ts'
 import { scanEndpoints } from './scans.ts'
 import { subscriptionEndpoints } from './subscriptions.ts'
 import { syncEndpoints } from './sync.ts'
@@ -37,6 +38,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   planEndpoints,
   priceEndpoints,
   profileEndpoints,
+  reportEndpoints,
   scanEndpoints,
   subscriptionEndpoints,
   syncEndpoints,

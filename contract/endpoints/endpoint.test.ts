@@ -11,6 +11,10 @@ const notJson = new Set([
   'orderEndpoints.exportTags',
   'paymentEndpoints.localPage',
   'paymentEndpoints.localOutcome',
+  'reportEndpoints.holdingsExport',
+  'reportEndpoints.overdueExport',
+  'reportEndpoints.unseenExport',
+  'reportEndpoints.monthlyExport',
 ])
 const all = Object.entries(tables).flatMap(([table, entries]) =>
   Object.entries(entries).map(([name, spec]) => [`${table}.${name}`, spec] as const),
@@ -72,6 +76,7 @@ describe('the endpoint tables', () => {
       planEndpoints: 1,
       priceEndpoints: 1,
       profileEndpoints: 2,
+      reportEndpoints: 9,
       scanEndpoints: 1,
       subscriptionEndpoints: 1,
       syncEndpoints: 1,

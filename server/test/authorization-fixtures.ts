@@ -191,6 +191,11 @@ const foundReportPath = async (w: World, organizationId: string, suffix = '') =>
 const selected = inSelectedOrganization
 const inPath = inPathOrganization
 const readOrders = orOperator(selected('read__order'))
+/** A report about a person: a member of the own organization, or the foreign one's admin (a 404). */
+const aboutAPerson = (path: string) =>
+  inEach(selected('read__activity'), async (w, id) => ({
+    path: `${path}?person=${id === w.own ? w.callers.MEMBER.id : w.foreignAdminId}`,
+  }))
 
 type OrderOptions = Parameters<typeof makeOrder>[2]
 const orderPath = async (w: World, organizationId: string, suffix = '', options: OrderOptions = {}) =>
@@ -426,6 +431,19 @@ export const FIXTURES: Record<string, Fixture> = {
     path: await foundReportPath(w, id, '/replies'),
     json: { message: 'Thank you, we will call you.' },
   })),
+  'GET /reports/holdings': aboutAPerson('/api/reports/holdings'),
+  'GET /reports/holdings/transfers': aboutAPerson('/api/reports/holdings/transfers'),
+  'GET /reports/holdings/export': aboutAPerson('/api/reports/holdings/export'),
+  'GET /reports/overdue': aboutAPerson('/api/reports/overdue'),
+  'GET /reports/overdue/export': aboutAPerson('/api/reports/overdue/export'),
+  'GET /reports/unseen': aboutAPerson('/api/reports/unseen'),
+  'GET /reports/unseen/export': aboutAPerson('/api/reports/unseen/export'),
+  'GET /reports/monthly': single(selected('read__activity'), get('/api/reports/monthly'), LIST_ONLY),
+  'GET /reports/monthly/export': single(
+    selected('read__activity'),
+    get('/api/reports/monthly/export'),
+    LIST_ONLY,
+  ),
   'GET /calendar-feeds': single('signedIn', get('/api/calendar-feeds'), LIST_ONLY),
   'POST /calendar-feeds': single(
     'signedIn',
