@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -23,6 +24,7 @@ import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
+import { PHOTO_MAX_BYTES } from '../../contract/receipts.ts'
 import { STORED_TRANSFER_STATUSES } from '../../contract/transfer-state.ts'
 import { EXTENSION_STATUSES, PICKUP_KINDS } from '../../contract/transfers.ts'
 
@@ -707,3 +709,62 @@ export type JobRow = typeof jobs.$inferSelect
 export type CalendarFeedRow = typeof calendarFeeds.$inferSelect
 export type FoundReportRow = typeof foundReports.$inferSelect
 export type FoundReportReplyRow = typeof foundReportReplies.$inferSelect
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' })
+
+/** What a handover receipt states, as it was at the pickup (later renames do not change a receipt). */
+export type ReceiptDetails = {
+  organization: { id: string; name: string }
+  keychain: { id: string; name: string }
+  keys: { name: string; type: string }[]
+  fromDate: string
+  toDate: string
+  recipient: { id: string | null; name: string; email: string }
+  handedOverBy: { id: string | null; name: string; email: string } | null
+}
+
+/**
+ * The recipient's acceptance at a first pickup (issue 18): one per transfer, written with the pickup row in the
+ * pickup's idempotent transaction. A typed name or a drawn signature (SVG path data), and an optional JPEG of
+ * the keys the device resized (at most `PHOTO_MAX_BYTES`, also enforced here).
+ */
+export const transferReceipts = pgTable(
+  'transfer_receipts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    transferId: uuid('transfer_id')
+      .notNull()
+      .unique()
+      .references(() => transfers.id, { onDelete: 'cascade' }),
+    pickupId: uuid('pickup_id')
+      .notNull()
+      .references(() => transferPickups.id, { onDelete: 'cascade' }),
+    recipientId: uuid('recipient_id').references(() => users.id, { onDelete: 'set null' }),
+    handedOverById: uuid('handed_over_by_id').references(() => users.id, { onDelete: 'set null' }),
+    details: jsonb('details').$type<ReceiptDetails>().notNull(),
+    typedName: text('typed_name'),
+    signature: text('signature'),
+    photo: bytea('photo'),
+    /** The recipient's language when they accepted: the PDF's and their mail's. */
+    locale: text('locale', { enum: LOCALES }).notNull(),
+    acceptedAt: at('accepted_at').notNull(),
+    clientTime: at('client_time'),
+    serverTime: at('server_time').notNull(),
+    fromQueue: boolean('from_queue').notNull().default(false),
+  },
+  (table) => [
+    check(
+      'transfer_receipts_accepted',
+      sql`${table.typedName} is not null or ${table.signature} is not null`,
+    ),
+    check(
+      'transfer_receipts_photo_size',
+      sql`octet_length(${table.photo}) <= ${sql.raw(String(PHOTO_MAX_BYTES))}`,
+    ),
+  ],
+)
+
+export type TransferReceiptRow = typeof transferReceipts.$inferSelect
