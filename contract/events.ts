@@ -10,6 +10,7 @@ export const EVENT_KINDS = [
   'key.renamed',
   'key.removed',
   'tags.created',
+  'scan.recorded',
   'transfer.authorized',
   'transfer.cancelled',
   'transfer.picked_up',
@@ -24,3 +25,6 @@ export const EVENT_KINDS = [
   'found_report.replied',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
+
+/** Kinds the activity log shows that change nothing the field mirror holds: its change feed skips them. */
+export const LOG_ONLY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['scan.recorded'])

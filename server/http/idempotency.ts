@@ -101,7 +101,18 @@ async function storedAnswer(
  */
 const writeStatements = oncePerDatabase(() => new Map<string, ReturnType<typeof prepareWrite>>())
 
-function prepareWrite(db: Db, name: string, write: (claimed: SQL) => SQL) {
+/** A write of `idempotentWrite`: its statement's name, the write, and what follows from the write's rows. */
+export type IdempotentWrite = {
+  name: string
+  write: (claimed: SQL) => SQL
+  /**
+   * A `select …` over `written` (the write's returned rows), run in the same statement: an effect of the write
+   * a data-modifying CTE cannot make (a function call, such as appending to the organization's log).
+   */
+  followUp?: SQL
+}
+
+function prepareWrite(db: Db, { name, write, followUp }: IdempotentWrite) {
   const value = (field: string) => sql.placeholder(`claim_${field}`)
   const claim = db.$with('claim', { key: sql<string>`key` }).as(
     sql`insert into ${idempotencyKeys} (user_id, key, request, request_hash, status, response_body, created_at)
@@ -110,7 +121,16 @@ function prepareWrite(db: Db, name: string, write: (claimed: SQL) => SQL) {
       on conflict do nothing returning key`,
   )
   const written = db.$with('written', { one: sql<number>`1` }).as(write(sql`exists (select from claim)`))
-  return db.with(claim, written).select({ claimed: sql<number>`count(*)::int` }).from(claim).prepare(name)
+  return db
+    .with(claim, written)
+    .select({
+      claimed: sql<number>`count(*)::int`,
+      ...(followUp
+        ? { followedUp: sql<number>`(select count(*) from (${followUp}) as follow_up)::int` }
+        : {}),
+    })
+    .from(claim)
+    .prepare(name)
 }
 
 /**
@@ -131,7 +151,7 @@ function prepareWrite(db: Db, name: string, write: (claimed: SQL) => SQL) {
 export async function idempotentWrite(
   db: Db,
   input: { userId: string; key: string; request: string; payload: unknown; now: Date },
-  statement: { name: string; write: (claimed: SQL) => SQL },
+  statement: IdempotentWrite,
   effect: () => Promise<StoredAnswer & { values: Record<string, unknown> }>,
 ): Promise<StoredAnswer & { replayed: boolean }> {
   const hash = requestHash(input.request, input.payload)
@@ -139,7 +159,7 @@ export async function idempotentWrite(
   const statements = writeStatements(db)
   let prepared = statements.get(statement.name)
   if (!prepared) {
-    prepared = prepareWrite(db, statement.name, statement.write)
+    prepared = prepareWrite(db, statement)
     statements.set(statement.name, prepared)
   }
   const [row] = await prepared.execute({

@@ -8,6 +8,7 @@ import type { Db } from '../../db/client.ts'
 import { oncePerDatabase } from '../../db/prepared.ts'
 import { keychains, keys, scans, tags, users } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
+import type { IdempotentWrite } from '../../http/idempotency.ts'
 import { memberRole } from '../../http/member-role.ts'
 import { toKey } from '../keychains/detail.ts'
 import { toPerson } from '../members/service.ts'
@@ -86,7 +87,15 @@ export const recordScanStatement = {
         ${value('serverTime')}::timestamptz, ${value('fromQueue')}::boolean
       where ${claimed} returning 1`
   },
-}
+  // A resolved scan is an entry of its tag's organization's log (`scan.recorded`); the others (an unknown value,
+  // another organization's tag) are only the scanner's. In the same statement: written with the scan, or not.
+  followUp: sql`select append_organization_event(
+      ${sql.placeholder('eventOrganizationId')}::uuid, 'scan.recorded', ${sql.placeholder('userId')}::uuid,
+      ${sql.placeholder('clientTime')}::timestamptz, ${sql.placeholder('serverTime')}::timestamptz,
+      ${sql.placeholder('fromQueue')}::boolean, ${sql.placeholder('eventKeychainIds')}::uuid[],
+      ${sql.placeholder('eventTagIds')}::uuid[], '{}'::uuid[], jsonb_build_object('scanId', ${sql.placeholder('id')}::uuid))
+    from written where ${sql.placeholder('eventOrganizationId')}::uuid is not null`,
+} satisfies IdempotentWrite
 
 /**
  * Resolves the scan and answers what the value resolves to, with the values of the row that records it
@@ -101,7 +110,7 @@ export async function resolveScan(
   db: Db,
   input: ScanInput,
 ): Promise<{ result: ScanResult; values: Record<string, unknown> }> {
-  const { result, tagId } = await answerScan(db, input, randomUUID())
+  const { result, tagId, logged } = await answerScan(db, input, randomUUID())
   const values = {
     id: result.scanId,
     userId: input.userId,
@@ -112,6 +121,9 @@ export async function resolveScan(
     clientTime: input.clientTime?.toISOString() ?? null,
     serverTime: input.now.toISOString(),
     fromQueue: input.fromQueue,
+    eventOrganizationId: logged?.organizationId ?? null,
+    eventKeychainIds: `{${logged?.keychainId ?? ''}}`,
+    eventTagIds: `{${tagId ?? ''}}`,
   }
   return { result, values }
 }
@@ -120,7 +132,12 @@ async function answerScan(
   db: Db,
   input: ScanInput,
   scanId: string,
-): Promise<{ result: ScanResult; tagId: string | null }> {
+): Promise<{
+  result: ScanResult
+  tagId: string | null
+  /** Where a resolved scan is logged: its tag's organization, and the keychain the tag is on. */
+  logged?: { organizationId: string; keychainId: string | null }
+}> {
   const found = await findTag(db, input.scope, input.value)
   let role: Role | null = null
   if (
@@ -171,5 +188,6 @@ async function answerScan(
       transfer,
     },
     tagId,
+    logged: { organizationId: found.tag.organizationId, keychainId: found.keychainId },
   }
 }

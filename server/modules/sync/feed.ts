@@ -1,4 +1,5 @@
 import { and, asc, eq, gt } from 'drizzle-orm'
+import { type EventKind, LOG_ONLY_KINDS } from '../../../contract/events.ts'
 import type { Permission, Role } from '../../../contract/permissions.ts'
 import { SYNC_PAGE_DEFAULT, SYNC_RETENTION_MS, type SyncPage } from '../../../contract/sync.ts'
 import type { Db } from '../../db/client.ts'
@@ -151,6 +152,7 @@ async function changesPage(context: FeedContext, cursor: SyncCursor): Promise<Sy
   const events = await db
     .select({
       seq: organizationEvents.seq,
+      kind: organizationEvents.kind,
       keychainIds: organizationEvents.keychainIds,
       tagIds: organizationEvents.tagIds,
       transferIds: organizationEvents.transferIds,
@@ -165,9 +167,11 @@ async function changesPage(context: FeedContext, cursor: SyncCursor): Promise<Sy
   if (events.length === 0) return { ...base, cursor: nextCursor, more: false }
 
   const reads = (permission: Permission) => caller.permissions.includes(permission)
-  const keychainIds = [...new Set(events.flatMap((event) => event.keychainIds))]
-  const tagIds = [...new Set(events.flatMap((event) => event.tagIds))]
-  const transferIds = [...new Set(events.flatMap((event) => event.transferIds))]
+  // Entries that change no row of the mirror (a scan) move the cursor on and fetch nothing.
+  const changes = events.filter((event) => !LOG_ONLY_KINDS.has(event.kind as EventKind))
+  const keychainIds = [...new Set(changes.flatMap((event) => event.keychainIds))]
+  const tagIds = [...new Set(changes.flatMap((event) => event.tagIds))]
+  const transferIds = [...new Set(changes.flatMap((event) => event.transferIds))]
   const keychains = reads('read__keychain') ? await keychainsByIds(db, organizationId, keychainIds) : []
   const found = new Set(keychains.map((keychain) => keychain.id))
   return {

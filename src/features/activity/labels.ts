@@ -11,6 +11,7 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'key.renamed': msg`Key renamed`,
   'key.removed': msg`Key removed`,
   'tags.created': msg`Tags created`,
+  'scan.recorded': msg`Tag scanned`,
   'transfer.authorized': msg`Transfer authorized`,
   'transfer.cancelled': msg`Transfer cancelled`,
   'transfer.picked_up': msg`Picked up`,
