@@ -21,6 +21,8 @@ import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$loc
 import { Route as Char123LocaleChar125AppSyncRouteImport } from './routes/{-$locale}/app/sync'
 import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$locale}/tags/index'
 import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{-$locale}/tags/$publicId'
+import { Route as Char123LocaleChar125AppFoundReportsIndexRouteImport } from './routes/{-$locale}/app/found-reports/index'
+import { Route as Char123LocaleChar125AppFoundReportsIdRouteImport } from './routes/{-$locale}/app/found-reports/$id'
 import { Route as Char123LocaleChar125AppKeychainsIndexRouteImport } from './routes/{-$locale}/app/keychains/index'
 import { Route as Char123LocaleChar125AppKeychainsNewRouteImport } from './routes/{-$locale}/app/keychains/new'
 import { Route as Char123LocaleChar125AppOrderResultIndexRouteImport } from './routes/{-$locale}/app/order-result/index'
@@ -112,6 +114,18 @@ const Char123LocaleChar125TagsPublicIdRoute =
     id: '/tags/$publicId',
     path: '/tags/$publicId',
     getParentRoute: () => Char123LocaleChar125RouteRoute,
+  } as any)
+const Char123LocaleChar125AppFoundReportsIndexRoute =
+  Char123LocaleChar125AppFoundReportsIndexRouteImport.update({
+    id: '/found-reports/',
+    path: '/found-reports/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppFoundReportsIdRoute =
+  Char123LocaleChar125AppFoundReportsIdRouteImport.update({
+    id: '/found-reports/$id',
+    path: '/found-reports/$id',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppKeychainsIndexRoute =
   Char123LocaleChar125AppKeychainsIndexRouteImport.update({
@@ -241,12 +255,14 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
+  '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
+  '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -272,12 +288,14 @@ export interface FileRoutesByTo {
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
+  '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
+  '/{-$locale}/app/found-reports': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains': typeof Char123LocaleChar125AppKeychainsIndexRoute
   '/{-$locale}/app/order-result': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders': typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -306,12 +324,14 @@ export interface FileRoutesById {
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
+  '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
+  '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -341,12 +361,14 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
+    | '/{-$locale}/app/found-reports/$id'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/users/$id'
+    | '/{-$locale}/app/found-reports/'
     | '/{-$locale}/app/keychains/'
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
@@ -372,12 +394,14 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app'
     | '/{-$locale}/tags'
+    | '/{-$locale}/app/found-reports/$id'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/users/$id'
+    | '/{-$locale}/app/found-reports'
     | '/{-$locale}/app/keychains'
     | '/{-$locale}/app/order-result'
     | '/{-$locale}/app/orders'
@@ -405,12 +429,14 @@ export interface FileRouteTypes {
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
+    | '/{-$locale}/app/found-reports/$id'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/users/$id'
+    | '/{-$locale}/app/found-reports/'
     | '/{-$locale}/app/keychains/'
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
@@ -515,6 +541,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/tags/$publicId'
       preLoaderRoute: typeof Char123LocaleChar125TagsPublicIdRouteImport
       parentRoute: typeof Char123LocaleChar125RouteRoute
+    }
+    '/{-$locale}/app/found-reports/': {
+      id: '/{-$locale}/app/found-reports/'
+      path: '/found-reports'
+      fullPath: '/{-$locale}/app/found-reports/'
+      preLoaderRoute: typeof Char123LocaleChar125AppFoundReportsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/found-reports/$id': {
+      id: '/{-$locale}/app/found-reports/$id'
+      path: '/found-reports/$id'
+      fullPath: '/{-$locale}/app/found-reports/$id'
+      preLoaderRoute: typeof Char123LocaleChar125AppFoundReportsIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/keychains/': {
       id: '/{-$locale}/app/keychains/'
@@ -659,12 +699,14 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
   Char123LocaleChar125AppSyncRoute: typeof Char123LocaleChar125AppSyncRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
+  Char123LocaleChar125AppFoundReportsIdRoute: typeof Char123LocaleChar125AppFoundReportsIdRoute
   Char123LocaleChar125AppKeychainsNewRoute: typeof Char123LocaleChar125AppKeychainsNewRoute
   Char123LocaleChar125AppOrderResultCancelRoute: typeof Char123LocaleChar125AppOrderResultCancelRoute
   Char123LocaleChar125AppOrderResultSuccessRoute: typeof Char123LocaleChar125AppOrderResultSuccessRoute
   Char123LocaleChar125AppOrdersIdRoute: typeof Char123LocaleChar125AppOrdersIdRoute
   Char123LocaleChar125AppOrganizationsNewRoute: typeof Char123LocaleChar125AppOrganizationsNewRoute
   Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
+  Char123LocaleChar125AppFoundReportsIndexRoute: typeof Char123LocaleChar125AppFoundReportsIndexRoute
   Char123LocaleChar125AppKeychainsIndexRoute: typeof Char123LocaleChar125AppKeychainsIndexRoute
   Char123LocaleChar125AppOrderResultIndexRoute: typeof Char123LocaleChar125AppOrderResultIndexRoute
   Char123LocaleChar125AppOrdersIndexRoute: typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -688,6 +730,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
     Char123LocaleChar125AppSyncRoute: Char123LocaleChar125AppSyncRoute,
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
+    Char123LocaleChar125AppFoundReportsIdRoute:
+      Char123LocaleChar125AppFoundReportsIdRoute,
     Char123LocaleChar125AppKeychainsNewRoute:
       Char123LocaleChar125AppKeychainsNewRoute,
     Char123LocaleChar125AppOrderResultCancelRoute:
@@ -698,6 +742,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppOrganizationsNewRoute:
       Char123LocaleChar125AppOrganizationsNewRoute,
     Char123LocaleChar125AppUsersIdRoute: Char123LocaleChar125AppUsersIdRoute,
+    Char123LocaleChar125AppFoundReportsIndexRoute:
+      Char123LocaleChar125AppFoundReportsIndexRoute,
     Char123LocaleChar125AppKeychainsIndexRoute:
       Char123LocaleChar125AppKeychainsIndexRoute,
     Char123LocaleChar125AppOrderResultIndexRoute:

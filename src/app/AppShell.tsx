@@ -7,6 +7,7 @@ import {
   Inbox,
   KeyRound,
   LayoutDashboard,
+  LifeBuoy,
   LogOut,
   Menu,
   Package,
@@ -50,6 +51,12 @@ const MENU: MenuEntry[] = [
   { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine, needs: ['create', 'scan'] },
   { path: '/app/users', label: <Trans>Users</Trans>, icon: Users, needs: ['read', 'member'] },
   { path: '/app/activity', label: <Trans>Activity</Trans>, icon: History, needs: ['read', 'activity'] },
+  {
+    path: '/app/found-reports',
+    label: <Trans>Found keys</Trans>,
+    icon: LifeBuoy,
+    needs: ['read', 'found_report'],
+  },
 ]
 
 /**

@@ -60,7 +60,7 @@ export function FoundReportForm({ publicId }: { publicId: string }) {
           <field.TextField
             label={t`How can they reach you?`}
             maxLength={200}
-            description={t`A phone number or an e-mail address; only the owners receive it.`}
+            description={t`A phone number or an e-mail address. The owners see a phone number; an e-mail address stays private and their reply comes through Trousseau.`}
           />
         )}
       </form.AppField>
