@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto'
+import { gunzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { placeOrder, settleLocally, tagItem } from '../test/commerce.ts'
@@ -105,6 +107,59 @@ describe('compressResponses', () => {
     const response = await app.request('/cookie', gzip)
     expect(response.headers.get('content-encoding')).toBe('gzip')
     expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+  })
+
+  /** An app whose CSV export makes its second part only once `gate` resolves. */
+  function exporting(first: string, gate: Promise<void>) {
+    const streamed = new Hono()
+    streamed.use(compressResponses())
+    let pulls = 0
+    streamed.get('/export', (c) =>
+      c.body(
+        new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            pulls += 1
+            if (pulls === 1) return controller.enqueue(new TextEncoder().encode(first))
+            await gate
+            controller.enqueue(new TextEncoder().encode('\r\nthe end\r\n'))
+            controller.close()
+          },
+        }),
+        200,
+        { 'Content-Type': 'text/csv; charset=utf-8' },
+      ),
+    )
+    return streamed
+  }
+
+  it('compresses a CSV of unknown length as it is made, reading the source only as the client reads', async () => {
+    // Random text barely compresses: the first part alone fills gzip's output.
+    const first = randomBytes(192 * 1024).toString('base64')
+    let clientHasBytes: () => void = () => {}
+    const clientRead = new Promise<void>((resolve) => {
+      clientHasBytes = resolve
+    })
+    // A middleware that read the whole body before sending would wait for ever for the second part.
+    const response = await exporting(first, clientRead).request('/export', gzip)
+    expect(response.headers.get('content-encoding')).toBe('gzip')
+    expect(response.headers.get('content-length')).toBeNull()
+    expect(response.headers.get('vary')).toBe('Accept-Encoding')
+    const reader = response.body!.getReader()
+    const head = await Promise.race([
+      reader.read(),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no byte before the end')), 5000)),
+    ])
+    expect(head.done).toBe(false)
+    const chunks = [head.value!]
+    clientHasBytes()
+    for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value)
+    expect(String(gunzipSync(Buffer.concat(chunks)))).toBe(`${first}\r\nthe end\r\n`)
+
+    const br = await exporting('a,b', Promise.resolve()).request('/export', {
+      headers: { 'accept-encoding': 'gzip, br' },
+    })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(await decodedBody(br)).toBe('a,b\r\nthe end\r\n')
   })
 
   it.each(['/small', '/events', '/encoded', '/no-transform', '/png'])('leaves %s as it is', async (path) => {

@@ -1,5 +1,7 @@
+import { pipeline, Readable } from 'node:stream'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { promisify } from 'node:util'
-import { brotliCompress, constants, gzip } from 'node:zlib'
+import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib'
 import type { MiddlewareHandler } from 'hono'
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/utils/compress'
 import { negotiateEncoding } from './static-file.ts'
@@ -27,6 +29,21 @@ const COMPRESSORS = {
   gzip: (body: Uint8Array) => gzipped(body, { level: 6 }),
 } as const
 
+/** The same settings, as streams: for answers made as they are sent (CSV exports), never held whole. */
+const STREAM_COMPRESSORS = {
+  br: () =>
+    createBrotliCompress({
+      params: {
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_QUALITY]: 4,
+      },
+    }),
+  gzip: () => createGzip({ level: 6 }),
+} as const
+
+/** Exports are streamed by their handlers (a year of a large organization's log): compressed as they go. */
+const STREAMED_TYPE = /^text\/csv\b/i
+
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i
 const VARIES_ON_ENCODING = /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i
 
@@ -35,7 +52,8 @@ const VARIES_ON_ENCODING = /(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i
  * bytes with brotli or gzip when the client's Accept-Encoding allows it, adding `Vary: Accept-Encoding` and
  * setting Content-Length to the bytes sent. Answers already encoded, partial, bodiless, marked `no-transform`
  * or smaller than the threshold go out as they are. The body is read whole, which suits an API that builds its
- * answers in memory; mount it outside the middleware and handlers whose answers it compresses.
+ * answers in memory, except a CSV of unknown length (a streamed export), compressed as it goes; mount it
+ * outside the middleware and handlers whose answers it compresses.
  */
 export function compressResponses({ threshold = COMPRESSION_THRESHOLD } = {}): MiddlewareHandler {
   return async (c, next) => {
@@ -64,6 +82,12 @@ export function compressResponses({ threshold = COMPRESSION_THRESHOLD } = {}): M
       return
     }
     if (!res.body) return
+    if (length === null && STREAMED_TYPE.test(type)) {
+      c.res = new Response(compressedStream(res.body, coding), res)
+      varyOnEncoding(c.res)
+      c.res.headers.set('Content-Encoding', coding)
+      return
+    }
     const body = new Uint8Array(await res.arrayBuffer())
     if (body.length < threshold) {
       c.res = new Response(body, res)
@@ -78,6 +102,19 @@ export function compressResponses({ threshold = COMPRESSION_THRESHOLD } = {}): M
     const etag = c.res.headers.get('ETag')
     if (etag && !etag.startsWith('W/')) c.res.headers.set('ETag', `W/${etag}`)
   }
+}
+
+/**
+ * The body compressed chunk by chunk, with the back-pressure of the client: the source is read only as fast as
+ * the compressed bytes are taken; an error or a client that goes away ends both.
+ */
+function compressedStream(
+  body: ReadableStream<Uint8Array>,
+  coding: 'br' | 'gzip',
+): ReadableStream<Uint8Array> {
+  const compressor = STREAM_COMPRESSORS[coding]()
+  pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), compressor, () => {})
+  return Readable.toWeb(compressor) as ReadableStream<Uint8Array>
 }
 
 function varyOnEncoding(response: Response): void {
