@@ -45,6 +45,10 @@ export const ErrorCode = {
   finderUnreachable: 'finder_unreachable',
   /** A report's replies are used up (409, `FOUND_REPORT_REPLIES_MAX`). */
   repliesExhausted: 'replies_exhausted',
+  /** A receipt's photo over 300 KB or 1280 px on its longest edge (400; see `contract/receipts.ts`). */
+  photoTooLarge: 'photo_too_large',
+  /** A receipt's photo that is not a JPEG (400). */
+  photoInvalid: 'photo_invalid',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',

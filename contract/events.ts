@@ -18,6 +18,7 @@ export const EVENT_KINDS = [
   'transfer.extension_requested',
   'transfer.extended',
   'transfer.extension_refused',
+  'transfer.receipt_signed',
   'member.invited',
   'member.changed',
   'found_report.received',

@@ -16,14 +16,6 @@ export const PHOTO_MAX_EDGE = 1280
 export const PHOTO_MAX_BYTES = 300 * 1024
 export const PHOTO_DATA_URL_PREFIX = 'data:image/jpeg;base64,'
 
-/** Error codes of a refused acceptance (400). */
-export const RECEIPT_ERRORS = {
-  /** The photo is over `PHOTO_MAX_BYTES` or its longest edge over `PHOTO_MAX_EDGE`. */
-  photoTooLarge: 'photo_too_large',
-  /** The photo is not a JPEG. */
-  photoInvalid: 'photo_invalid',
-} as const
-
 const SIGNATURE_PATH = /^M\d{1,3} \d{1,3}(?: [ML]\d{1,3} \d{1,3})*$/
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/
 
@@ -43,7 +35,8 @@ export const TypedNameSchema = v.pipe(
 
 /**
  * A JPEG as a data URL. The schema checks its form only (the request's 1 MiB limit bounds its length); the server
- * decodes it and refuses one over `PHOTO_MAX_BYTES` or `PHOTO_MAX_EDGE` with 400 `photo_too_large`.
+ * decodes it and refuses one over `PHOTO_MAX_BYTES` or `PHOTO_MAX_EDGE` with 400 `photo_too_large`, and
+ * one that is not a JPEG with 400 `photo_invalid` (`ErrorCode`).
  */
 export const PhotoSchema = v.pipe(
   v.string('The photo must be a JPEG data URL.'),

@@ -423,6 +423,8 @@ describe('error codes', () => {
       chasedRecently: 'chased_recently',
       finderUnreachable: 'finder_unreachable',
       repliesExhausted: 'replies_exhausted',
+      photoTooLarge: 'photo_too_large',
+      photoInvalid: 'photo_invalid',
       payloadTooLarge: 'payload_too_large',
       internal: 'internal_error',
       unavailable: 'service_unavailable',

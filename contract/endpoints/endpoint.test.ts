@@ -11,6 +11,7 @@ const notJson = new Set([
   'orderEndpoints.exportTags',
   'paymentEndpoints.localPage',
   'paymentEndpoints.localOutcome',
+  'transferEndpoints.receiptPdf',
   'reportEndpoints.holdingsExport',
   'reportEndpoints.overdueExport',
   'reportEndpoints.unseenExport',
@@ -81,7 +82,7 @@ describe('the endpoint tables', () => {
       subscriptionEndpoints: 1,
       syncEndpoints: 1,
       tagEndpoints: 3,
-      transferEndpoints: 10,
+      transferEndpoints: 12,
     })
   })
 

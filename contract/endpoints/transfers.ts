@@ -1,4 +1,5 @@
 import { IdParamsSchema } from '../common.ts'
+import { PickupBodySchema, ReceiptSchema } from '../receipts.ts'
 import { ScanHeadersSchema } from '../scans.ts'
 import {
   ExtensionDecisionSchema,
@@ -73,12 +74,25 @@ export const transferEndpoints = {
     body: ExtensionDecisionSchema,
     response: TransferSchema,
   }),
-  /** The pickup or the return; an empty body, idempotent by `Idempotency-Key`. */
+  /**
+   * The pickup or the return, idempotent by `Idempotency-Key`; a first pickup carries the recipient's acceptance
+   * (`{ acceptance }`, stored as the handover receipt), a return an empty body.
+   */
   pickup: endpoint({
     method: 'post',
     path: '/transfers/:id/pickups',
     params: IdParamsSchema,
     headers: ScanHeadersSchema,
+    body: PickupBodySchema,
     response: TransferSchema,
   }),
+  /** The handover receipt of a transfer (its first pickup's acceptance). */
+  receipt: endpoint({
+    method: 'get',
+    path: '/transfers/:id/receipt',
+    params: IdParamsSchema,
+    response: ReceiptSchema,
+  }),
+  /** The receipt as a PDF (`application/pdf`), in the recipient's language. */
+  receiptPdf: endpoint({ method: 'get', path: '/transfers/:id/receipt/pdf', params: IdParamsSchema }),
 }

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../deps.ts'
 import { NOTICE_JOB } from '../modules/notices/job.ts'
 import { noticeHandler } from '../modules/notices/notices.ts'
+import { RECEIPT_MAIL_JOB, receiptMailHandler } from '../modules/receipts/mail.ts'
 import { REMINDER_JOB, reminderHandler } from '../modules/transfers/reminders.ts'
 import { MAIL_JOB, sendMailJob } from './mail.ts'
 import { createJobRunner, type JobRunner } from './runner.ts'
@@ -13,6 +14,7 @@ export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRun
       [MAIL_JOB]: sendMailJob(deps.mailer),
       [REMINDER_JOB]: reminderHandler(deps),
       [NOTICE_JOB]: noticeHandler(deps),
+      [RECEIPT_MAIL_JOB]: receiptMailHandler(deps),
     },
     worker,
   )

@@ -15,7 +15,11 @@ export type MailMessage = {
    * sign-in link and code. Never logged when real mail is sent.
    */
   devNote?: string
+  /** Files sent with the message (a handover receipt's PDF). */
+  attachments?: MailAttachment[]
 }
+
+export type MailAttachment = { filename: string; contentType: string; content: Uint8Array }
 
 export type Mailer = {
   readonly kind: 'smtp' | 'outbox' | 'memory'
@@ -35,8 +39,8 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(smtpUrl)
   return {
     kind: 'smtp',
-    async send({ to, subject, text, html }) {
-      await transport.sendMail({ from, to, subject, text, html })
+    async send({ to, subject, text, html, attachments }) {
+      await transport.sendMail({ from, to, subject, text, html, attachments: forNodemailer(attachments) })
     },
     async close() {
       transport.close()
@@ -49,8 +53,15 @@ export function outboxMailer(dir: string, from: string, logger: Logger): Mailer 
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
   return {
     kind: 'outbox',
-    async send({ to, subject, text, html, devNote }) {
-      const info = await transport.sendMail({ from, to, subject, text, html })
+    async send({ to, subject, text, html, devNote, attachments }) {
+      const info = await transport.sendMail({
+        from,
+        to,
+        subject,
+        text,
+        html,
+        attachments: forNodemailer(attachments),
+      })
       await mkdir(dir, { recursive: true })
       const stamp = new Date().toISOString().replaceAll(':', '-')
       const file = join(dir, `${stamp}-${randomUUID()}.eml`)
@@ -60,3 +71,10 @@ export function outboxMailer(dir: string, from: string, logger: Logger): Mailer 
     async close() {},
   }
 }
+
+const forNodemailer = (attachments: MailAttachment[] = []) =>
+  attachments.map(({ filename, contentType, content }) => ({
+    filename,
+    contentType,
+    content: Buffer.from(content),
+  }))

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
-import { calendarFeeds, keys, transferExtensions } from '../db/schema.ts'
+import { calendarFeeds, keys, transferExtensions, transferPickups, transferReceipts } from '../db/schema.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
 import { keyedHash, newLinkToken } from '../modules/auth/secrets.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
@@ -407,6 +407,16 @@ export const FIXTURES: Record<string, Fixture> = {
     own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
     foreign: async (w) => ({ path: `/api/transfers/${(await w.transfer(w.foreign, null)).id}` }),
   },
+  'GET /transfers/:id/receipt': {
+    access: 'signedIn',
+    own: async (w, caller) => ({ path: `/api/transfers/${await receiptOf(w, w.own, caller)}/receipt` }),
+    foreign: async (w) => ({ path: `/api/transfers/${await receiptOf(w, w.foreign, null)}/receipt` }),
+  },
+  'GET /transfers/:id/receipt/pdf': {
+    access: 'signedIn',
+    own: async (w, caller) => ({ path: `/api/transfers/${await receiptOf(w, w.own, caller)}/receipt/pdf` }),
+    foreign: async (w) => ({ path: `/api/transfers/${await receiptOf(w, w.foreign, null)}/receipt/pdf` }),
+  },
   'DELETE /transfers/:id': {
     access: selected('delete__transfer'),
     own: async (w, caller) => ({ path: `/api/transfers/${(await w.transfer(w.own, caller)).id}` }),
@@ -507,4 +517,35 @@ export const FIXTURES: Record<string, Fixture> = {
     }),
     'resolves a value rather than naming a resource: a foreign tag answers 201 {status: "foreign"}',
   ),
+}
+
+/** A transfer picked up by its recipient (the caller in the own organization) with its receipt; gives its id. */
+async function receiptOf(w: World, organizationId: string, caller: { id: string } | null): Promise<string> {
+  const transfer = await w.transfer(organizationId, caller)
+  const now = w.t.clock.now()
+  const [pickup] = await w.t.db
+    .insert(transferPickups)
+    .values({ transferId: transfer.id, kind: 'PICKUP', byUserId: transfer.recipientId, serverTime: now })
+    .returning()
+  const person = { id: transfer.recipientId, name: 'Matrix', email: 'matrix@example.test' }
+  await w.t.db.insert(transferReceipts).values({
+    organizationId,
+    transferId: transfer.id,
+    pickupId: pickup!.id,
+    recipientId: transfer.recipientId,
+    details: {
+      organization: { id: organizationId, name: 'Matrix' },
+      keychain: { id: transfer.keychainId, name: 'Lent' },
+      keys: [],
+      fromDate: transfer.fromDate,
+      toDate: transfer.toDate,
+      recipient: person,
+      handedOverBy: null,
+    },
+    typedName: 'Matrix',
+    locale: 'en',
+    acceptedAt: now,
+    serverTime: now,
+  })
+  return transfer.id
 }

@@ -1,6 +1,7 @@
 import Dexie, { type EntityTable } from 'dexie'
 import type { Profile } from '../../contract/auth.ts'
 import type { Keychain, KeychainSummary } from '../../contract/keychains.ts'
+import type { Acceptance } from '../../contract/receipts.ts'
 import type { ScanResult } from '../../contract/scans.ts'
 import type { Tag } from '../../contract/tags.ts'
 import type { Transfer } from '../../contract/transfers.ts'
@@ -56,6 +57,8 @@ export type OutboxItem = {
   value: string
   /** Extension: the to-date asked for. */
   toDate?: string
+  /** First pickup: the recipient's acceptance (typed name or signature, photo), sent with it. */
+  acceptance?: Acceptance
   /** What the person saw when they did it (keychain name, tag code…), for the sync panel. */
   label: string
   clientTime: string

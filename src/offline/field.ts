@@ -1,3 +1,4 @@
+import type { Acceptance } from '../../contract/receipts.ts'
 import type { ScanResult } from '../../contract/scans.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { ApiError } from '../lib/api.ts'
@@ -89,7 +90,7 @@ function provisional(transfer: Transfer, userId: string): Transfer {
 async function submitTransferAction(
   context: FieldContext,
   transfer: Transfer,
-  action: { kind: 'pickup' } | { kind: 'extension'; toDate: string },
+  action: { kind: 'pickup'; acceptance?: Acceptance } | { kind: 'extension'; toDate: string },
   whileQueued: (item: OutboxItem) => Transfer,
 ): Promise<{ transfer: Transfer; queued: boolean }> {
   const item = await enqueue({
@@ -117,13 +118,13 @@ async function submitTransferAction(
 }
 
 /**
- * Confirms the pickup or return `transfer.next` offers. Without an answer it is accepted provisionally
+ * Confirms the pickup or return `transfer.next` offers; a first pickup carries the recipient's acceptance,
+ * queued and replayed with it (one outbox item, one Idempotency-Key). Without an answer it is accepted provisionally
  * ("waiting to sync") and the mirror shows the move.
  */
-export function submitPickup(context: FieldContext, transfer: Transfer) {
-  return submitTransferAction(context, transfer, { kind: 'pickup' }, () =>
-    provisional(transfer, context.userId),
-  )
+export function submitPickup(context: FieldContext, transfer: Transfer, acceptance?: Acceptance) {
+  const action = acceptance ? { kind: 'pickup' as const, acceptance } : { kind: 'pickup' as const }
+  return submitTransferAction(context, transfer, action, () => provisional(transfer, context.userId))
 }
 
 /**

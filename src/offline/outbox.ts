@@ -1,3 +1,4 @@
+import type { Acceptance } from '../../contract/receipts.ts'
 import type { ScanResult } from '../../contract/scans.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { type OutboxItem, type OutboxKind, withDb } from './db.ts'
@@ -56,6 +57,8 @@ export async function enqueue(input: {
   label: string
   /** Extension: the to-date asked for. */
   toDate?: string
+  /** First pickup: the recipient's acceptance. */
+  acceptance?: Acceptance
   now?: Date
   /** The caller sends it at once: claimed before the write, so no drain picks it up meanwhile. */
   claim?: boolean
@@ -70,6 +73,7 @@ export async function enqueue(input: {
     organizationId: input.organizationId,
     value: input.value,
     ...(input.toDate ? { toDate: input.toDate } : {}),
+    ...(input.acceptance ? { acceptance: input.acceptance } : {}),
     label: input.label,
     clientTime: now.toISOString(),
     status: 'pending',

@@ -40,7 +40,13 @@ export async function sendItem(
               headers,
               signal,
             })
-          : await call(transferEndpoints.pickup, { params, headers, signal })
+          : await call(transferEndpoints.pickup, {
+              params,
+              // A first pickup carries the acceptance (the receipt); a return, or an item an older app kept, none.
+              body: item.acceptance ? { acceptance: item.acceptance } : undefined,
+              headers,
+              signal,
+            })
     return { kind: 'sent', result }
   } catch (error) {
     if (error instanceof v.ValiError) return { kind: 'unreachable' }

@@ -11,6 +11,7 @@ import { appendEvent } from '../events/log.ts'
 import { appendCustody } from '../keychains/custody.ts'
 import { isCustodianCandidate } from '../members/service.ts'
 import { noticeJob } from '../notices/job.ts'
+import { type CheckedAcceptance, recordReceipt } from '../receipts/service.ts'
 import { pickupRefused } from './errors.ts'
 import { lockVisibleTransfer } from './service.ts'
 import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
@@ -24,6 +25,8 @@ export type PickupInput = {
   /** `X-From-Queue: 1`: replayed from the device's offline queue. */
   fromQueue: boolean
   now: Date
+  /** The recipient's acceptance sent with a first pickup: stored as its receipt (a return ignores it). */
+  acceptance?: CheckedAcceptance | null
 }
 
 /**
@@ -80,14 +83,29 @@ export async function recordPickup(
     })
   }
   await tx.update(transfers).set(change).where(eq(transfers.id, locked.id))
-  await tx.insert(transferPickups).values({
-    transferId: locked.id,
-    kind: decision.next,
-    byUserId: caller.id,
-    clientTime: input.clientTime,
-    serverTime: now,
-    fromQueue: input.fromQueue,
-  })
+  const [pickupRow] = await tx
+    .insert(transferPickups)
+    .values({
+      transferId: locked.id,
+      kind: decision.next,
+      byUserId: caller.id,
+      clientTime: input.clientTime,
+      serverTime: now,
+      fromQueue: input.fromQueue,
+    })
+    .returning({ id: transferPickups.id })
+  if (decision.next === 'PICKUP' && input.acceptance && pickupRow) {
+    await recordReceipt(tx, {
+      view,
+      pickupId: pickupRow.id,
+      previousCustodianId: from,
+      acceptance: input.acceptance,
+      acceptedAt: at,
+      clientTime: input.clientTime,
+      fromQueue: input.fromQueue,
+      now,
+    })
+  }
   const kind = decision.next === 'PICKUP' ? 'transfer.picked_up' : 'transfer.returned'
   await enqueueJobs(tx, [
     noticeJob(

@@ -11,6 +11,9 @@ import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
 import { inRequestLanguage } from '../../http/request-locale.ts'
 import { findKeychain } from '../keychains/service.ts'
+import { photoBytes } from '../receipts/photo.ts'
+import { receiptRoutes } from '../receipts/routes.ts'
+import { checkedAcceptance } from '../receipts/service.ts'
 import { chaseTransfer } from './chase.ts'
 import { decideExtension, requestExtension } from './extensions.ts'
 import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
@@ -248,24 +251,33 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
     {
       ...transferEndpoints.pickup,
       summary:
-        'Confirm the pickup (the recipient) or the return (a MEMBER or above) of a transfer; empty body, idempotent by Idempotency-Key',
+        'Confirm the pickup (the recipient, with their acceptance: the handover receipt) or the return (a MEMBER or above) of a transfer; idempotent by Idempotency-Key',
       access: 'signedIn',
       responses: {
         201: {
           description: 'The transfer after the move (or the stored answer of the same Idempotency-Key)',
         },
+        400: {
+          description:
+            '`validation_failed` (an acceptance without typed name or signature…), `photo_too_large` (over 300 KB or 1280 px), `photo_invalid` (not a JPEG)',
+        },
         409: { description: '`pickup_refused`, with `reason`' },
         422: { description: 'Idempotency-Key already used for another request' },
       },
     },
-    async (c, { session, params, headers }) => {
+    async (c, { session, params, headers, body }) => {
+      // Checked before anything is written: a photo too large is refused whatever the transfer's state.
+      const acceptance = body?.acceptance ? checkedAcceptance(body.acceptance, photoBytes) : null
       const answer = await fieldAction(
         { user: inRequestLanguage(c, session.user), transferId: params.id, headers },
-        // The transfer is part of the request: the same key on another transfer is a reuse (422).
-        { request: `POST /api/transfers/${params.id}/pickups`, payload: null },
-        recordPickup,
+        // The transfer is part of the request: the same key on another transfer is a reuse (422). An empty
+        // body hashes as before (null), so keys queued by an older app replay as they were.
+        { request: `POST /api/transfers/${params.id}/pickups`, payload: body?.acceptance ? body : null },
+        (tx, input) => recordPickup(tx, { ...input, acceptance }),
       )
-      return idempotentResponse(c, answer, (body) => withKeychainTags(body as Transfer))
+      return idempotentResponse(c, answer, (stored) => withKeychainTags(stored as Transfer))
     },
   )
+
+  receiptRoutes(api, deps)
 }

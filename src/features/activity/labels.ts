@@ -19,6 +19,7 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'transfer.extension_requested': msg`More time asked`,
   'transfer.extended': msg`More time granted`,
   'transfer.extension_refused': msg`More time refused`,
+  'transfer.receipt_signed': msg`Handover receipt signed`,
   'member.invited': msg`Member invited`,
   'member.changed': msg`Member changed`,
   'found_report.received': msg`Found keys reported`,
