@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
+import type { Acceptance } from '../../contract/receipts.ts'
 import type { Transfer, TransferCreate, TransferStatus } from '../../contract/transfers.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
@@ -160,6 +161,8 @@ export function useDecideExtension() {
 export type ConfirmPickup = (
   transfer: Transfer,
   idempotencyKey: string,
+  /** A first pickup's acceptance by the recipient: the handover receipt. */
+  acceptance?: Acceptance,
 ) => Promise<{ transfer: Transfer; queued: boolean }>
 
 /**
@@ -169,8 +172,15 @@ export type ConfirmPickup = (
 export function useConfirmPickup(send: ConfirmPickup) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ transfer, idempotencyKey }: { transfer: Transfer; idempotencyKey: string }) =>
-      send(transfer, idempotencyKey),
+    mutationFn: ({
+      transfer,
+      idempotencyKey,
+      acceptance,
+    }: {
+      transfer: Transfer
+      idempotencyKey: string
+      acceptance?: Acceptance
+    }) => send(transfer, idempotencyKey, acceptance),
     onSuccess: () => void queryClient.invalidateQueries(),
   })
 }

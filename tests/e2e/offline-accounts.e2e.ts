@@ -86,6 +86,9 @@ describe('field mode offline, per account', () => {
       await page.keyboard.press('Enter')
       await page.getByRole('heading', { level: 2, name: 'Cave Nord' }).waitFor()
       await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      // The recipient accepts the keychain (the handover receipt): a typed name here.
+      await page.getByLabel('Votre nom').fill('Reçu par le terrain')
+      await page.getByRole('button', { name: 'Accepter et confirmer le retrait' }).click()
       await page.getByTestId('waiting-to-sync').waitFor()
 
       // A tag the device was never given is not claimed to be unknown to the organization.

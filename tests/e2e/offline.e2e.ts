@@ -79,9 +79,15 @@ describe('field mode offline, with the network cut by the browser', () => {
       await scanOffline(page, tags[2]!.code, 'Cave C')
       await scanOffline(page, tags[0]!.code.toLowerCase(), 'Cave A')
       await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      // The recipient accepts the keychain (the handover receipt): a typed name here.
+      await page.getByLabel('Votre nom').fill('Reçu par le terrain')
+      await page.getByRole('button', { name: 'Accepter et confirmer le retrait' }).click()
       await page.getByTestId('waiting-to-sync').waitFor()
       await scanOffline(page, tags[1]!.code, 'Cave B')
       await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      // The recipient accepts the keychain (the handover receipt): a typed name here.
+      await page.getByLabel('Votre nom').fill('Reçu par le terrain')
+      await page.getByRole('button', { name: 'Accepter et confirmer le retrait' }).click()
       await page.getByTestId('waiting-to-sync').waitFor()
       await expect.poll(() => page.getByTestId('waiting').textContent()).toBe("5 en attente d'envoi")
 

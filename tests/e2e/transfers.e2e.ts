@@ -123,6 +123,9 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
       await page.getByLabel("Code ou lien de l'étiquette").fill(tagCode.toLowerCase())
       await page.keyboard.press('Enter')
       await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      // The recipient accepts the keychain (the handover receipt): a typed name here.
+      await page.getByLabel('Votre nom').fill('Reçu par le terrain')
+      await page.getByRole('button', { name: 'Accepter et confirmer le retrait' }).click()
       await page.getByText('Retrait confirmé.').waitFor()
       await page.getByText('Retiré : vous détenez maintenant ce trousseau.').waitFor()
     })

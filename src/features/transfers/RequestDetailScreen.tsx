@@ -14,6 +14,7 @@ import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { type AskForMoreTime, ExtensionCard } from './ExtensionCard.tsx'
 import { PICKUP_KIND_LABELS, REFUSAL_LABELS } from './labels.ts'
+import { ReceiptCard } from './ReceiptCard.tsx'
 import { TransferStatusBadge } from './TransferStatusBadge.tsx'
 import { ExpiryText } from './TransferTable.tsx'
 
@@ -181,6 +182,9 @@ export function RequestDetailScreen({
             ))}
           </dl>
         </Card>
+        {transfer.pickups.some((pickup) => pickup.kind === 'PICKUP') ? (
+          <ReceiptCard transferId={transfer.id} />
+        ) : null}
       </div>
     </>
   )

@@ -33,6 +33,16 @@ const press = async (name: string) => {
   })
 }
 
+/** Opens the acceptance (loaded on demand), types the recipient's name and accepts. */
+const accept = async (name = 'Jean Dupont') => {
+  await waitFor(() =>
+    expect(screen.getByRole('button', { name: 'Confirm the pickup' }).hasAttribute('disabled')).toBe(false),
+  )
+  await press('Confirm the pickup')
+  fireEvent.change(await screen.findByLabelText('Your name'), { target: { value: name } })
+  await press('Accept and confirm the pickup')
+}
+
 describe('pickup confirmation from a scan', () => {
   it('keeps the same Idempotency-Key when the answer was lost, so pressing again counts once', async () => {
     const confirm = vi
@@ -40,10 +50,15 @@ describe('pickup confirmation from a scan', () => {
       .mockRejectedValueOnce(new ApiError(0, 'network_error', 'The server could not be reached.'))
       .mockResolvedValueOnce({ transfer: transferred, queued: false })
     renderWithProviders(<TransferPickupCard transfer={scheduled} confirm={confirm} />)
-    await press('Confirm the pickup')
+    await accept()
     expect((await screen.findByRole('alert')).textContent).toContain('did not reach the server')
-    await press('Confirm the pickup')
+    // The acceptance stays filled in: pressing again sends the same one.
+    await press('Accept and confirm the pickup')
     expect(await screen.findByText('Picked up: you now hold this keychain.')).toBeTruthy()
+    expect(confirm.mock.calls.map(([, , acceptance]) => acceptance)).toEqual([
+      { typedName: 'Jean Dupont' },
+      { typedName: 'Jean Dupont' },
+    ])
     const calls = confirm.mock.calls.map(([transfer, key]) => [transfer.id, key])
     expect(calls).toHaveLength(2)
     expect(calls[0]![0]).toBe(scheduled.id)
@@ -57,10 +72,11 @@ describe('pickup confirmation from a scan', () => {
       throw new ApiError(409, refusal.code, refusal.message, refusal)
     })
     renderWithProviders(<TransferPickupCard transfer={scheduled} confirm={confirm} />)
-    await press('Confirm the pickup')
+    await accept()
     expect((await screen.findByRole('alert')).textContent).toBe('This transfer was cancelled.')
-    await press('Confirm the pickup')
+    await accept()
     const keys = confirm.mock.calls.map(([, key]) => key)
+    expect(keys).toHaveLength(2)
     expect(keys[1]).not.toBe(keys[0])
     // After a refusal the card fetches the transfer again; the test ends once that has settled, not under it.
     await waitFor(() =>

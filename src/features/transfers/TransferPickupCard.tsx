@@ -1,7 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQueryClient } from '@tanstack/react-query'
 import { CircleCheck } from 'lucide-react'
-import { useRef, useState } from 'react'
+import { lazy, Suspense, useRef, useState } from 'react'
+import type { Acceptance } from '../../../contract/receipts.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { type ConfirmPickup, transferQuery, useConfirmPickup } from '../../api/transfers.ts'
 import { ApiError, refusedWith } from '../../lib/api.ts'
@@ -13,6 +14,9 @@ import { Button } from '../../ui/Button.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { REFUSAL_LABELS } from './labels.ts'
 import { TransferStatusBadge } from './TransferStatusBadge.tsx'
+
+// The signature pad and the photo resizing load when the recipient opens the acceptance, not with the scan screen.
+const AcceptanceStep = lazy(() => import('./AcceptanceStep.tsx'))
 
 /**
  * The transfer a scanned keychain concerns, with the pickup or return the caller may confirm now. One
@@ -36,16 +40,18 @@ export function TransferPickupCard({
   const [pending, setPending] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
   const [queued, setQueued] = useState(false)
+  const [accepting, setAccepting] = useState(false)
   const key = useRef<string>(crypto.randomUUID())
   const recipient = personName(transfer.recipient)
   const dates = formatCalendarRange(transfer.fromDate, transfer.toDate, locale)
 
-  const confirm = async () => {
+  const confirm = async (acceptance?: Acceptance) => {
     setPending(true)
     setProblem(null)
     try {
-      const answer = await pickup.mutateAsync({ transfer, idempotencyKey: key.current })
+      const answer = await pickup.mutateAsync({ transfer, idempotencyKey: key.current, acceptance })
       const done = answer.transfer
+      setAccepting(false)
       setTransfer(done)
       onMoved?.(done)
       setQueued(answer.queued)
@@ -74,6 +80,7 @@ export function TransferPickupCard({
         return
       }
       key.current = crypto.randomUUID()
+      setAccepting(false)
       setProblem(refusalMessage(error, t`This pickup is not possible now.`))
       // Show the transfer as it is now (cancelled, already returned…), so the button does not invite a retry.
       const fresh = await queryClient
@@ -98,8 +105,17 @@ export function TransferPickupCard({
           </Trans>
         </span>
       </div>
-      {transfer.next === 'PICKUP' ? (
-        <Button onPress={() => void confirm()} isDisabled={pending} className="self-start">
+      {transfer.next === 'PICKUP' && accepting ? (
+        <Suspense fallback={<p>…</p>}>
+          <AcceptanceStep
+            recipientName={recipient}
+            pending={pending}
+            onAccept={(acceptance) => void confirm(acceptance)}
+            onCancel={() => setAccepting(false)}
+          />
+        </Suspense>
+      ) : transfer.next === 'PICKUP' ? (
+        <Button onPress={() => setAccepting(true)} isDisabled={pending} className="self-start">
           <CircleCheck aria-hidden className="size-4" />
           <Trans>Confirm the pickup</Trans>
         </Button>

@@ -58,8 +58,8 @@ function Scan() {
                     key={result.scanId}
                     transfer={result.transfer}
                     onMoved={(transfer) => setMoved({ scanId: result.scanId, transfer })}
-                    confirm={async (transfer) =>
-                      (await fieldActions()).submitPickup(field(organizationId), transfer)
+                    confirm={async (transfer, _key, acceptance) =>
+                      (await fieldActions()).submitPickup(field(organizationId), transfer, acceptance)
                     }
                   />
                 ) : null
