@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { PageQuerySchema, PersonSchema, pageOf } from './common.ts'
-import { EVENT_KINDS, type EventKind } from './events.ts'
+import { EVENT_KINDS } from './events.ts'
 import { KeyTypeSchema } from './keychains.ts'
 import { MemberSchema } from './organizations.ts'
 import { TransferStatusSchema } from './transfers.ts'
@@ -155,9 +155,7 @@ export const MonthActivitySchema = v.object({
   entries: v.number(),
   byKind: v.record(v.picklist(EVENT_KINDS), v.number()),
 })
-export type MonthActivity = v.InferOutput<typeof MonthActivitySchema> & {
-  byKind: Record<EventKind, number>
-}
+export type MonthActivity = v.InferOutput<typeof MonthActivitySchema>
 export const MonthlyActivitySchema = v.object({
   from: v.string(),
   to: v.string(),

@@ -32,6 +32,7 @@ import { Route as Char123LocaleChar125AppOrdersIndexRouteImport } from './routes
 import { Route as Char123LocaleChar125AppOrdersIdRouteImport } from './routes/{-$locale}/app/orders/$id'
 import { Route as Char123LocaleChar125AppOrganizationsIndexRouteImport } from './routes/{-$locale}/app/organizations/index'
 import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './routes/{-$locale}/app/organizations/new'
+import { Route as Char123LocaleChar125AppReportsChar123ReportChar125RouteImport } from './routes/{-$locale}/app/reports/{-$report}'
 import { Route as Char123LocaleChar125AppTransfersIndexRouteImport } from './routes/{-$locale}/app/transfers/index'
 import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
 import { Route as Char123LocaleChar125AppUsersIdRouteImport } from './routes/{-$locale}/app/users/$id'
@@ -181,6 +182,12 @@ const Char123LocaleChar125AppOrganizationsNewRoute =
     path: '/organizations/new',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppReportsChar123ReportChar125Route =
+  Char123LocaleChar125AppReportsChar123ReportChar125RouteImport.update({
+    id: '/reports/{-$report}',
+    path: '/reports/{-$report}',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 const Char123LocaleChar125AppTransfersIndexRoute =
   Char123LocaleChar125AppTransfersIndexRouteImport.update({
     id: '/transfers/',
@@ -261,6 +268,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -294,6 +302,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains': typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -330,6 +339,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -367,6 +377,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/reports/{-$report}'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
     | '/{-$locale}/app/keychains/'
@@ -400,6 +411,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/reports/{-$report}'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports'
     | '/{-$locale}/app/keychains'
@@ -435,6 +447,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/reports/{-$report}'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
     | '/{-$locale}/app/keychains/'
@@ -619,6 +632,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsNewRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/reports/{-$report}': {
+      id: '/{-$locale}/app/reports/{-$report}'
+      path: '/reports/{-$report}'
+      fullPath: '/{-$locale}/app/reports/{-$report}'
+      preLoaderRoute: typeof Char123LocaleChar125AppReportsChar123ReportChar125RouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     '/{-$locale}/app/transfers/': {
       id: '/{-$locale}/app/transfers/'
       path: '/transfers'
@@ -705,6 +725,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppOrderResultSuccessRoute: typeof Char123LocaleChar125AppOrderResultSuccessRoute
   Char123LocaleChar125AppOrdersIdRoute: typeof Char123LocaleChar125AppOrdersIdRoute
   Char123LocaleChar125AppOrganizationsNewRoute: typeof Char123LocaleChar125AppOrganizationsNewRoute
+  Char123LocaleChar125AppReportsChar123ReportChar125Route: typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
   Char123LocaleChar125AppFoundReportsIndexRoute: typeof Char123LocaleChar125AppFoundReportsIndexRoute
   Char123LocaleChar125AppKeychainsIndexRoute: typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -741,6 +762,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppOrdersIdRoute: Char123LocaleChar125AppOrdersIdRoute,
     Char123LocaleChar125AppOrganizationsNewRoute:
       Char123LocaleChar125AppOrganizationsNewRoute,
+    Char123LocaleChar125AppReportsChar123ReportChar125Route:
+      Char123LocaleChar125AppReportsChar123ReportChar125Route,
     Char123LocaleChar125AppUsersIdRoute: Char123LocaleChar125AppUsersIdRoute,
     Char123LocaleChar125AppFoundReportsIndexRoute:
       Char123LocaleChar125AppFoundReportsIndexRoute,

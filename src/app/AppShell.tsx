@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from '@tanstack/react-router'
 import {
   ArrowRightLeft,
   Building2,
+  ChartNoAxesColumn,
   History,
   Inbox,
   KeyRound,
@@ -51,6 +52,12 @@ const MENU: MenuEntry[] = [
   { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine, needs: ['create', 'scan'] },
   { path: '/app/users', label: <Trans>Users</Trans>, icon: Users, needs: ['read', 'member'] },
   { path: '/app/activity', label: <Trans>Activity</Trans>, icon: History, needs: ['read', 'activity'] },
+  {
+    path: '/app/reports',
+    label: <Trans>Reports</Trans>,
+    icon: ChartNoAxesColumn,
+    needs: ['read', 'activity'],
+  },
   {
     path: '/app/found-reports',
     label: <Trans>Found keys</Trans>,
@@ -112,7 +119,7 @@ function NavItem({
 
 /** Office screens (orders, plans, users, tag orders, payment results) need the server; field screens do not. */
 const OFFICE_PATHS = [
-  /^\/app\/(orders|plans|users|order-result|profile)(\/|$)/,
+  /^\/app\/(orders|plans|users|order-result|profile|reports)(\/|$)/,
   /^\/app\/organizations\/(new|[^/]+\/_?new-order)/,
   /^\/app\/keychains\/(new|[^/]+\/create-transfer)/,
 ]

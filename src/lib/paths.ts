@@ -20,7 +20,13 @@ type Filled<P extends string> = P extends `${infer Head}$${string}/${infer Tail}
  * A page of the app, checked against the route tree: `/app/keychains/${id}` compiles, `/app/keychain/${id}` does
  * not. A query string may follow.
  */
-type RoutePath = Filled<WithoutSlash<WithoutLocale<FileRoutesByPath[keyof FileRoutesByPath]['fullPath']>>>
+/** An optional parameter, with it or without: `/app/reports/{-$report}` → `/app/reports` | `/app/reports/$report`. */
+type Optional<P extends string> = P extends `${infer Head}/{-$${infer Name}}${infer Tail}`
+  ? Optional<`${Head}${Tail}`> | Optional<`${Head}/$${Name}${Tail}`>
+  : P
+type RoutePath = Filled<
+  WithoutSlash<Optional<WithoutLocale<FileRoutesByPath[keyof FileRoutesByPath]['fullPath']>>>
+>
 export type AppPath = RoutePath | `${RoutePath}?${string}`
 
 /** `/app/profile` in French, `/en/app/profile` in English. */

@@ -1,13 +1,7 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import { EVENT_KINDS, type EventKind } from '../../../contract/events.ts'
-import {
-  MONTHS_MAX,
-  type MonthActivity,
-  type MonthlyActivity,
-  type MonthlyQuery,
-  monthSpan,
-} from '../../../contract/reports.ts'
+import { MONTHS_MAX, type MonthlyActivity, type MonthlyQuery, monthSpan } from '../../../contract/reports.ts'
 import type { Db } from '../../db/client.ts'
 import { organizationEvents, scans, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
@@ -89,12 +83,13 @@ export async function monthlyActivity(db: Db, scope: MonthlyScope): Promise<Mont
       ),
     )
     .groupBy(sql`1`)
-  const result: MonthActivity[] = months.map((month) => ({
-    month,
-    scans: 0,
-    entries: 0,
-    byKind: Object.fromEntries(EVENT_KINDS.map((kind) => [kind, 0])) as Record<EventKind, number>,
-  }))
+  const result: Array<{ month: string; scans: number; entries: number; byKind: Record<EventKind, number> }> =
+    months.map((month) => ({
+      month,
+      scans: 0,
+      entries: 0,
+      byKind: Object.fromEntries(EVENT_KINDS.map((kind) => [kind, 0])) as Record<EventKind, number>,
+    }))
   for (const row of entries) {
     const month = result[row.bucket - 1]
     if (!month || !(EVENT_KINDS as readonly string[]).includes(row.kind)) continue
