@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { PageQuerySchema, PersonSchema, pageOf } from './common.ts'
-import { EVENT_KINDS } from './events.ts'
+import { EVENT_KINDS, type EventKind } from './events.ts'
 import { KeyTypeSchema } from './keychains.ts'
 import { MemberSchema } from './organizations.ts'
 import { TransferStatusSchema } from './transfers.ts'
@@ -148,12 +148,19 @@ export const MonthlyQuerySchema = v.pipe(
 )
 export type MonthlyQuery = v.InferOutput<typeof MonthlyQuerySchema>
 
-/** One month: its scans by members, its ledger entries, and those entries by kind. */
+/**
+ * The kinds of entry the monthly report counts: all but the scans' own entries, since it counts the scans from
+ * the scans themselves (those made before scans were logged included): once, not twice.
+ */
+export type MonthlyKind = Exclude<EventKind, 'scan.recorded'>
+export const MONTHLY_KINDS = EVENT_KINDS.filter((kind): kind is MonthlyKind => kind !== 'scan.recorded')
+
+/** One month: its scans by members, its other ledger entries, and those entries by kind. */
 export const MonthActivitySchema = v.object({
   month: v.string(),
   scans: v.number(),
   entries: v.number(),
-  byKind: v.record(v.picklist(EVENT_KINDS), v.number()),
+  byKind: v.record(v.picklist(MONTHLY_KINDS), v.number()),
 })
 export type MonthActivity = v.InferOutput<typeof MonthActivitySchema>
 export const MonthlyActivitySchema = v.object({

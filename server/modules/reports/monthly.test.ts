@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
-import { EVENT_KINDS } from '../../../contract/events.ts'
+import type { EVENT_KINDS } from '../../../contract/events.ts'
+import { MONTHLY_KINDS } from '../../../contract/reports.ts'
 import { scans } from '../../db/schema.ts'
 import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
@@ -52,13 +53,15 @@ describe('activity per month', () => {
     await scan('2029-11-06T10:00:00.000Z')
     await scan('2029-11-07T10:00:00.000Z', 'foreign')
     await scan('2030-01-15T08:00:00.000Z')
+    // A scan's own ledger entry is not counted again among the entries: the scans are counted once.
+    await entry('scan.recorded', '2029-11-05T10:00:00.000Z')
     await other.entry('transfer.authorized', '2029-11-20T10:00:00.000Z')
     await other.scan('2029-11-20T10:00:00.000Z')
 
     const report = await months(manager.cookie, '?from=2029-10&to=2030-01')
     expect(report.from).toBe('2029-10')
     expect(report.to).toBe('2030-01')
-    const zero = Object.fromEntries(EVENT_KINDS.map((kind) => [kind, 0]))
+    const zero = Object.fromEntries(MONTHLY_KINDS.map((kind) => [kind, 0]))
     expect(report.months).toEqual([
       { month: '2029-10', scans: 0, entries: 1, byKind: { ...zero, 'keychain.created': 1 } },
       {

@@ -1,7 +1,13 @@
-import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gte, lt, ne, type SQL, sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
-import { EVENT_KINDS, type EventKind } from '../../../contract/events.ts'
-import { MONTHS_MAX, type MonthlyActivity, type MonthlyQuery, monthSpan } from '../../../contract/reports.ts'
+import {
+  MONTHLY_KINDS,
+  MONTHS_MAX,
+  type MonthlyActivity,
+  type MonthlyKind,
+  type MonthlyQuery,
+  monthSpan,
+} from '../../../contract/reports.ts'
 import type { Db } from '../../db/client.ts'
 import { organizationEvents, scans, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
@@ -64,6 +70,7 @@ export async function monthlyActivity(db: Db, scope: MonthlyScope): Promise<Mont
     .where(
       and(
         eq(organizationEvents.organizationId, scope.organizationId),
+        ne(organizationEvents.kind, 'scan.recorded'),
         gte(organizationEvents.serverTime, start),
         lt(organizationEvents.serverTime, end),
       ),
@@ -83,17 +90,21 @@ export async function monthlyActivity(db: Db, scope: MonthlyScope): Promise<Mont
       ),
     )
     .groupBy(sql`1`)
-  const result: Array<{ month: string; scans: number; entries: number; byKind: Record<EventKind, number> }> =
-    months.map((month) => ({
-      month,
-      scans: 0,
-      entries: 0,
-      byKind: Object.fromEntries(EVENT_KINDS.map((kind) => [kind, 0])) as Record<EventKind, number>,
-    }))
+  const result: Array<{
+    month: string
+    scans: number
+    entries: number
+    byKind: Record<MonthlyKind, number>
+  }> = months.map((month) => ({
+    month,
+    scans: 0,
+    entries: 0,
+    byKind: Object.fromEntries(MONTHLY_KINDS.map((kind) => [kind, 0])) as Record<MonthlyKind, number>,
+  }))
   for (const row of entries) {
     const month = result[row.bucket - 1]
-    if (!month || !(EVENT_KINDS as readonly string[]).includes(row.kind)) continue
-    month.byKind[row.kind as EventKind] += row.count
+    if (!month || !(MONTHLY_KINDS as readonly string[]).includes(row.kind)) continue
+    month.byKind[row.kind as MonthlyKind] += row.count
     month.entries += row.count
   }
   for (const row of scanCounts) {
@@ -103,7 +114,7 @@ export async function monthlyActivity(db: Db, scope: MonthlyScope): Promise<Mont
   return { from: months[0]!, to: months.at(-1)!, months: result }
 }
 
-export const MONTHLY_CSV_COLUMNS = ['month', 'scans', 'entries', ...EVENT_KINDS] as const
+export const MONTHLY_CSV_COLUMNS = ['month', 'scans', 'entries', ...MONTHLY_KINDS] as const
 
 /** `GET /reports/monthly/export`: the same months as CSV (at most 36 rows: one piece, no batches). */
 export async function monthlyCsv(db: Db, scope: MonthlyScope): Promise<string> {
@@ -113,7 +124,7 @@ export async function monthlyCsv(db: Db, scope: MonthlyScope): Promise<string> {
       month.month,
       month.scans,
       month.entries,
-      ...EVENT_KINDS.map((kind) => month.byKind[kind]),
+      ...MONTHLY_KINDS.map((kind) => month.byKind[kind]),
     ]),
     MONTHLY_CSV_COLUMNS,
   )

@@ -2,9 +2,8 @@ import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { EventKind } from '../../../contract/events.ts'
 import type { Locale } from '../../../contract/locale.ts'
-import type { MonthActivity } from '../../../contract/reports.ts'
+import type { MonthActivity, MonthlyKind } from '../../../contract/reports.ts'
 import { type MonthRange, monthlyQuery, reportExportHref } from '../../api/reports.ts'
 import { formatNumber, intlLocaleOf } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
@@ -15,7 +14,7 @@ import { ExportLink } from './ExportLink.tsx'
 import { cellClass, ReportTable } from './ReportTable.tsx'
 
 /** The kinds of entry the screen shows a column for (the CSV has every kind). */
-const COLUMNS: Array<[EventKind, MessageDescriptor]> = [
+const COLUMNS: Array<[MonthlyKind, MessageDescriptor]> = [
   ['transfer.authorized', msg`Transfers authorized`],
   ['transfer.picked_up', msg`Pickups`],
   ['transfer.returned', msg`Returns`],
