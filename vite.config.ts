@@ -55,7 +55,8 @@ export default defineConfig({
             // layout's and the page's copies both loaded): one chunk is 0.5 to 4 KiB smaller on every /app page.
             // The locale helpers go with React, the prerendered pages need them and no schema.
             // The endpoint tables stay out of it: each goes with the data layer that calls it, not on every page;
-            // so do the schemas of one screen only (the activity log and its kinds of entry, the calendar addresses, the reports).
+            // so do the schemas of one screen or flow only (the activity log and its kinds of entry, the calendar
+            // addresses, the reports, found-key reports, handover receipts, the keychain import format).
             // What the prerendered sign-in page needs of it (valibot, the session and error schemas) is a chunk of
             // its own: the sign-in page does not load every screen's schemas, which grow with each feature.
             {
@@ -65,7 +66,7 @@ export default defineConfig({
             },
             {
               name: 'contract',
-              test: /[\\/]contract[\\/](?!endpoints[\\/]|activity\.ts|calendar\.ts|events\.ts|reports\.ts)/,
+              test: /[\\/]contract[\\/](?!endpoints[\\/]|activity\.ts|calendar\.ts|events\.ts|reports\.ts|found-reports\.ts|receipts\.ts|keychain-import\.ts)/,
               priority: 0,
             },
           ],
