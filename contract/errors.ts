@@ -49,6 +49,10 @@ export const ErrorCode = {
   photoTooLarge: 'photo_too_large',
   /** A receipt's photo that is not a JPEG (400). */
   photoInvalid: 'photo_invalid',
+  /** A keychain CSV that cannot be read as a whole: not CSV, no data rows, too many rows, unknown headers (400). */
+  csvInvalid: 'csv_invalid',
+  /** A keychain CSV import with errors in its rows (400; `issues` lists them by `line:column`). */
+  importRowsInvalid: 'import_rows_invalid',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',

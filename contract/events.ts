@@ -9,6 +9,8 @@ export const EVENT_KINDS = [
   'key.added',
   'key.renamed',
   'key.removed',
+  /** One entry for a CSV import: every keychain and tag it made or attached, with the counts. */
+  'keychains.imported',
   'tags.created',
   'scan.recorded',
   'transfer.authorized',

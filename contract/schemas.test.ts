@@ -425,6 +425,8 @@ describe('error codes', () => {
       repliesExhausted: 'replies_exhausted',
       photoTooLarge: 'photo_too_large',
       photoInvalid: 'photo_invalid',
+      csvInvalid: 'csv_invalid',
+      importRowsInvalid: 'import_rows_invalid',
       payloadTooLarge: 'payload_too_large',
       internal: 'internal_error',
       unavailable: 'service_unavailable',

@@ -22,6 +22,7 @@ import { cartRoutes } from './modules/cart/routes.ts'
 import { dashboardRoutes } from './modules/dashboard/routes.ts'
 import { foundReportRoutes } from './modules/found-reports/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { keychainImportRoutes } from './modules/keychain-imports/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
 import { memberRoutes } from './modules/members/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
@@ -51,6 +52,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'organizations', mount: organizationRoutes },
   { tag: 'members', mount: memberRoutes },
   { tag: 'keychains', mount: keychainRoutes },
+  { tag: 'keychain-imports', mount: keychainImportRoutes },
   { tag: 'tags', mount: tagRoutes },
   { tag: 'scans', mount: scanRoutes },
   { tag: 'transfers', mount: transferRoutes },
@@ -72,6 +74,8 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
 const WEBHOOK_PATH = /^\/api\/payments\/stripe\/webhook$/
 /** The sandbox checkout's buttons are plain HTML forms (same origin: the Origin check still applies). */
 const SANDBOX_FORM_PATH = /^\/api\/payments\/local\/[A-Za-z0-9_-]+\/(pay|fail|cancel)$/
+/** A keychain CSV travels whole in its JSON body: these take up to `IMPORT_MAX_BODY_BYTES`. */
+const IMPORT_PATH = /^\/api\/keychain-imports(\/previews)?$/
 
 export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const { config } = deps
@@ -88,7 +92,7 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const api = new Hono<AppEnv>()
   if (config.corsOrigins.length > 0) api.use(corsForAllowList(config))
   api.use(originCheck(config, (path) => WEBHOOK_PATH.test(path)))
-  api.use(limitBody())
+  api.use(limitBody((path) => IMPORT_PATH.test(path)))
   api.use(jsonOnly((path) => WEBHOOK_PATH.test(path) || SANDBOX_FORM_PATH.test(path)))
   api.use(sessionMiddleware(deps, (sessionId) => resolveSession(deps, sessionId)))
   api.use(async (c, next) => {

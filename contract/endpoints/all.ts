@@ -6,6 +6,7 @@ import { dashboardEndpoints } from './dashboard.ts'
 import type { Endpoint } from './endpoint.ts'
 import { foundReportEndpoints } from './found-reports.ts'
 import { healthEndpoints } from './health.ts'
+import { keychainImportEndpoints } from './keychain-imports.ts'
 import { keychainEndpoints } from './keychains.ts'
 import { memberEndpoints } from './members.ts'
 import { orderEndpoints } from './orders.ts'
@@ -30,6 +31,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   dashboardEndpoints,
   foundReportEndpoints,
   healthEndpoints,
+  keychainImportEndpoints,
   keychainEndpoints,
   memberEndpoints,
   orderEndpoints,

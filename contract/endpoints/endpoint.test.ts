@@ -8,6 +8,7 @@ import { keychainEndpoints } from './keychains.ts'
 const notJson = new Set([
   'activityEndpoints.export',
   'calendarEndpoints.feed',
+  'keychainImportEndpoints.export',
   'orderEndpoints.exportTags',
   'paymentEndpoints.localPage',
   'paymentEndpoints.localOutcome',
@@ -69,6 +70,7 @@ describe('the endpoint tables', () => {
       dashboardEndpoints: 1,
       foundReportEndpoints: 4,
       healthEndpoints: 2,
+      keychainImportEndpoints: 3,
       keychainEndpoints: 9,
       memberEndpoints: 3,
       orderEndpoints: 12,

@@ -6,6 +6,8 @@ import { type Config, publicOrigin } from '../config.ts'
 import { ApiError, errorResponse } from './errors.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
+/** The keychain CSV import's routes (the file travels in the JSON body): 5 MiB. */
+export const IMPORT_MAX_BODY_BYTES = 5 * 1024 * 1024
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 export function isStateChanging(method: string): boolean {
@@ -71,13 +73,20 @@ export function jsonOnly(exempt: (path: string) => boolean = () => false): Middl
 
 /**
  * GET and HEAD carry no body (a fetch Request cannot have one): they skip the check, which would otherwise
- * ask for `c.req.raw.body` and so make the server build a full Request for every read.
+ * ask for `c.req.raw.body` and so make the server build a full Request for every read. `larger` names the paths
+ * allowed `IMPORT_MAX_BODY_BYTES` (the keychain CSV import).
  */
-export function limitBody(): MiddlewareHandler {
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: (c) =>
-      errorResponse(c, new ApiError(413, ErrorCode.payloadTooLarge, 'The request body is too large.')),
-  })
-  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limit(c, next))
+export function limitBody(larger: (path: string) => boolean = () => false): MiddlewareHandler {
+  const limitOf = (maxSize: number) =>
+    bodyLimit({
+      maxSize,
+      onError: (c) =>
+        errorResponse(c, new ApiError(413, ErrorCode.payloadTooLarge, 'The request body is too large.')),
+    })
+  const limit = limitOf(MAX_BODY_BYTES)
+  const importLimit = limitOf(IMPORT_MAX_BODY_BYTES)
+  return (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    return larger(c.req.path) ? importLimit(c, next) : limit(c, next)
+  }
 }

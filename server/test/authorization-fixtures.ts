@@ -298,6 +298,21 @@ export const FIXTURES: Record<string, Fixture> = {
     async () => ({ path: '/api/keychains', json: { name: 'New' } }),
     CREATE_ONLY,
   ),
+  'POST /keychain-imports/previews': single(
+    selected('create__keychain'),
+    async () => ({ path: '/api/keychain-imports/previews', json: { csv: 'keychain_name\r\nPreviewed' } }),
+    'reads the selected organization only; another one’s tags and members are row errors',
+  ),
+  'POST /keychain-imports': single(
+    selected('create__keychain'),
+    async () => ({
+      path: '/api/keychain-imports',
+      json: { csv: `keychain_name\r\nImported ${randomUUID()}` },
+      headers: { 'idempotency-key': randomUUID() },
+    }),
+    'creates in the selected organization only; another one’s tags and members are row errors',
+  ),
+  'GET /keychain-export': single(selected('read__keychain'), get('/api/keychain-export'), LIST_ONLY),
   'GET /keychains/:id': inEach(selected('read__keychain'), async (w, id) => ({
     path: await keychainPath(w, id),
   })),

@@ -10,6 +10,7 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'key.added': msg`Key added`,
   'key.renamed': msg`Key renamed`,
   'key.removed': msg`Key removed`,
+  'keychains.imported': msg`Keychains imported`,
   'tags.created': msg`Tags created`,
   'scan.recorded': msg`Tag scanned`,
   'transfer.authorized': msg`Transfer authorized`,
