@@ -24,6 +24,7 @@ import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{
 import { Route as Char123LocaleChar125AppFoundReportsIndexRouteImport } from './routes/{-$locale}/app/found-reports/index'
 import { Route as Char123LocaleChar125AppFoundReportsIdRouteImport } from './routes/{-$locale}/app/found-reports/$id'
 import { Route as Char123LocaleChar125AppKeychainsIndexRouteImport } from './routes/{-$locale}/app/keychains/index'
+import { Route as Char123LocaleChar125AppKeychainsImportRouteImport } from './routes/{-$locale}/app/keychains/import'
 import { Route as Char123LocaleChar125AppKeychainsNewRouteImport } from './routes/{-$locale}/app/keychains/new'
 import { Route as Char123LocaleChar125AppOrderResultIndexRouteImport } from './routes/{-$locale}/app/order-result/index'
 import { Route as Char123LocaleChar125AppOrderResultCancelRouteImport } from './routes/{-$locale}/app/order-result/cancel'
@@ -132,6 +133,12 @@ const Char123LocaleChar125AppKeychainsIndexRoute =
   Char123LocaleChar125AppKeychainsIndexRouteImport.update({
     id: '/keychains/',
     path: '/keychains/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppKeychainsImportRoute =
+  Char123LocaleChar125AppKeychainsImportRouteImport.update({
+    id: '/keychains/import',
+    path: '/keychains/import',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppKeychainsNewRoute =
@@ -263,6 +270,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
+  '/{-$locale}/app/keychains/import': typeof Char123LocaleChar125AppKeychainsImportRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -297,6 +305,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
+  '/{-$locale}/app/keychains/import': typeof Char123LocaleChar125AppKeychainsImportRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -334,6 +343,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
+  '/{-$locale}/app/keychains/import': typeof Char123LocaleChar125AppKeychainsImportRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -372,6 +382,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
     | '/{-$locale}/app/found-reports/$id'
+    | '/{-$locale}/app/keychains/import'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
@@ -406,6 +417,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app'
     | '/{-$locale}/tags'
     | '/{-$locale}/app/found-reports/$id'
+    | '/{-$locale}/app/keychains/import'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
@@ -442,6 +454,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
     | '/{-$locale}/app/found-reports/$id'
+    | '/{-$locale}/app/keychains/import'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
     | '/{-$locale}/app/order-result/success'
@@ -574,6 +587,13 @@ declare module '@tanstack/react-router' {
       path: '/keychains'
       fullPath: '/{-$locale}/app/keychains/'
       preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/keychains/import': {
+      id: '/{-$locale}/app/keychains/import'
+      path: '/keychains/import'
+      fullPath: '/{-$locale}/app/keychains/import'
+      preLoaderRoute: typeof Char123LocaleChar125AppKeychainsImportRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/keychains/new': {
@@ -720,6 +740,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppSyncRoute: typeof Char123LocaleChar125AppSyncRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
   Char123LocaleChar125AppFoundReportsIdRoute: typeof Char123LocaleChar125AppFoundReportsIdRoute
+  Char123LocaleChar125AppKeychainsImportRoute: typeof Char123LocaleChar125AppKeychainsImportRoute
   Char123LocaleChar125AppKeychainsNewRoute: typeof Char123LocaleChar125AppKeychainsNewRoute
   Char123LocaleChar125AppOrderResultCancelRoute: typeof Char123LocaleChar125AppOrderResultCancelRoute
   Char123LocaleChar125AppOrderResultSuccessRoute: typeof Char123LocaleChar125AppOrderResultSuccessRoute
@@ -753,6 +774,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
     Char123LocaleChar125AppFoundReportsIdRoute:
       Char123LocaleChar125AppFoundReportsIdRoute,
+    Char123LocaleChar125AppKeychainsImportRoute:
+      Char123LocaleChar125AppKeychainsImportRoute,
     Char123LocaleChar125AppKeychainsNewRoute:
       Char123LocaleChar125AppKeychainsNewRoute,
     Char123LocaleChar125AppOrderResultCancelRoute:

@@ -1,10 +1,11 @@
 import { msg } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { Plus, Search, Trash2 } from 'lucide-react'
+import { Download, Plus, Search, Trash2, Upload } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
+import { keychainExportHref } from '../../api/keychain-export.ts'
 import { keychainListQuery, useDeleteKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { personName } from '../../lib/labels.ts'
@@ -103,12 +104,24 @@ export function KeychainListScreen({
   return (
     <>
       <PageHeader title={<Trans>Keychains</Trans>}>
-        {ability.can('create', 'keychain') ? (
-          <AppLink href={href('/app/keychains/new')} className={buttonClass('primary')}>
-            <Plus aria-hidden className="size-4" />
-            <Trans>New keychain</Trans>
-          </AppLink>
-        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <a href={keychainExportHref} download="keychains.csv" className={buttonClass('secondary')}>
+            <Download aria-hidden className="size-4" />
+            <Trans>Export CSV</Trans>
+          </a>
+          {ability.can('create', 'keychain') ? (
+            <>
+              <AppLink href={href('/app/keychains/import')} className={buttonClass('secondary')}>
+                <Upload aria-hidden className="size-4" />
+                <Trans>Import</Trans>
+              </AppLink>
+              <AppLink href={href('/app/keychains/new')} className={buttonClass('primary')}>
+                <Plus aria-hidden className="size-4" />
+                <Trans>New keychain</Trans>
+              </AppLink>
+            </>
+          ) : null}
+        </div>
       </PageHeader>
       <div className="mb-5 flex flex-wrap items-end gap-3">
         <div className="relative w-full max-w-md">

@@ -1,0 +1,32 @@
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import type { ImportRowErrorCode, KeychainCsvColumn } from '../../../contract/keychain-import.ts'
+
+/** The file's columns as the import screen names them (the file's own header names stay as written). */
+export const CSV_COLUMN_LABELS: Record<KeychainCsvColumn, MessageDescriptor> = {
+  keychain_name: msg`Keychain name`,
+  custodian_email: msg`Custodian e-mail`,
+  key_name: msg`Key name`,
+  key_type: msg`Key type`,
+  tag_code: msg`Tag code`,
+}
+
+/** What is wrong with a row, in the reader's language. */
+export const IMPORT_ERROR_LABELS: Record<ImportRowErrorCode, MessageDescriptor> = {
+  keychain_name_required: msg`The keychain name is required.`,
+  keychain_name_too_long: msg`The keychain name is too long (at most 120 characters).`,
+  keychain_exists: msg`A keychain of this name already exists in the organization.`,
+  custodian_invalid: msg`The custodian e-mail is not a valid address.`,
+  custodian_not_member: msg`The custodian must be a member of the organization.`,
+  custodian_conflict: msg`Another row gives this keychain a different custodian.`,
+  key_name_required: msg`The key name is required.`,
+  key_name_too_long: msg`The key name is too long (at most 120 characters).`,
+  key_type_invalid: msg`The key type must be KEY or TAG.`,
+  tag_code_required: msg`A TAG key needs a tag code.`,
+  tag_code_not_allowed: msg`A KEY has no tag code (use the type TAG).`,
+  tag_unknown: msg`No tag of the organization has this code.`,
+  tag_taken: msg`This tag is already on a key.`,
+  tag_repeated: msg`This tag code is already on an earlier row.`,
+  text_invalid: msg`Line breaks, tabs and other control characters are not allowed here.`,
+  column_count: msg`The row has more cells than the header has columns.`,
+}
