@@ -68,6 +68,15 @@ export default {
   clearTextReporter: { allowColor: false, allowEmojis: false, reportScoreTable: true, reportMutants: false },
   tempDirName: `.stryker-tmp/${name}`,
   cleanTempDir: 'always',
-  ignorePatterns: ['.stryker-tmp', 'dist', 'dist-server', 'test-results', 'reports', 'data', 'coverage'],
+  // Anchored at the root: a bare 'reports' would also leave out server/modules/reports and src/features/reports.
+  ignorePatterns: [
+    '/.stryker-tmp',
+    '/dist',
+    '/dist-server',
+    '/test-results',
+    '/reports',
+    '/data',
+    '/coverage',
+  ],
   thresholds: { high: 90, low: 80, break: null },
 }
