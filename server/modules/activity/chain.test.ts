@@ -73,6 +73,12 @@ describe('the event log’s hash chain', () => {
     expect(count).toBe(other.count)
   })
 
+  it('breaks at the first entry once every entry was deleted (the counter still says how many there were)', async () => {
+    const { admin, organization } = await loggedOrganization()
+    await t.db.delete(organizationEvents).where(eq(organizationEvents.organizationId, organization.id))
+    expect(await verify(admin.cookie)).toEqual({ entries: 0, valid: false, brokenAt: 1 })
+  })
+
   it("gives the log written before the chain the hashes the server writes (migration 0012's backfill)", async () => {
     const { admin, organization } = await loggedOrganization()
     const read = async () =>

@@ -31,10 +31,14 @@ export async function verifyChain(db: Db, organizationId: string): Promise<Chain
       (select last_seq from organization_event_counters where organization_id = ${organizationId}) as last_seq,
       (select max(seq) from checked) as max_seq`)) as unknown as { rows: Row[] }
   const [row] = result.rows
+  // Stryker disable next-line OptionalChaining: a select of aggregates and scalar subqueries answers one row
   const entries = row?.entries ?? 0
+  // Stryker disable next-line OptionalChaining: a select of aggregates and scalar subqueries answers one row
   const maxSeq = Number(row?.max_seq ?? 0)
+  // Stryker disable next-line OptionalChaining,ConditionalExpression,LogicalOperator: one row, never undefined columns, and Number(null) is 0 too
   const lastSeq = row?.last_seq === null || row?.last_seq === undefined ? 0 : Number(row.last_seq)
   const brokenAt =
+    // Stryker disable next-line OptionalChaining: a select of aggregates and scalar subqueries answers one row
     row?.broken_at !== null && row?.broken_at !== undefined
       ? Number(row.broken_at)
       : maxSeq < lastSeq

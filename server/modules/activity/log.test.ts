@@ -242,6 +242,73 @@ describe('an entry of the log', () => {
     expect(csv).toBe(`${ACTIVITY_CSV_COLUMNS.join(',')}\r\n`)
   })
 
+  it('pages the view `limit` entries at a time, with a cursor to the next page only while entries remain', async () => {
+    const { admin, organization, keychain } = await transferWorld(t)
+    for (let n = 0; n < 5; n += 1) await event(organization.id, keychain.id, { payload: { n } })
+    type Page = { data: Array<{ payload: { n: number } }>; nextCursor: string | null }
+    const page = async (limit: number, cursor?: string | null): Promise<Page> => {
+      const after = cursor ? `&cursor=${cursor}` : ''
+      const response = await t.get(`/api/activity?keychain=${keychain.id}&limit=${limit}${after}`, {
+        cookie: admin.cookie,
+      })
+      return response.json()
+    }
+    const numbers = (each: Page) => each.data.map((entry) => entry.payload.n)
+    const first = await page(2)
+    expect(numbers(first)).toEqual([4, 3])
+    expect(first.nextCursor).not.toBeNull()
+    const second = await page(2, first.nextCursor)
+    expect(numbers(second)).toEqual([2, 1])
+    expect(second.nextCursor).not.toBeNull()
+    const last = await page(2, second.nextCursor)
+    expect(numbers(last)).toEqual([0])
+    expect(last.nextCursor).toBeNull()
+    // A view of exactly `limit` entries is one page, with nothing after it.
+    const whole = await page(5)
+    expect(numbers(whole)).toEqual([4, 3, 2, 1, 0])
+    expect(whole.nextCursor).toBeNull()
+  })
+
+  it('exports names and ids as cells a spreadsheet reads as text: a formula escaped, a line break kept in its cell, a lone first or last name unpadded, several ids apart', async () => {
+    const { admin, member, contact, organization, keychain, tag } = await transferWorld(t)
+    const loge = await makeKeychain(t, organization.id, 'Loge')
+    const [badge] = await makeTags(t, organization.id, 1, 'IDS')
+    const name = (id: string, firstName: string, lastName: string) =>
+      t.db.update(users).set({ firstName, lastName }).where(eq(users.id, id))
+    await name(admin.profile.id, '=HYPERLINK("https://evil.example","Open")', '')
+    await name(member.id, '', 'Lovelace\nKing')
+    await name(contact.id, 'Ada\rAugusta', 'Byron')
+    for (const actor of [admin.profile.id, member.id, contact.id]) {
+      await event(organization.id, keychain.id, {
+        actorId: actor,
+        keychainIds: [keychain.id, loge.id],
+        tagIds: [tag.id, badge!.id],
+      })
+      t.clock.advance(MINUTE)
+    }
+    const csv = await (
+      await t.get(`/api/activity/export?keychain=${keychain.id}`, { cookie: admin.cookie })
+    ).text()
+    // Line breaks inside a name are quoted: the record stays one line of the sheet.
+    expect(csv).toContain('"Lovelace\nKing"')
+    expect(csv).toContain('"Ada\rAugusta Byron"')
+    const records = parse(csv, { columns: true }) as Array<Record<string, string>>
+    const ids = { keychain_ids: `${keychain.id} ${loge.id}`, tag_ids: `${tag.id} ${badge!.id}` }
+    expect(
+      records.map(({ actor_email, actor_name, keychain_ids, tag_ids }) => ({
+        actor_email,
+        actor_name,
+        keychain_ids,
+        tag_ids,
+      })),
+    ).toEqual([
+      { actor_email: contact.email, actor_name: 'Ada\rAugusta Byron', ...ids },
+      { actor_email: member.email, actor_name: 'Lovelace\nKing', ...ids },
+      // A leading "=" would run in a spreadsheet: the cell starts with a quote instead.
+      { actor_email: admin.email, actor_name: `'=HYPERLINK("https://evil.example","Open")`, ...ids },
+    ])
+  })
+
   it('pages after the entry a cursor names, and refuses a cursor that holds no entry number', async () => {
     const { admin, organization, keychain } = await transferWorld(t)
     for (let n = 0; n < 3; n += 1) await event(organization.id, keychain.id, { payload: { n } })
