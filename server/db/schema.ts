@@ -247,7 +247,11 @@ export const scans = pgTable(
     serverTime: at('server_time').notNull(),
     fromQueue: boolean('from_queue').notNull().default(false),
   },
-  (table) => [index('scans_organization_time_idx').on(table.organizationId, table.serverTime)],
+  (table) => [
+    index('scans_organization_time_idx').on(table.organizationId, table.serverTime),
+    // A tag's last scan (the "not seen for N days" report), its scans by month.
+    index('scans_tag_time_idx').on(table.tagId, table.serverTime),
+  ],
 )
 
 /**
@@ -459,6 +463,10 @@ export const transfers = pgTable(
     index('transfers_recipient_window_idx').on(table.recipientId, table.startsAt, table.id),
     // This month's allowance.
     index('transfers_organization_created_idx').on(table.organizationId, table.createdAt),
+    // The overdue report: the keychains out, by due date.
+    index('transfers_out_due_idx')
+      .on(table.organizationId, table.endsAt, table.id)
+      .where(sql`${table.status} = 'TRANSFERRED'`),
     check('transfers_window_order', sql`${table.endsAt} > ${table.startsAt}`),
   ],
 )
@@ -654,7 +662,15 @@ export const organizationEvents = pgTable(
      */
     hash: text('hash').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.organizationId, table.seq] })],
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.seq] }),
+    // The activity log's filters at any size: a keychain's or tag's entries (ids are unique across
+    // organizations), a person's (newest first), days (and the monthly report).
+    index('organization_events_keychains_idx').using('gin', table.keychainIds),
+    index('organization_events_tags_idx').using('gin', table.tagIds),
+    index('organization_events_actor_idx').on(table.organizationId, table.actorId, table.seq),
+    index('organization_events_time_idx').on(table.organizationId, table.serverTime),
+  ],
 )
 
 export type OrganizationEventRow = typeof organizationEvents.$inferSelect
