@@ -34,10 +34,12 @@ export const ActivityPageSchema = pageOf(ActivityEntrySchema)
 
 /**
  * `GET /activity` and its CSV export: newest first; `kind`, the person who did it, a keychain or tag it touched,
- * and calendar days (the organization's time zone, both included).
+ * calendar days (the organization's time zone, both included), and `q`, words searched in what the entry names:
+ * its keychains (their name now, or the name it recorded), keys, tags (code or name) and who did it.
  */
 export const ActivityQuerySchema = v.object({
   ...PageQuerySchema.entries,
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search at most 100 characters.'))),
   kind: v.optional(v.picklist(EVENT_KINDS, 'Unknown kind of entry.')),
   person: v.optional(IdSchema),
   keychain: v.optional(IdSchema),

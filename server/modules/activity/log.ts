@@ -1,11 +1,11 @@
 import { stringify } from 'csv-stringify/sync'
-import { and, arrayContains, desc, eq, gte, lt, type SQL } from 'drizzle-orm'
+import { and, arrayContains, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
 import type { ActivityEntry, ActivityQuery } from '../../../contract/activity.ts'
 import type { EventKind } from '../../../contract/events.ts'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { organizationEvents, users } from '../../db/schema.ts'
-import { decodeCursor, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import { keychains, organizationEvents, tags, users } from '../../db/schema.ts'
+import { decodeCursor, likeContains, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { toPerson } from '../members/service.ts'
 import { startOfDayIn } from '../subscriptions/calendar.ts'
 
@@ -23,8 +23,27 @@ function conditions({ organizationId, timeZone, query }: Scope): SQL[] {
     query.to
       ? lt(organizationEvents.serverTime, startOfDayIn(timeZone, shiftCalendarDay(query.to, 1)))
       : undefined,
+    query.q ? searched(organizationId, likeContains(query.q)) : undefined,
   ]
   return where.filter((each): each is SQL => each !== undefined)
+}
+
+/**
+ * Entries that name `pattern` (a `like` pattern, lower case): one of their keychains (by its name now, through its
+ * trigram index), one of their tags (code or name), the person who did it (name or e-mail), or the name the entry
+ * recorded (a keychain or key name, or its `{ from, to }` on a rename; a deleted keychain lives on only there).
+ */
+function searched(organizationId: string, pattern: string): SQL {
+  return sql`(
+    ${organizationEvents.keychainIds} && array(select ${keychains.id} from ${keychains}
+      where ${keychains.organizationId} = ${organizationId} and lower(${keychains.name}) like ${pattern})
+    or ${organizationEvents.tagIds} && array(select ${tags.id} from ${tags}
+      where ${tags.organizationId} = ${organizationId}
+        and (lower(${tags.code}) like ${pattern} or lower(${tags.name}) like ${pattern}))
+    or lower(${organizationEvents.payload}->>'name') like ${pattern}
+    or lower(${users.firstName} || ' ' || ${users.lastName}) like ${pattern}
+    or lower(${users.email}) like ${pattern}
+  )`
 }
 
 /** Up to `size` entries of the view before `beforeSeq` (newest first), with who did each. */
