@@ -5,6 +5,7 @@ import { API_BASE_URL } from '../lib/api.ts'
 import { call, searchOf } from '../lib/call.ts'
 
 export type ActivityFilter = {
+  q?: string | undefined
   kind?: EventKind | undefined
   from?: string | undefined
   to?: string | undefined
@@ -16,6 +17,7 @@ export const activityQuery = (organizationId: string, filter: ActivityFilter, cu
     queryKey: [
       'activity',
       organizationId,
+      filter.q ?? '',
       filter.kind ?? '',
       filter.from ?? '',
       filter.to ?? '',

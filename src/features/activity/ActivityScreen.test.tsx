@@ -80,6 +80,29 @@ describe('the activity screen', () => {
     expect(link.getAttribute('href')).toBe('/api/activity/export?kind=transfer.picked_up&from=2030-01-01')
   })
 
+  it('searches the words typed once submitted, keeping the other filters, and sends the search', async () => {
+    const urls = server({ entries: 2, valid: true, brokenAt: null })
+    const onFilterChange = vi.fn()
+    const filter = { q: 'cave', kind: 'transfer.picked_up' as const }
+    renderWithProviders(
+      <ActivityScreen organizationId="o1" filter={filter} onFilterChange={onFilterChange} />,
+    )
+    await screen.findByRole('list', { name: 'Activity' })
+    expect(urls[0]).toContain('/api/activity?q=cave&kind=transfer.picked_up')
+    expect(screen.getByRole('link', { name: 'Export as CSV' }).getAttribute('href')).toBe(
+      '/api/activity/export?q=cave&kind=transfer.picked_up',
+    )
+    const field = screen.getByRole('textbox', { name: 'Search a keychain, key, tag or person' })
+    expect((field as HTMLInputElement).value).toBe('cave')
+    fireEvent.change(field, { target: { value: '  Appartement 12 ' } })
+    expect(onFilterChange).not.toHaveBeenCalled()
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }))
+    expect(onFilterChange).toHaveBeenCalledWith({ q: 'Appartement 12', kind: 'transfer.picked_up' })
+    fireEvent.change(field, { target: { value: ' ' } })
+    fireEvent.submit(screen.getByRole('search'))
+    expect(onFilterChange).toHaveBeenLastCalledWith({ q: undefined, kind: 'transfer.picked_up' })
+  })
+
   it('says whether the ledger is intact, and where it was tampered with', async () => {
     server({ entries: 12, valid: false, brokenAt: 7 })
     renderWithProviders(<ActivityScreen organizationId="o1" filter={{}} onFilterChange={() => undefined} />)

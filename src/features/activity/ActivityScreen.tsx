@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { ActivityEntry } from '../../../contract/activity.ts'
 import { EVENT_KINDS, type EventKind } from '../../../contract/events.ts'
 import {
@@ -80,6 +81,35 @@ function Verification() {
   )
 }
 
+/** Words to find in what entries name (a keychain, key, tag or person), searched when submitted. */
+function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
+  const { t } = useLingui()
+  const [text, setText] = useState(value)
+  return (
+    <form
+      role="search"
+      className="mb-4 flex max-w-3xl flex-wrap items-end gap-3"
+      onSubmit={(event) => {
+        event.preventDefault()
+        onSearch(text.trim())
+      }}
+    >
+      <div className="min-w-0 flex-1">
+        <TextField
+          label={t`Search a keychain, key, tag or person`}
+          name="q"
+          value={text}
+          maxLength={100}
+          onChange={setText}
+        />
+      </div>
+      <Button type="submit" variant="secondary">
+        <Trans>Search</Trans>
+      </Button>
+    </form>
+  )
+}
+
 /** `/app/activity`: the organization's ledger, filtered by kind and days (kept in the URL), exportable as CSV. */
 export function ActivityScreen({
   organizationId,
@@ -99,6 +129,7 @@ export function ActivityScreen({
   return (
     <>
       <PageHeader title={<Trans>Activity</Trans>} />
+      <SearchForm value={filter.q ?? ''} onSearch={(q) => onFilterChange({ ...filter, q: q || undefined })} />
       <div className="mb-4 grid max-w-3xl gap-4 sm:grid-cols-3">
         <SelectField
           label={t`What`}

@@ -10,6 +10,7 @@ import { ActivityScreen } from '../../../features/activity/ActivityScreen.tsx'
  * the page, not here: what the route declares loads with every page of the app.
  */
 const SearchSchema = v.object({
+  q: v.optional(v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(100)), undefined as never)),
   kind: v.optional(v.fallback(v.string(), undefined as never)),
   from: v.optional(v.fallback(CalendarDateSchema, undefined as never)),
   to: v.optional(v.fallback(CalendarDateSchema, undefined as never)),
@@ -28,7 +29,7 @@ function Activity() {
     <RequireOrganization>
       {(organizationId) => (
         <ActivityScreen
-          key={`${organizationId}:${filter.kind ?? ''}:${filter.from ?? ''}:${filter.to ?? ''}`}
+          key={`${organizationId}:${filter.q ?? ''}:${filter.kind ?? ''}:${filter.from ?? ''}:${filter.to ?? ''}`}
           organizationId={organizationId}
           filter={filter}
           onFilterChange={(next) => void navigate({ search: next, replace: true })}
