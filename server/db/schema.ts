@@ -150,6 +150,11 @@ export const tags = pgTable(
     /** The paid order that produced it (null for tags made otherwise, e.g. the demo seed). */
     orderId: uuid('order_id').references((): AnyPgColumn => orders.id, { onDelete: 'set null' }),
     createdAt: at('created_at').notNull(),
+    /** Declared lost: scans answer `lost` (no keychain) until undone or replaced. */
+    lostAt: at('lost_at'),
+    lostById: uuid('lost_by_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** When the admins were last told that this lost tag was scanned (at most one mail an hour). */
+    lostNoticeAt: at('lost_notice_at'),
   },
   (table) => [
     unique('tags_organization_code_unique').on(table.organizationId, table.code),
@@ -161,6 +166,18 @@ export const tags = pgTable(
     index('tags_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
   ],
 )
+
+/**
+ * Public ids a tag had before a replacement was printed with a new one (same code): the old QR, lost, answers
+ * `lost` and never resolves to the keychain again.
+ */
+export const tagRetiredPublicIds = pgTable('tag_retired_public_ids', {
+  publicId: text('public_id').primaryKey(),
+  tagId: uuid('tag_id')
+    .notNull()
+    .references(() => tags.id, { onDelete: 'cascade' }),
+  retiredAt: at('retired_at').notNull(),
+})
 
 export const keychains = pgTable(
   'keychains',
@@ -228,7 +245,7 @@ export const custodyLog = pgTable(
   (table) => [index('custody_log_keychain_idx').on(table.keychainId, table.seq)],
 )
 
-export const SCAN_RESULTS = ['resolved', 'foreign', 'unknown'] as const
+export const SCAN_RESULTS = ['resolved', 'lost', 'foreign', 'unknown'] as const
 
 export const scans = pgTable(
   'scans',
