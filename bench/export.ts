@@ -3,7 +3,8 @@
 // (one kind, 1 % of them), on PostgreSQL and on PGlite (BENCH_DATABASES). The product runs as production runs
 // it (`dist-server/server.mjs`; needs `npm run build`); its resident memory is sampled every 20 ms. Flat
 // memory means the whole export's peak is about the small view's, far below the size of the file it sent.
-// PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (a fresh database, dropped after).
+// PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (a fresh database, dropped after). BENCH_HEAP_MIB caps
+// the server's old space (`--max-old-space-size`): an export held in memory fails under a cap below its size.
 import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -17,6 +18,7 @@ const root = new URL('..', import.meta.url).pathname
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',') as Database[]
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000)
 const SMALL_KIND = 'member.invited'
+const HEAP_MIB = process.env.BENCH_HEAP_MIB
 
 /** Appends `count` entries to the organization's log in one statement (1 % of them SMALL_KIND). */
 async function fillLog(database: { dataDir: string; url: string }, organizationId: string, count: number) {
@@ -80,7 +82,9 @@ async function benchDatabase(kind: Database) {
   try {
     const organization = await seed(database, 100)
     await fillLog(database, organization.organizationId, ENTRIES)
-    const product = await startProduct(database, root)
+    const product = await startProduct(database, root, {
+      args: HEAP_MIB ? [`--max-old-space-size=${HEAP_MIB}`] : [],
+    })
     try {
       const cookie = `session=${organization.adminSession}`
       await new Promise((resolve) => setTimeout(resolve, 3000))
@@ -110,7 +114,9 @@ async function benchDatabase(kind: Database) {
 
 const uptime = async () => (await promisify(execFile)('uptime')).stdout.trim()
 const start = await uptime()
-console.log(`${start}; ${ENTRIES.toLocaleString('en')} entries in the log`)
+console.log(
+  `${start}; ${ENTRIES.toLocaleString('en')} entries in the log${HEAP_MIB ? `; old space capped at ${HEAP_MIB} MiB` : ''}`,
+)
 const rows = []
 for (const kind of DATABASES) rows.push(...(await benchDatabase(kind)))
 console.log(
