@@ -56,6 +56,11 @@ export const TagConfigurationSchema = v.pipe(
     foregroundColor: ColorSchema,
     backgroundColor: ColorSchema,
     shippingAddress: v.optional(AddressSchema),
+    /**
+     * A reprint of this existing tag (same code, new QR) rather than new numbers: set only by
+     * `POST /tags/{id}/replacements`, refused in `POST /cart/items`.
+     */
+    replacesTagId: v.optional(IdSchema),
   }),
   v.check(
     (config) => qrColorsReadable(config.foregroundColor, config.backgroundColor),

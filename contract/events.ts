@@ -12,6 +12,10 @@ export const EVENT_KINDS = [
   /** One entry for a CSV import: every keychain and tag it made or attached, with the counts. */
   'keychains.imported',
   'tags.created',
+  /** A tag declared lost, found again (undone), or reprinted with its code on a new QR (a replacement paid). */
+  'tag.lost_declared',
+  'tag.lost_undone',
+  'tag.replaced',
   'scan.recorded',
   'transfer.authorized',
   'transfer.cancelled',

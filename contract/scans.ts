@@ -84,6 +84,15 @@ export const ScanResultSchema = v.variant('status', [
      */
     transfer: v.nullable(TransferSchema),
   }),
+  /**
+   * The tag (or an old QR of a tag reprinted since) was declared lost: it resolves to no keychain and offers no
+   * action; the organization's admins are told it was scanned.
+   */
+  v.object({
+    status: v.literal('lost'),
+    scanId: v.string(),
+    tag: v.object({ id: v.string(), code: v.string(), name: v.string(), lostAt: v.string() }),
+  }),
   /** The tag belongs to another organization: only its public landing applies. */
   v.object({ status: v.literal('foreign'), scanId: v.string(), publicId: v.string() }),
   v.object({ status: v.literal('unknown'), scanId: v.string(), value: v.string() }),

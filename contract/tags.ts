@@ -29,6 +29,8 @@ export const TagSchema = v.object({
     v.object({ id: v.string(), name: v.string(), keychainId: v.string(), keychainName: v.string() }),
   ),
   createdAt: v.string(),
+  /** Present when the tag was declared lost (ISO time): it resolves to no keychain until undone or replaced. */
+  lostAt: v.optional(v.string()),
 })
 export type Tag = v.InferOutput<typeof TagSchema>
 export const TagPageSchema = pageOf(TagSchema)
@@ -83,3 +85,14 @@ export const TagIdParamsSchema = v.object({ id: IdSchema })
 
 /** The answer of `POST /tags/{publicId}/found-reports` (202): the organization's admins were told. */
 export const FoundReportAcceptedSchema = v.object({ status: v.literal('sent') })
+
+/** `PUT` / `DELETE /tags/{id}/lost`: the tag, declared lost or found again. */
+export const TagLostSchema = v.object({
+  tag: TagSchema,
+  /** Who declared it lost (null once undone, or when that person's account is gone). */
+  lostBy: v.nullable(PersonSchema),
+})
+export type TagLost = v.InferOutput<typeof TagLostSchema>
+
+/** `POST /tags/{id}/replacements` (201): the reprint of the tag's code is in the caller's cart. */
+export const TagReplacementSchema = v.object({ cartItemId: v.string() })

@@ -1,10 +1,13 @@
 import {
   FoundReportAcceptedSchema,
   FoundReportSchema,
+  TagIdParamsSchema,
   TagLandingSchema,
   TagListQuerySchema,
+  TagLostSchema,
   TagPageSchema,
   TagPublicParamsSchema,
+  TagReplacementSchema,
 } from '../tags.ts'
 import { endpoint } from './endpoint.ts'
 
@@ -23,5 +26,23 @@ export const tagEndpoints = {
     params: TagPublicParamsSchema,
     body: FoundReportSchema,
     response: FoundReportAcceptedSchema,
+  }),
+  declareLost: endpoint({
+    method: 'put',
+    path: '/tags/:id/lost',
+    params: TagIdParamsSchema,
+    response: TagLostSchema,
+  }),
+  undoLost: endpoint({
+    method: 'delete',
+    path: '/tags/:id/lost',
+    params: TagIdParamsSchema,
+    response: TagLostSchema,
+  }),
+  orderReplacement: endpoint({
+    method: 'post',
+    path: '/tags/:id/replacements',
+    params: TagIdParamsSchema,
+    response: TagReplacementSchema,
   }),
 }

@@ -339,6 +339,15 @@ export const FIXTURES: Record<string, Fixture> = {
   })),
 
   'GET /tags': single(selected('read__tag'), get('/api/tags'), LIST_ONLY),
+  'PUT /tags/:id/lost': inEach(selected('update__tag'), async (w, id) => ({
+    path: `/api/tags/${(await w.tag(id)).id}/lost`,
+  })),
+  'DELETE /tags/:id/lost': inEach(selected('update__tag'), async (w, id) => ({
+    path: `/api/tags/${(await w.tag(id)).id}/lost`,
+  })),
+  'POST /tags/:id/replacements': inEach(selected('create__order'), async (w, id) => ({
+    path: `/api/tags/${(await w.tag(id)).id}/replacements`,
+  })),
   'GET /tags/:publicId': inEach('public', async (w, id) => ({ path: await tagPath(w, id) })),
   'POST /tags/:publicId/found-reports': inEach('public', async (w, id) => ({
     path: await tagPath(w, id, '/found-reports'),

@@ -64,6 +64,11 @@ export async function resolveScanOffline(input: {
   const readsHere = tag.organizationId === input.organizationId && input.permissions.includes('read__tag')
   const mine = transfers.some((each) => each.recipient.id === input.userId && isOpenAt(each, now))
   if (!readsHere && !mine) return { status: 'foreign', scanId: input.scanId, publicId: tag.publicId }
+  // Declared lost (the mirror got it from the change feed): no keychain, no action, as the server answers.
+  if (tag.lostAt) {
+    const { id, code, name, lostAt } = tag
+    return { status: 'lost', scanId: input.scanId, tag: { id, code, name, lostAt } }
+  }
   // Elsewhere than the selected organization the device does not know the caller's role: only the pickup.
   const permissions = tag.organizationId === input.organizationId ? input.permissions : ['pickup__transfer']
   const detail = row?.detail

@@ -26,6 +26,8 @@ type Packed = [
   keyName: string | null,
   keychainId: string | null,
   keychainName: string | null,
+  /** Only when the tag is declared lost (most tags: the tuple stops before it). */
+  lostAt?: string,
 ]
 
 function bucketIdOf(organizationId: string, code: string): string {
@@ -39,7 +41,7 @@ const urlBaseOf = (tag: MirroredTag) =>
 
 function pack(tag: MirroredTag, base: string): Packed {
   const { key } = tag
-  return [
+  const packed: Packed = [
     tag.id,
     tag.publicId,
     tag.code,
@@ -54,11 +56,13 @@ function pack(tag: MirroredTag, base: string): Packed {
     key?.keychainId ?? null,
     key?.keychainName ?? null,
   ]
+  if (tag.lostAt) packed.push(tag.lostAt)
+  return packed
 }
 
 function unpack(packed: Packed, bucket: TagBucket): MirroredTag {
   const [id, publicId, code, name, foregroundColor, backgroundColor, createdAt, gen, url] = packed
-  const [, , , , , , , , , keyId, keyName, keychainId, keychainName] = packed
+  const [, , , , , , , , , keyId, keyName, keychainId, keychainName, lostAt] = packed
   return {
     id,
     publicId,
@@ -74,6 +78,7 @@ function unpack(packed: Packed, bucket: TagBucket): MirroredTag {
         : null,
     organizationId: bucket.organizationId,
     ...(gen !== null ? { gen } : {}),
+    ...(lostAt ? { lostAt } : {}),
   }
 }
 

@@ -105,6 +105,12 @@ export async function addCartItem(
   if (item.productType === 'TAG') {
     if (!scope.permissions.includes('create__order')) throw forbidden()
     if (item.productRefId !== TAG_PRODUCT_ID) throw invalid('productRefId', 'No such product.')
+    if (item.configuration.replacesTagId !== undefined) {
+      throw invalid(
+        'configuration.replacesTagId',
+        'Order a replacement from the tag (POST /tags/{id}/replacements).',
+      )
+    }
     const { startNumber } = item.configuration
     if (!tagNumbersFit(startNumber, item.quantity)) {
       throw invalid(

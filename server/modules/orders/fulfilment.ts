@@ -4,6 +4,7 @@ import { type OrderRow, orderLines, organizations } from '../../db/schema.ts'
 import { planConfigurationOf, tagConfiguration } from '../cart/pricing.ts'
 import { appendEvent } from '../events/log.ts'
 import { startSubscription } from '../subscriptions/service.ts'
+import { replaceTag } from '../tags/lost.ts'
 import { createOrderTags } from '../tags/service.ts'
 
 /**
@@ -24,7 +25,15 @@ export async function fulfilPaidOrder(tx: Db, order: OrderRow, now: Date): Promi
     .orderBy(orderLines.position)
   const tagIds: string[] = []
   for (const line of lines) {
-    if (line.productType === 'TAG') {
+    if (line.productType === 'TAG' && tagConfiguration(line).replacesTagId) {
+      // A replacement: the same tag (same code) gets a new QR, no new number (its own ledger entry).
+      await replaceTag(tx, {
+        organizationId: order.organizationId,
+        tagId: tagConfiguration(line).replacesTagId!,
+        orderId: order.id,
+        now,
+      })
+    } else if (line.productType === 'TAG') {
       const config = tagConfiguration(line)
       const created = await createOrderTags(
         tx,

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotentResponse, idempotentWrite } from '../../http/idempotency.ts'
+import { noticeLostTagScan } from '../tags/lost.ts'
 import { withKeychainTags } from '../transfers/view.ts'
 import { recordScanStatement, resolveScan } from './service.ts'
 
@@ -32,7 +33,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
         },
         recordScanStatement,
         async () => {
-          const { result, values } = await resolveScan(deps.database.db, {
+          const { result, values, lostTagId } = await resolveScan(deps.database.db, {
             userId: session.user.id,
             scope: organization,
             value: body.value,
@@ -41,6 +42,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
             now,
             publicUrl: deps.config.publicUrl,
           })
+          if (lostTagId) await noticeLostTagScan(deps, { id: lostTagId })
           return { status: 201, body: result, values }
         },
       )

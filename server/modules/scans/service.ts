@@ -6,7 +6,7 @@ import { parseScanValue } from '../../../contract/scan-value.ts'
 import { SCAN_ACTIONS, type ScanResult } from '../../../contract/scans.ts'
 import type { Db } from '../../db/client.ts'
 import { oncePerDatabase } from '../../db/prepared.ts'
-import { keychains, keys, scans, tags, users } from '../../db/schema.ts'
+import { keychains, keys, scans, tagRetiredPublicIds, tags, users } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import type { IdempotentWrite } from '../../http/idempotency.ts'
 import { memberRole } from '../../http/member-role.ts'
@@ -55,14 +55,33 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
   const target = parseScanValue(value)
   if (target.kind === 'none') return null
   const statements = tagStatements(db)
-  const [row] =
+  let [row] =
     target.kind === 'publicId'
       ? await statements.byPublicId.execute({ publicId: target.publicId })
       : await statements.byCode.execute({ organizationId: scope.organizationId, code: target.code })
+  // The old QR of a tag reprinted since (a replacement of a lost tag): it is that tag, lost for good.
+  let retired = false
+  if (!row && target.kind === 'publicId') {
+    const [old] = await db
+      .select({ tagId: tagRetiredPublicIds.tagId })
+      .from(tagRetiredPublicIds)
+      .where(eq(tagRetiredPublicIds.publicId, target.publicId))
+    if (old) {
+      const [current] = await db
+        .select({ code: tags.code, organizationId: tags.organizationId })
+        .from(tags)
+        .where(eq(tags.id, old.tagId))
+      if (current) {
+        ;[row] = await statements.byCode.execute(current)
+        retired = true
+      }
+    }
+  }
   if (!row) return null
   const { tag, key, keychainName } = row
   return {
     ...row,
+    retired,
     keyId: key?.id ?? null,
     keychainId: key?.keychainId ?? null,
     link:
@@ -109,8 +128,8 @@ export const recordScanStatement = {
 export async function resolveScan(
   db: Db,
   input: ScanInput,
-): Promise<{ result: ScanResult; values: Record<string, unknown> }> {
-  const { result, tagId, logged } = await answerScan(db, input, randomUUID())
+): Promise<{ result: ScanResult; values: Record<string, unknown>; lostTagId: string | null }> {
+  const { result, tagId, logged, lost } = await answerScan(db, input, randomUUID())
   const values = {
     id: result.scanId,
     userId: input.userId,
@@ -125,7 +144,7 @@ export async function resolveScan(
     eventKeychainIds: `{${logged?.keychainId ?? ''}}`,
     eventTagIds: `{${tagId ?? ''}}`,
   }
-  return { result, values }
+  return { result, values, lostTagId: lost ? tagId : null }
 }
 
 async function answerScan(
@@ -137,6 +156,8 @@ async function answerScan(
   tagId: string | null
   /** Where a resolved scan is logged: its tag's organization, and the keychain the tag is on. */
   logged?: { organizationId: string; keychainId: string | null }
+  /** The tag found is lost (or the value is an old QR of a reprinted tag): its admins are to be told. */
+  lost?: boolean
 }> {
   const found = await findTag(db, input.scope, input.value)
   let role: Role | null = null
@@ -152,7 +173,26 @@ async function answerScan(
   const permissions = role ? permissionsFor(role) : []
   if (found === null) return { result: { status: 'unknown', scanId, value: input.value }, tagId: null }
   const tagId = found.tag.id
-  if (!role) return { result: { status: 'foreign', scanId, publicId: found.tag.publicId }, tagId }
+  const lost = found.retired || found.tag.lostAt !== null
+  if (!role) return { result: { status: 'foreign', scanId, publicId: found.tag.publicId }, tagId, lost }
+  if (lost) {
+    // A lost tag resolves to no keychain and offers nothing; the scan is still the organization's entry.
+    return {
+      result: {
+        status: 'lost',
+        scanId,
+        tag: {
+          id: tagId,
+          code: found.tag.code,
+          name: found.tag.name,
+          lostAt: (found.tag.lostAt ?? input.now).toISOString(),
+        },
+      },
+      tagId,
+      lost,
+      logged: { organizationId: found.tag.organizationId, keychainId: null },
+    }
+  }
 
   let key: Extract<ScanResult, { status: 'resolved' }>['key'] = null
   let keychain: Extract<ScanResult, { status: 'resolved' }>['keychain'] = null

@@ -19,7 +19,7 @@ export async function tagLanding(
   deps: Pick<AppDeps, 'database' | 'config'>,
   publicId: string,
   session: CurrentSession | null,
-): Promise<TagLanding> {
+): Promise<TagLanding & { lostTagId?: string }> {
   const { db } = deps.database
   const [row] = await selectLinkedTags(db, eq(tags.publicId, publicId))
   if (!row) throw notFound('No such tag.')
@@ -31,7 +31,12 @@ export async function tagLanding(
   const role = session ? await memberRole(db, session.user.id, organization.id) : null
   const permissions = permissionsFor(role)
   if (!permissions.includes('read__tag')) {
-    return { view: 'found', code: row.tag.code, organization: { name: organization.name } }
+    return {
+      view: 'found',
+      code: row.tag.code,
+      organization: { name: organization.name },
+      ...(row.tag.lostAt ? { lostTagId: row.tag.id } : {}),
+    }
   }
   let keychain: Extract<TagLanding, { view: 'member' }>['keychain'] = null
   if (row.keychainId && row.keychainName !== null) {

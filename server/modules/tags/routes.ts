@@ -1,5 +1,6 @@
 import { tagEndpoints } from '../../../contract/endpoints/tags.ts'
 import { DEFAULT_LOCALE } from '../../../contract/locale.ts'
+import type { TagLanding } from '../../../contract/tags.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -8,6 +9,7 @@ import { requestedLocale } from '../../http/request-locale.ts'
 import { reportFoundTag } from './found-reports.ts'
 import { tagLanding } from './landing.ts'
 import { listTags } from './list.ts'
+import { noticeLostTagScan, orderTagReplacement, setTagLost } from './lost.ts'
 
 export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
@@ -29,7 +31,14 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
       access: 'public',
       responses: { 200: { description: 'The landing' } },
     },
-    async (c, { params, session }) => c.json(await tagLanding(deps, params.publicId, session), 200),
+    async (c, { params, session }) => {
+      const landing = await tagLanding(deps, params.publicId, session)
+      // Someone outside the organization opened a lost tag's QR: its admins are told (hourly at most).
+      if (landing.view === 'found' && landing.lostTagId)
+        await noticeLostTagScan(deps, { id: landing.lostTagId })
+      const { lostTagId: _, ...shown } = landing
+      return c.json(shown as TagLanding, 200)
+    },
   )
 
   api.route(
@@ -55,5 +64,40 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
       })
       return c.json({ status: 'sent' as const }, 202)
     },
+  )
+
+  for (const [endpoint, lost] of [
+    [tagEndpoints.declareLost, true],
+    [tagEndpoints.undoLost, false],
+  ] as const) {
+    api.route(
+      {
+        ...endpoint,
+        summary: lost
+          ? 'Declare a tag of the selected organization lost: scans answer `lost`, its admins are told of each (hourly)'
+          : 'Undo a lost declaration: the tag resolves to its keychain again',
+        access: inSelectedOrganization('update__tag'),
+        responses: { 200: { description: 'The tag and who declared it lost' } },
+      },
+      async (c, { organization, session, params }) =>
+        c.json(
+          await setTagLost(deps, { scope: organization, userId: session.user.id, tagId: params.id, lost }),
+          200,
+        ),
+    )
+  }
+
+  api.route(
+    {
+      ...tagEndpoints.orderReplacement,
+      summary: "Put a reprint of the tag (same code, new QR once paid) into the caller's cart",
+      access: inSelectedOrganization('create__order'),
+      responses: { 201: { description: 'In the cart (the same line when already there)' } },
+    },
+    async (c, { organization, session, params }) =>
+      c.json(
+        await orderTagReplacement(deps, { scope: organization, userId: session.user.id, tagId: params.id }),
+        201,
+      ),
   )
 }

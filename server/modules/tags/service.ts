@@ -183,7 +183,7 @@ export type TagFields = Pick<
   'id' | 'publicId' | 'code' | 'name' | 'foregroundColor' | 'backgroundColor' | 'createdAt'
 >
 
-export function toTag(row: TagFields, key: TagKeyLink, publicUrl: string): Tag {
+export function toTag(row: TagFields & { lostAt?: Date | null }, key: TagKeyLink, publicUrl: string): Tag {
   return {
     id: row.id,
     publicId: row.publicId,
@@ -194,5 +194,6 @@ export function toTag(row: TagFields, key: TagKeyLink, publicUrl: string): Tag {
     url: tagUrl(publicUrl, row.publicId),
     key,
     createdAt: row.createdAt.toISOString(),
+    ...(row.lostAt ? { lostAt: row.lostAt.toISOString() } : {}),
   }
 }

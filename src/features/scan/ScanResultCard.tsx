@@ -54,6 +54,29 @@ export function ScanResultCard({
       </Card>
     )
   }
+  if (result.status === 'lost') {
+    const { code, name } = result.tag
+    return (
+      <Card className="flex flex-col gap-2 bg-red-50">
+        <h2 className="font-semibold text-red-900">
+          <Trans>Lost tag</Trans>
+        </h2>
+        <p className="text-slate-800">
+          <Trans>
+            Tag {code} ({name}) was declared lost: it no longer opens its keychain. Keep it aside and give it
+            back to your organization.
+          </Trans>
+        </p>
+        <p className="text-sm text-slate-700">
+          {offline ? (
+            <Trans>Its administrators will be told of this scan when the network returns.</Trans>
+          ) : (
+            <Trans>Its administrators have been told of this scan.</Trans>
+          )}
+        </p>
+      </Card>
+    )
+  }
   if (result.status === 'foreign') {
     return (
       <Card className="flex flex-col gap-3">
