@@ -53,6 +53,10 @@ export const ErrorCode = {
   csvInvalid: 'csv_invalid',
   /** A keychain CSV import with errors in its rows (400; `issues` lists them by `line:column`). */
   importRowsInvalid: 'import_rows_invalid',
+  /** A label reprint whose filter matches no tag (400). */
+  labelSelectionEmpty: 'label_selection_empty',
+  /** A label reprint of more than `LABEL_PRINT_MAX` tags (400): narrow the filter or print in parts. */
+  labelSelectionTooLarge: 'label_selection_too_large',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',

@@ -24,6 +24,7 @@ import { foundReportRoutes } from './modules/found-reports/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { keychainImportRoutes } from './modules/keychain-imports/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
+import { labelRoutes } from './modules/labels/routes.ts'
 import { memberRoutes } from './modules/members/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { organizationRoutes } from './modules/organizations/routes.ts'
@@ -54,6 +55,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'keychains', mount: keychainRoutes },
   { tag: 'keychain-imports', mount: keychainImportRoutes },
   { tag: 'tags', mount: tagRoutes },
+  { tag: 'labels', mount: labelRoutes },
   { tag: 'scans', mount: scanRoutes },
   { tag: 'transfers', mount: transferRoutes },
   { tag: 'calendar', mount: calendarRoutes },

@@ -8,6 +8,7 @@ import { foundReportEndpoints } from './found-reports.ts'
 import { healthEndpoints } from './health.ts'
 import { keychainImportEndpoints } from './keychain-imports.ts'
 import { keychainEndpoints } from './keychains.ts'
+import { labelEndpoints } from './labels.ts'
 import { memberEndpoints } from './members.ts'
 import { orderEndpoints } from './orders.ts'
 import { organizationEndpoints } from './organizations.ts'
@@ -33,6 +34,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   healthEndpoints,
   keychainImportEndpoints,
   keychainEndpoints,
+  labelEndpoints,
   memberEndpoints,
   orderEndpoints,
   organizationEndpoints,

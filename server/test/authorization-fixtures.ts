@@ -339,6 +339,14 @@ export const FIXTURES: Record<string, Fixture> = {
   })),
 
   'GET /tags': single(selected('read__tag'), get('/api/tags'), LIST_ONLY),
+  'POST /tag-labels': inEach(selected('read__tag'), async (w, id) => ({
+    path: '/api/tag-labels',
+    json: { format: 'avery-l7160', selection: { by: 'ids', ids: [(await w.tag(id)).id] } },
+  })),
+  'POST /tag-labels/pdf': inEach(selected('read__tag'), async (w, id) => ({
+    path: '/api/tag-labels/pdf',
+    json: { format: 'dymo-11352', selection: { by: 'ids', ids: [(await w.tag(id)).id] } },
+  })),
   'PUT /tags/:id/lost': inEach(selected('update__tag'), async (w, id) => ({
     path: `/api/tags/${(await w.tag(id)).id}/lost`,
   })),
