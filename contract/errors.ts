@@ -57,6 +57,8 @@ export const ErrorCode = {
   labelSelectionEmpty: 'label_selection_empty',
   /** A label reprint of more than `LABEL_PRINT_MAX` tags (400): narrow the filter or print in parts. */
   labelSelectionTooLarge: 'label_selection_too_large',
+  /** A bulk keychain action whose filter matches more than `BULK_KEYCHAINS_MAX` keychains (400). */
+  bulkSelectionTooLarge: 'bulk_selection_too_large',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',

@@ -22,6 +22,7 @@ import { cartRoutes } from './modules/cart/routes.ts'
 import { dashboardRoutes } from './modules/dashboard/routes.ts'
 import { foundReportRoutes } from './modules/found-reports/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { keychainBulkRoutes } from './modules/keychain-bulk/routes.ts'
 import { keychainImportRoutes } from './modules/keychain-imports/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
 import { labelRoutes } from './modules/labels/routes.ts'
@@ -54,6 +55,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'members', mount: memberRoutes },
   { tag: 'keychains', mount: keychainRoutes },
   { tag: 'keychain-imports', mount: keychainImportRoutes },
+  { tag: 'keychain-bulk', mount: keychainBulkRoutes },
   { tag: 'tags', mount: tagRoutes },
   { tag: 'labels', mount: labelRoutes },
   { tag: 'scans', mount: scanRoutes },

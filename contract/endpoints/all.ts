@@ -6,6 +6,7 @@ import { dashboardEndpoints } from './dashboard.ts'
 import type { Endpoint } from './endpoint.ts'
 import { foundReportEndpoints } from './found-reports.ts'
 import { healthEndpoints } from './health.ts'
+import { keychainBulkEndpoints } from './keychain-bulk.ts'
 import { keychainImportEndpoints } from './keychain-imports.ts'
 import { keychainEndpoints } from './keychains.ts'
 import { labelEndpoints } from './labels.ts'
@@ -32,6 +33,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   dashboardEndpoints,
   foundReportEndpoints,
   healthEndpoints,
+  keychainBulkEndpoints,
   keychainImportEndpoints,
   keychainEndpoints,
   labelEndpoints,

@@ -312,6 +312,16 @@ export const FIXTURES: Record<string, Fixture> = {
     }),
     'creates in the selected organization only; another one’s tags and members are row errors',
   ),
+  'POST /keychain-bulk/custodian-changes': inEach(selected('update__keychain'), async (w, id) => ({
+    path: '/api/keychain-bulk/custodian-changes',
+    json: { ids: [(await w.keychain(id)).id], custodianId: null, reason: 'Matrix' },
+    headers: { 'idempotency-key': randomUUID() },
+  })),
+  'POST /keychain-bulk/deletions': inEach(selected('delete__keychain'), async (w, id) => ({
+    path: '/api/keychain-bulk/deletions',
+    json: { ids: [(await w.keychain(id)).id] },
+    headers: { 'idempotency-key': randomUUID() },
+  })),
   'GET /keychain-export': single(selected('read__keychain'), get('/api/keychain-export'), LIST_ONLY),
   'GET /keychains/:id': inEach(selected('read__keychain'), async (w, id) => ({
     path: await keychainPath(w, id),

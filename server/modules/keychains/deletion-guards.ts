@@ -1,5 +1,7 @@
+import { and, inArray } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
-import { hasOpenTransfer } from '../transfers/conditions.ts'
+import { transfers } from '../../db/schema.ts'
+import { hasOpenTransfer, openWhere } from '../transfers/conditions.ts'
 
 /**
  * Reasons a keychain cannot be deleted right now, checked inside the deleting transaction (the keychain row
@@ -14,3 +16,19 @@ export const refuseWhileTransferActive: KeychainDeletionGuard = async (db, keych
     : null
 
 export const keychainDeletionGuards: KeychainDeletionGuard[] = [refuseWhileTransferActive]
+
+/**
+ * The guards above over many keychains at once (a bulk deletion), one statement each: the ids each refuses.
+ * Keep the two lists in step.
+ */
+export type KeychainsDeletionGuard = (db: Db, keychainIds: string[], now: Date) => Promise<string[]>
+
+export const refuseAnyWhileTransferActive: KeychainsDeletionGuard = async (db, keychainIds, now) =>
+  (
+    await db
+      .selectDistinct({ id: transfers.keychainId })
+      .from(transfers)
+      .where(and(inArray(transfers.keychainId, keychainIds), openWhere(now)))
+  ).map((row) => row.id)
+
+export const keychainsDeletionGuards: KeychainsDeletionGuard[] = [refuseAnyWhileTransferActive]

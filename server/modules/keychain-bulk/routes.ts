@@ -1,0 +1,93 @@
+import { keychainBulkEndpoints } from '../../../contract/endpoints/keychain-bulk.ts'
+import type { AppDeps } from '../../deps.ts'
+import { inSelectedOrganization } from '../../http/access.ts'
+import type { ApiRouter } from '../../http/api-router.ts'
+import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { changeCustodians } from './custodian.ts'
+import { deleteKeychains } from './deletion.ts'
+
+const SELECTION =
+  'the keychains named by `ids` (at most 500; one not of the organization: 404, nothing changed) or all matching `filter` (`q`, `custodianId`; over 500: 400 `bulk_selection_too_large`)'
+
+/** Actions on many keychains at once: one transaction each (all or nothing), once per Idempotency-Key. */
+export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
+  const { db } = deps.database
+
+  api.route(
+    {
+      ...keychainBulkEndpoints.custodian,
+      summary: `Change the custodian of ${SELECTION}, with a reason: one custody entry and one event per keychain changed`,
+      access: inSelectedOrganization('update__keychain'),
+      responses: {
+        200: { description: 'How many changed, how many already had that custodian' },
+        400: { description: 'Bad selection, custodian not a member, or too many keychains' },
+        409: { description: 'One of them is out on a transfer: nothing changed' },
+        422: { description: 'The Idempotency-Key was used for another request' },
+      },
+    },
+    async (c, { organization, session, headers, body }) => {
+      const now = deps.clock.now()
+      const { organizationId } = organization
+      const answer = await idempotent(
+        db,
+        {
+          userId: session.user.id,
+          key: headers['idempotency-key'],
+          request: 'POST /keychain-bulk/custodian-changes',
+          payload: { organizationId, ...body },
+          now,
+        },
+        async (tx) => ({
+          status: 200,
+          body: await changeCustodians(tx, {
+            organizationId,
+            actorId: session.user.id,
+            selection: { ids: body.ids, filter: body.filter },
+            custodianId: body.custodianId,
+            reason: body.reason,
+            now,
+          }),
+        }),
+      )
+      return idempotentResponse(c, answer)
+    },
+  )
+
+  api.route(
+    {
+      ...keychainBulkEndpoints.deletion,
+      summary: `Delete ${SELECTION}, with their keys (their tags become free): one event per keychain`,
+      access: inSelectedOrganization('delete__keychain'),
+      responses: {
+        200: { description: 'How many were deleted' },
+        400: { description: 'Bad selection, or too many keychains' },
+        409: { description: 'One of them has an active transfer: nothing deleted' },
+        422: { description: 'The Idempotency-Key was used for another request' },
+      },
+    },
+    async (c, { organization, session, headers, body }) => {
+      const now = deps.clock.now()
+      const { organizationId } = organization
+      const answer = await idempotent(
+        db,
+        {
+          userId: session.user.id,
+          key: headers['idempotency-key'],
+          request: 'POST /keychain-bulk/deletions',
+          payload: { organizationId, ...body },
+          now,
+        },
+        async (tx) => ({
+          status: 200,
+          body: await deleteKeychains(tx, {
+            organizationId,
+            actorId: session.user.id,
+            selection: { ids: body.ids, filter: body.filter },
+            now,
+          }),
+        }),
+      )
+      return idempotentResponse(c, answer)
+    },
+  )
+}
