@@ -309,3 +309,29 @@ describe('what a resolved scan shows of the tag', () => {
     expect(await scan({ value: 'hello' })).toEqual({ status: 'unknown', scanId: 'scan-1', value: 'hello' })
   })
 })
+
+describe('a lost tag', () => {
+  const LOST_AT = '2026-11-22T08:00:00.000Z'
+  const apply = async (tags: ReturnType<typeof tag>[]) => {
+    const { applyExpecting, page } = await import('../../tests/sync-pages.ts')
+    const { readSyncState } = await import('./apply.ts')
+    await applyExpecting(page({ tags }), await withDb(readSyncState))
+  }
+
+  it('answers lost by code and by QR once the change feed says so, and resolves again once undone', async () => {
+    await mirrorKeychain(keychain('kc-cave', { keys: [keyOf('Porte', CAVE_TAG)] }))
+    await apply([{ ...CAVE_TAG, lostAt: LOST_AT }])
+    const lost = { id: CAVE_TAG.id, code: CAVE_TAG.code, name: CAVE_TAG.name, lostAt: LOST_AT }
+    expect(await scan()).toEqual({ status: 'lost', scanId: 'scan-1', tag: lost })
+    expect(await scan({ value: CAVE_TAG.url })).toEqual({ status: 'lost', scanId: 'scan-1', tag: lost })
+    // A member without actions gets the same: nothing to do with a lost tag.
+    expect(await scan({ permissions: ['read__tag'], userId: CUSTODIAN })).toMatchObject({ status: 'lost' })
+    await apply([CAVE_TAG])
+    expect(await scan()).toMatchObject({ status: 'resolved', keychain: { id: 'kc-cave' } })
+  })
+
+  it('is still another organization’s tag for a caller who cannot read it', async () => {
+    await withDb((db) => putTags(db, [asMirroredTag(OTHER_ORG, { ...CAVE_TAG, lostAt: LOST_AT })]))
+    expect(await scan({ value: CAVE_TAG.publicId })).toMatchObject({ status: 'foreign' })
+  })
+})

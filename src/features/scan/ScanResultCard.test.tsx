@@ -85,3 +85,35 @@ describe('scan result card', () => {
     expect(screen.getByText('This tag is not on a key yet.')).toBeTruthy()
   })
 })
+
+describe('scan result card of a lost tag', () => {
+  const lost = {
+    status: 'lost' as const,
+    scanId: 's-lost',
+    tag: { id: 't1', code: 'AGC-00042', name: 'Agence', lostAt: '2030-01-15T09:00:00.000Z' },
+  }
+
+  it('says the tag is lost, opens no keychain, and that the admins were told', () => {
+    renderWithProviders(<ScanResultCard result={lost} />)
+    expect(screen.getByRole('heading', { name: 'Lost tag' })).toBeTruthy()
+    expect(screen.getByText(/Tag AGC-00042 \(Agence\) was declared lost/)).toBeTruthy()
+    expect(screen.getByText('Its administrators have been told of this scan.')).toBeTruthy()
+    expect(screen.queryByRole('link')).toBeNull()
+    expect(heldBy()).toBeNull()
+  })
+
+  it('offline, says they will be told when the network returns', () => {
+    renderWithProviders(<ScanResultCard result={lost} offline />)
+    expect(
+      screen.getByText('Its administrators will be told of this scan when the network returns.'),
+    ).toBeTruthy()
+  })
+
+  it('in French too', async () => {
+    await useLocale('fr')
+    renderWithProviders(<ScanResultCard result={lost} />)
+    expect(screen.getByRole('heading', { name: 'Étiquette perdue' })).toBeTruthy()
+    expect(screen.getByText(/L’étiquette AGC-00042 \(Agence\) a été déclarée perdue/)).toBeTruthy()
+    await useLocale('en')
+  })
+})

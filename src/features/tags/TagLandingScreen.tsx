@@ -10,6 +10,8 @@ import { Card } from '../../ui/Card.tsx'
 import { QrCode } from '../../ui/QrCode.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { FoundReportForm } from './FoundReportForm.tsx'
+import { ReprintTagPanel } from './LabelPrintPanel.tsx'
+import { LostTagPanel } from './LostTagPanel.tsx'
 
 export type MemberView = Extract<TagLanding, { view: 'member' }>
 
@@ -63,6 +65,8 @@ function MemberTagView({
         </dl>
         {keychain ? <div className="sm:self-end">{openKeychain(landing)}</div> : null}
       </Card>
+      <LostTagPanel tag={tag} organizationId={organization.id} permissions={landing.permissions} />
+      <ReprintTagPanel tagId={tag.id} permissions={landing.permissions} />
     </>
   )
 }
