@@ -1,35 +1,152 @@
-import { Trans } from '@lingui/react/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { tagListQuery } from '../../api/tags.ts'
+import { useState } from 'react'
+import { tagEndpoints } from '../../../contract/endpoints/tags.ts'
+import { LABEL_PRINT_MAX, type LabelPrint, type LabelSelection } from '../../../contract/labels.ts'
+import { downloadLabelsPdf } from '../../api/labels.ts'
+import { call } from '../../lib/call.ts'
 import { useHref } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { Button } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
-import { TagTable } from '../../ui/TagTable.tsx'
+import { TextField } from '../../ui/TextField.tsx'
+import { LabelPrintPanel } from './LabelPrintPanel.tsx'
 
-export function TagListScreen({ organizationId }: { organizationId: string }) {
-  const href = useHref()
-  const { cursor, pager } = useCursorPages()
-  const { data, isPending, isError, refetch } = useQuery(tagListQuery(organizationId, cursor))
+/** The selected organization's tags, searched by code or name; chosen ones (or all matching) print again. */
+export function TagListScreen({
+  organizationId,
+  printLabels = downloadLabelsPdf,
+}: {
+  organizationId: string
+  printLabels?: (print: LabelPrint) => Promise<void>
+}) {
+  const [draft, setDraft] = useState('')
+  const [q, setQ] = useState('')
   return (
     <>
       <PageHeader title={<Trans>Tags</Trans>} />
-      {isPending ? (
-        <LoadingState label={<Trans>Loading tags…</Trans>} />
-      ) : isError ? (
-        <ErrorState message={<Trans>The tags could not be loaded.</Trans>} onRetry={() => void refetch()} />
-      ) : data.data.length === 0 ? (
-        <EmptyState title={<Trans>No tags yet: they are created when a tag order is paid.</Trans>} />
-      ) : (
-        <div className="flex flex-col gap-4">
-          <TagTable
-            tags={data.data}
-            tagHref={(tag) => href(`/tags/${tag.publicId}`)}
-            keychainHref={(id) => href(`/app/keychains/${id}`)}
-          />
-          {pager(data.nextCursor)}
-        </div>
-      )}
+      <form
+        className="mb-4 flex items-end gap-2"
+        onSubmit={(event) => {
+          event.preventDefault()
+          setQ(draft.trim())
+        }}
+      >
+        <TextField
+          label={<Trans>Search by code or name</Trans>}
+          name="q"
+          value={draft}
+          onChange={setDraft}
+        />
+        <Button type="submit" variant="secondary">
+          <Trans>Search</Trans>
+        </Button>
+      </form>
+      {/* A new search starts from its first page with nothing chosen. */}
+      <TagPages key={q} organizationId={organizationId} q={q} printLabels={printLabels} />
     </>
+  )
+}
+
+function TagPages({
+  organizationId,
+  q,
+  printLabels,
+}: {
+  organizationId: string
+  q: string
+  printLabels: (print: LabelPrint) => Promise<void>
+}) {
+  const { t } = useLingui()
+  const href = useHref()
+  const { cursor, pager } = useCursorPages()
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set())
+  const [allMatching, setAllMatching] = useState(false)
+  const { data, isPending, isError, refetch } = useQuery({
+    queryKey: ['tags', organizationId, cursor, q] as const,
+    queryFn: () => call(tagEndpoints.list, { query: { cursor: cursor ?? undefined, q: q || undefined } }),
+  })
+  if (isPending) return <LoadingState label={<Trans>Loading tags…</Trans>} />
+  if (isError)
+    return (
+      <ErrorState message={<Trans>The tags could not be loaded.</Trans>} onRetry={() => void refetch()} />
+    )
+  if (data.data.length === 0)
+    return q ? (
+      <EmptyState title={<Trans>No tag matches this search.</Trans>} />
+    ) : (
+      <EmptyState title={<Trans>No tags yet: they are created when a tag order is paid.</Trans>} />
+    )
+  const selection: LabelSelection | null = allMatching
+    ? { by: 'filter', ...(q ? { q } : {}) }
+    : chosen.size > 0
+      ? { by: 'ids', ids: [...chosen] }
+      : null
+  const toggle = (id: string, on: boolean) =>
+    setChosen((current) => {
+      const next = new Set(current)
+      if (on) next.add(id)
+      else next.delete(id)
+      return next
+    })
+  const max = LABEL_PRINT_MAX
+  return (
+    <div className="flex flex-col gap-4">
+      <LabelPrintPanel selection={selection} count={allMatching ? null : chosen.size} onPrint={printLabels} />
+      <label className="flex items-center gap-2 text-sm text-slate-800">
+        <input
+          type="checkbox"
+          checked={allMatching}
+          onChange={(event) => setAllMatching(event.target.checked)}
+        />
+        {q ? (
+          <Trans>
+            Choose every tag matching “{q}” (at most {max})
+          </Trans>
+        ) : (
+          <Trans>Choose every tag (at most {max})</Trans>
+        )}
+      </label>
+      <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+        {data.data.map((tag) => {
+          const code = tag.code
+          return (
+            <li key={tag.id} className="flex flex-wrap items-center gap-3 px-4 py-3">
+              <input
+                type="checkbox"
+                aria-label={t`Choose ${code}`}
+                checked={allMatching || chosen.has(tag.id)}
+                disabled={allMatching}
+                onChange={(event) => toggle(tag.id, event.target.checked)}
+              />
+              <span
+                className="rounded-md px-2 py-1 font-mono text-sm font-bold ring-1 ring-slate-300"
+                style={{ color: tag.foregroundColor, backgroundColor: tag.backgroundColor }}
+              >
+                {code}
+              </span>
+              <AppLink
+                href={href(`/tags/${tag.publicId}`)}
+                className="font-medium text-slate-900 hover:underline"
+              >
+                {tag.name}
+              </AppLink>
+              <span className="ml-auto text-sm text-slate-700">
+                {tag.key ? (
+                  <AppLink href={href(`/app/keychains/${tag.key.keychainId}`)}>
+                    {tag.key.keychainName} · {tag.key.name}
+                  </AppLink>
+                ) : (
+                  <Trans>Not on a key yet</Trans>
+                )}
+              </span>
+            </li>
+          )
+        })}
+      </ul>
+      {pager(data.nextCursor)}
+    </div>
   )
 }

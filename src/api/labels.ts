@@ -1,0 +1,33 @@
+import type { LabelPrint } from '../../contract/labels.ts'
+import { API_BASE_URL, ApiError } from '../lib/api.ts'
+
+/**
+ * Asks the server for the labels' PDF (it is drawn there: no PDF or QR code in the browser's bundles) and hands
+ * it to the browser as a download. A refusal keeps the server's code (`label_selection_too_large`…).
+ */
+export async function downloadLabelsPdf(print: LabelPrint): Promise<void> {
+  const response = await fetch(`${API_BASE_URL}/tag-labels/pdf`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/pdf' },
+    body: JSON.stringify(print),
+  })
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as {
+      error?: { code: string; message: string }
+    } | null
+    throw new ApiError(
+      response.status,
+      body?.error?.code ?? 'download_failed',
+      body?.error?.message ?? 'The PDF could not be downloaded.',
+    )
+  }
+  const url = URL.createObjectURL(await response.blob())
+  const link = document.createElement('a')
+  link.href = url
+  link.download = `tags-${print.format}.pdf`
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+}

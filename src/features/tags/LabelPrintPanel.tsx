@@ -1,0 +1,103 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useState } from 'react'
+import { LABEL_FORMAT_IDS, type LabelFormatId } from '../../../contract/label-layout.ts'
+import { LABEL_PRINT_MAX, type LabelPrint, type LabelSelection } from '../../../contract/labels.ts'
+import { downloadLabelsPdf } from '../../api/labels.ts'
+import { ApiError } from '../../lib/api.ts'
+import { Button } from '../../ui/Button.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+
+/**
+ * Reprint of existing tags: the label format, the name or not, and a PDF drawn by the server at the media's
+ * real size. `selection` null: nothing chosen yet. `onPrint` sends it (the PDF download, in the app).
+ */
+export function LabelPrintPanel({
+  selection,
+  count,
+  onPrint,
+}: {
+  selection: LabelSelection | null
+  /** How many tags are chosen; null when "all matching the filter" (the server counts them). */
+  count: number | null
+  onPrint: (print: LabelPrint) => Promise<void>
+}) {
+  const { t } = useLingui()
+  const [format, setFormat] = useState<LabelFormatId>('avery-l7160')
+  const [withName, setWithName] = useState(true)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const names: Record<LabelFormatId, string> = {
+    'a4-sheet': t`A4 sheet, 24 tags of 45 mm`,
+    'avery-l7160': t`Avery L7160, A4 sheets of 21 labels of 63.5 × 38.1 mm`,
+    'brother-62x29': t`Brother 62 mm roll, labels 62 × 29 mm`,
+    'dymo-11352': t`Dymo 11352, labels 54 × 25 mm`,
+  }
+  const max = LABEL_PRINT_MAX
+  const tooMany = count !== null && count > max
+  const refusal = (caught: unknown) => {
+    if (caught instanceof ApiError && caught.code === 'label_selection_too_large')
+      return t`More than ${max} tags match this search: narrow it, or print them in parts.`
+    if (caught instanceof ApiError && caught.code === 'label_selection_empty')
+      return t`No tag matches this search: nothing to print.`
+    if (caught instanceof ApiError && caught.status === 404)
+      return t`Some of these tags no longer exist: reload the list.`
+    return t`The PDF could not be made. Try again.`
+  }
+  const print = async () => {
+    if (!selection) return
+    setBusy(true)
+    setError(null)
+    try {
+      await onPrint({ format, selection, withName })
+    } catch (caught) {
+      setError(refusal(caught))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <section
+      aria-label={t`Print labels again`}
+      className="flex flex-wrap items-end gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+    >
+      <SelectField
+        label={<Trans>Label format</Trans>}
+        name="label-format"
+        value={format}
+        options={LABEL_FORMAT_IDS.map((id) => ({ value: id, label: names[id] }))}
+        onChange={(value) => setFormat(value as LabelFormatId)}
+      />
+      <label className="flex items-center gap-2 text-sm text-slate-800">
+        <input type="checkbox" checked={withName} onChange={(event) => setWithName(event.target.checked)} />
+        <Trans>Print the tag’s name</Trans>
+      </label>
+      <Button onPress={() => void print()} isDisabled={!selection || tooMany || busy}>
+        {count === null ? (
+          <Trans>Download the PDF of all matching tags</Trans>
+        ) : (
+          <Trans>Download the PDF ({count} tags)</Trans>
+        )}
+      </Button>
+      {tooMany ? (
+        <p className="w-full text-sm text-red-700">
+          <Trans>At most {max} tags can be printed at a time.</Trans>
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="w-full text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  )
+}
+
+/** A tag's page: print this one tag again, on any label format. */
+export function ReprintTagPanel({ tagId, permissions }: { tagId: string; permissions: readonly string[] }) {
+  if (!permissions.includes('read__tag')) return null
+  return (
+    <div className="mt-4">
+      <LabelPrintPanel selection={{ by: 'ids', ids: [tagId] }} count={1} onPrint={downloadLabelsPdf} />
+    </div>
+  )
+}
