@@ -1,3 +1,4 @@
+import { KeychainExportQuerySchema } from '../keychain-bulk.ts'
 import {
   ImportHeadersSchema,
   ImportPreviewSchema,
@@ -23,6 +24,6 @@ export const keychainImportEndpoints = {
     body: ImportRequestSchema,
     response: ImportResultSchema,
   }),
-  /** `text/csv`, streamed, in the import's format. */
-  export: endpoint({ method: 'get', path: '/keychain-export' }),
+  /** `text/csv`, streamed, in the import's format; all keychains, or a selection of the list (`ids` or its filter). */
+  export: endpoint({ method: 'get', path: '/keychain-export', query: KeychainExportQuerySchema }),
 }

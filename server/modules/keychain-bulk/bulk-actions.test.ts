@@ -241,3 +241,30 @@ describe('POST /api/keychain-bulk/deletions', () => {
     expect(await garage.json()).toEqual({ count: 1, unchanged: 0 })
   })
 })
+
+describe('GET /api/keychain-export with a selection', () => {
+  const exported = async (cookie: string, query: string) => {
+    const response = await t.get(`/api/keychain-export?${query}`, { cookie })
+    expect(response.status).toBe(200)
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer())
+    return text
+      .split('\r\n')
+      .slice(1)
+      .filter((line) => line !== '')
+      .map((line) => line.split(',')[0])
+  }
+
+  it('exports the ids given, or all matching the filter, and only the organization’s', async () => {
+    const w = await world()
+    const [a, , c] = w.keychains
+    expect(await exported(w.member.cookie, `ids=${a!.id},${c!.id}`)).toEqual(['Cave A', 'Cave C'])
+    expect(await exported(w.member.cookie, 'q=cave')).toEqual(['Cave A', 'Cave B', 'Cave C'])
+    await t.db.update(keychains).set({ custodianId: w.member.id }).where(eq(keychains.id, a!.id))
+    expect(await exported(w.member.cookie, `custodianId=${w.member.id}`)).toEqual(['Cave A'])
+    const other = await organizationWithAdmin(t, 'Other')
+    const foreign = await makeKeychain(t, other.organization.id, 'Foreign')
+    expect(await exported(w.member.cookie, `ids=${foreign.id}`)).toEqual([])
+    const bad = await t.get('/api/keychain-export?ids=nope', { cookie: w.member.cookie })
+    expect(bad.status).toBe(400)
+  })
+})

@@ -1,16 +1,24 @@
 import { stringify } from 'csv-stringify/sync'
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import type { KeychainExportQuery } from '../../../contract/keychain-bulk.ts'
 import { KEYCHAIN_CSV_COLUMNS } from '../../../contract/keychain-import.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, keys, tags, users } from '../../db/schema.ts'
+import { filterWhere } from '../keychain-bulk/selection.ts'
 
 /** Keychains read per statement while exporting: memory stays flat whatever the organization's size. */
 export const KEYCHAIN_EXPORT_BATCH = 1000
 
 /** The next batch of the organization's keychains in (lower(name), id) order, after the last one sent. */
-function keychainBatch(db: Db, organizationId: string, after: { name: string; id: string } | null) {
+function keychainBatch(
+  db: Db,
+  organizationId: string,
+  after: { name: string; id: string } | null,
+  selection: SQL | undefined,
+) {
   const where: Array<SQL | undefined> = [
     eq(keychains.organizationId, organizationId),
+    selection,
     after ? sql`(lower(${keychains.name}), ${keychains.id}) > (${after.name}, ${after.id}::uuid)` : undefined,
   ]
   return db
@@ -37,20 +45,27 @@ function keysOf(db: Db, keychainIds: string[]) {
 }
 
 /**
- * `GET /keychain-export`: every keychain of the organization with its keys, in the import's format (one row
+ * `GET /keychain-export`: every keychain of the organization (or those selected: `ids`, or the list's `q` and
+ * `custodianId`) with its keys, in the import's format (one row
  * per key in the order they were added, one row with empty key columns for a keychain without keys), with a
  * byte order mark and CRLF so that Excel reads accents right; streamed batch by batch, the next read when the
  * client has taken the last (back-pressure). A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`…)
  * is written after a `'` (csv-stringify's `escape_formulas`), which the import takes off again (`unescapeFormula`):
  * a name typed by one person cannot run in another's spreadsheet, and the file still round-trips.
  */
-export function keychainCsv(db: Db, organizationId: string): ReadableStream<Uint8Array> {
+export function keychainCsv(
+  db: Db,
+  organizationId: string,
+  query: KeychainExportQuery = {},
+): ReadableStream<Uint8Array> {
+  // A selection of the keychain list: the rows ticked (`ids`), or all matching its filter.
+  const selection = query.ids ? inArray(keychains.id, query.ids) : filterWhere(query)
   const encoder = new TextEncoder()
   let after: { name: string; id: string } | null = null
   let first = true
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const batch = await keychainBatch(db, organizationId, after)
+      const batch = await keychainBatch(db, organizationId, after, selection)
       const keysByKeychain = new Map<string, Array<Awaited<ReturnType<typeof keysOf>>[number]>>()
       if (batch.length > 0) {
         for (const key of await keysOf(

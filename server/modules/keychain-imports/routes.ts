@@ -66,12 +66,13 @@ export function keychainImportRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...keychainImportEndpoints.export,
-      summary: "The organization's keychains and keys as CSV, in the import's format, streamed",
+      summary:
+        "The organization's keychains and keys as CSV, in the import's format, streamed; a selection with `ids` (comma-separated, at most 500) or the list's `q` and `custodianId`",
       access: inSelectedOrganization('read__keychain'),
       responses: { 200: { description: 'text/csv; charset=utf-8, as an attachment' } },
     },
-    async (c, { organization }) =>
-      c.body(keychainCsv(db, organization.organizationId), 200, {
+    async (c, { organization, query }) =>
+      c.body(keychainCsv(db, organization.organizationId, query), 200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': 'attachment; filename="keychains.csv"',
       }),
