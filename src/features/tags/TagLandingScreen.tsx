@@ -11,7 +11,6 @@ import { QrCode } from '../../ui/QrCode.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { FoundReportForm } from './FoundReportForm.tsx'
 import { ReprintTagPanel } from './LabelPrintPanel.tsx'
-import { ReprintTagPanel } from './LabelPrintPanel.tsx'
 import { LostTagPanel } from './LostTagPanel.tsx'
 
 export type MemberView = Extract<TagLanding, { view: 'member' }>
@@ -66,7 +65,6 @@ function MemberTagView({
         </dl>
         {keychain ? <div className="sm:self-end">{openKeychain(landing)}</div> : null}
       </Card>
-      <ReprintTagPanel tagId={tag.id} permissions={landing.permissions} />
       <LostTagPanel tag={tag} organizationId={organization.id} permissions={landing.permissions} />
       <ReprintTagPanel tagId={tag.id} permissions={landing.permissions} />
     </>
