@@ -54,9 +54,10 @@ export default defineConfig({
             // automatic splitting they were inlined, in copies, into the entry, the /app layout and the pages (the
             // layout's and the page's copies both loaded): one chunk is 0.5 to 4 KiB smaller on every /app page.
             // The locale helpers go with React, the prerendered pages need them and no schema.
-            // The endpoint tables stay out of it: each goes with the data layer that calls it, not on every page;
-            // so do the schemas of one screen or flow only (the activity log and its kinds of entry, the calendar
-            // addresses, the reports, found-key reports, handover receipts, the keychain import format).
+            // The chunk holds the schemas the shell and most pages use, named here: a feature's own schemas (the
+            // activity log, reports, found-key reports, receipts, imports, labels…) go with its screens, so a new
+            // feature does not weigh on every page by default. The endpoint tables stay out of it too: each goes
+            // with the data layer that calls it.
             // What the prerendered sign-in page needs of it (valibot, the session and error schemas) is a chunk of
             // its own: the sign-in page does not load every screen's schemas, which grow with each feature.
             {
@@ -66,7 +67,7 @@ export default defineConfig({
             },
             {
               name: 'contract',
-              test: /[\\/]contract[\\/](?!endpoints[\\/]|activity\.ts|calendar\.ts|events\.ts|reports\.ts|found-reports\.ts|receipts\.ts|keychain-import\.ts)/,
+              test: /[\\/]contract[\\/](common|permissions|organizations|keychains|tags|transfers|transfer-state|scans|scan-value|sync|calendar-day|commerce|pricing)\.ts$/,
               priority: 0,
             },
           ],
