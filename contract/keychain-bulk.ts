@@ -84,13 +84,21 @@ export const BulkResultSchema = v.object({
 })
 export type BulkResult = v.InferOutput<typeof BulkResultSchema>
 
+/**
+ * At most this many ids in an export's URL: 200 ids are about 7.4 KB, well within the 16 KiB Node.js takes
+ * for a request's head; more is exported with the list's filter ("all matching").
+ */
+export const EXPORT_IDS_MAX = 200
+
 /** The export's selection: ids (comma-separated) or the list's filter; none: every keychain. */
 export const KeychainExportQuerySchema = v.object({
   ids: v.optional(
     v.pipe(
       v.string(),
       v.transform((value) => value.split(',').filter((id) => id !== '')),
-      IdsSchema,
+      v.array(IdSchema),
+      v.minLength(1, 'Select at least one keychain.'),
+      v.maxLength(EXPORT_IDS_MAX, `Export at most ${EXPORT_IDS_MAX} keychains by id; use a filter for more.`),
     ),
   ),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(120))),

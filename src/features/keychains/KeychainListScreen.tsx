@@ -2,7 +2,7 @@ import { msg } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { Download, Plus, Search, Trash2, Upload } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { keychainExportHref } from '../../api/keychain-export.ts'
@@ -21,6 +21,11 @@ import { deletionProblem } from './refusals.ts'
 
 const SEARCH_DELAY_MS = 250
 
+// The bar of bulk actions and its dialogs load when the first row is ticked, not with the list.
+const KeychainBulkBar = lazy(() =>
+  import('./KeychainBulkBar.tsx').then((module) => ({ default: module.KeychainBulkBar })),
+)
+
 function useDebounced(value: string): string {
   const [settled, setSettled] = useState(value)
   useEffect(() => {
@@ -30,11 +35,30 @@ function useDebounced(value: string): string {
   return settled
 }
 
-function KeychainRow({ keychain, onDelete }: { keychain: KeychainSummary; onDelete?: () => void }) {
+function KeychainRow({
+  keychain,
+  onDelete,
+  selected,
+  onSelect,
+}: {
+  keychain: KeychainSummary
+  onDelete?: (() => void) | undefined
+  selected: boolean
+  onSelect: (selected: boolean) => void
+}) {
   const { t } = useLingui()
   const href = useHref()
   return (
-    <li className="flex flex-wrap items-center gap-x-4 gap-y-1 px-4 py-3">
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3 pr-4 pl-1">
+      <label className="-my-1 flex size-11 shrink-0 cursor-pointer items-center justify-center">
+        <input
+          type="checkbox"
+          checked={selected}
+          onChange={(event) => onSelect(event.target.checked)}
+          aria-label={t`Select ${keychain.name}`}
+          className="size-5 accent-brand-600"
+        />
+      </label>
       <div className="min-w-0 flex-1">
         <AppLink
           href={href(`/app/keychains/${keychain.id}`)}
@@ -78,6 +102,28 @@ export function KeychainListScreen({
   const [custodianId, setCustodianId] = useState('')
   const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId))
   const keychains = list.data?.pages.flatMap((page) => page.data) ?? []
+  // The ticked rows, or all matching the filter (resolved by the server); a new filter starts afresh.
+  const [picked, setPicked] = useState<ReadonlySet<string>>(new Set())
+  const [allMatching, setAllMatching] = useState(false)
+  const [filterKey, setFilterKey] = useState(`${q}\n${custodianId}`)
+  if (filterKey !== `${q}\n${custodianId}`) {
+    setFilterKey(`${q}\n${custodianId}`)
+    setPicked(new Set())
+    setAllMatching(false)
+  }
+  const filtered = q !== '' || custodianId !== ''
+  const clearSelection = () => {
+    setPicked(new Set())
+    setAllMatching(false)
+  }
+  const select = (id: string, selected: boolean) => {
+    const next = new Set(allMatching ? keychains.map((keychain) => keychain.id) : picked)
+    if (selected) next.add(id)
+    else next.delete(id)
+    setAllMatching(false)
+    setPicked(next)
+  }
+  const matchingCount = list.hasNextPage ? null : keychains.length
 
   const confirmDelete = async () => {
     if (!toDelete) return
@@ -171,6 +217,15 @@ export function KeychainListScreen({
         />
       ) : (
         <>
+          {filtered && !allMatching ? (
+            <Button variant="ghost" className="mb-2" onPress={() => setAllMatching(true)}>
+              {matchingCount === null ? (
+                <Trans>Select all matching</Trans>
+              ) : (
+                <Plural value={matchingCount} one="Select the # matching" other="Select all # matching" />
+              )}
+            </Button>
+          ) : null}
           <ul
             aria-label={t`Keychains`}
             className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm"
@@ -180,6 +235,8 @@ export function KeychainListScreen({
                 key={keychain.id}
                 keychain={keychain}
                 onDelete={ability.can('delete', 'keychain') ? () => setToDelete(keychain) : undefined}
+                selected={allMatching || picked.has(keychain.id)}
+                onSelect={(selected) => select(keychain.id, selected)}
               />
             ))}
           </ul>
@@ -195,6 +252,21 @@ export function KeychainListScreen({
           ) : null}
         </>
       )}
+      {allMatching || picked.size > 0 ? (
+        <Suspense fallback={null}>
+          <KeychainBulkBar
+            organizationId={organizationId}
+            members={members}
+            selection={
+              allMatching
+                ? { filter: { q: q || undefined, custodianId: custodianId || undefined } }
+                : { ids: [...picked] }
+            }
+            count={allMatching ? matchingCount : picked.size}
+            onClear={clearSelection}
+          />
+        </Suspense>
+      ) : null}
       <ConfirmDialog
         isOpen={toDelete !== null}
         onOpenChange={(open) => {
