@@ -325,7 +325,7 @@ describe('a lost tag', () => {
     expect(await scan()).toEqual({ status: 'lost', scanId: 'scan-1', tag: lost })
     expect(await scan({ value: CAVE_TAG.url })).toEqual({ status: 'lost', scanId: 'scan-1', tag: lost })
     // A member without actions gets the same: nothing to do with a lost tag.
-    expect(await scan({ permissions: ['read__tag'], userId: CUSTODIAN })).toMatchObject({ status: 'lost' })
+    expect(await scan({ permissions: ['read__tag'], userId: CUSTODIAN.id })).toMatchObject({ status: 'lost' })
     await apply([CAVE_TAG])
     expect(await scan()).toMatchObject({ status: 'resolved', keychain: { id: 'kc-cave' } })
   })

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { KeyRound } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import type { TagLanding } from '../../../contract/tags.ts'
 import { tagLandingQuery } from '../../api/tags.ts'
 import { ApiError } from '../../lib/api.ts'
@@ -11,7 +11,11 @@ import { QrCode } from '../../ui/QrCode.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { FoundReportForm } from './FoundReportForm.tsx'
 import { ReprintTagPanel } from './LabelPrintPanel.tsx'
-import { LostTagPanel } from './LostTagPanel.tsx'
+
+// Declaring lost and ordering a replacement: loaded after the page, for members only.
+const LostTagPanel = lazy(() =>
+  import('./LostTagPanel.tsx').then((module) => ({ default: module.LostTagPanel })),
+)
 
 export type MemberView = Extract<TagLanding, { view: 'member' }>
 
@@ -65,7 +69,9 @@ function MemberTagView({
         </dl>
         {keychain ? <div className="sm:self-end">{openKeychain(landing)}</div> : null}
       </Card>
-      <LostTagPanel tag={tag} organizationId={organization.id} permissions={landing.permissions} />
+      <Suspense fallback={null}>
+        <LostTagPanel tag={tag} organizationId={organization.id} permissions={landing.permissions} />
+      </Suspense>
       <ReprintTagPanel tagId={tag.id} permissions={landing.permissions} />
     </>
   )
