@@ -53,6 +53,8 @@ describe('foundation, in a real browser against the real server', () => {
         'Scanner une étiquette',
         'Utilisateurs',
         'Activité',
+        'Rapports',
+        'Clés trouvées',
       ])
       await page.getByRole('heading', { name: 'Créez votre première organisation' }).waitFor()
     })
