@@ -70,7 +70,7 @@ describe('the endpoint tables', () => {
       dashboardEndpoints: 1,
       foundReportEndpoints: 4,
       healthEndpoints: 2,
-      keychainBulkEndpoints: 2,
+      keychainBulkEndpoints: 3,
       keychainImportEndpoints: 3,
       keychainEndpoints: 9,
       memberEndpoints: 3,

@@ -3,6 +3,7 @@ import {
   BulkDeletionSchema,
   BulkHeadersSchema,
   BulkResultSchema,
+  BulkTransferSchema,
 } from '../keychain-bulk.ts'
 import { endpoint } from './endpoint.ts'
 
@@ -23,6 +24,13 @@ export const keychainBulkEndpoints = {
     path: '/keychain-bulk/deletions',
     headers: BulkHeadersSchema,
     body: BulkDeletionSchema,
+    response: BulkResultSchema,
+  }),
+  transfers: endpoint({
+    method: 'post',
+    path: '/keychain-bulk/transfers',
+    headers: BulkHeadersSchema,
+    body: BulkTransferSchema,
     response: BulkResultSchema,
   }),
 }

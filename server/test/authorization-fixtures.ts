@@ -322,6 +322,16 @@ export const FIXTURES: Record<string, Fixture> = {
     json: { ids: [(await w.keychain(id)).id] },
     headers: { 'idempotency-key': randomUUID() },
   })),
+  'POST /keychain-bulk/transfers': inEach(selected('create__transfer'), async (w, id) => ({
+    path: '/api/keychain-bulk/transfers',
+    json: {
+      ids: [(await w.keychain(id)).id],
+      recipient: { kind: 'member', userId: w.callers.CONTACT.id },
+      fromDate: parisDay(w.t),
+      toDate: parisDay(w.t, 2),
+    },
+    headers: { 'idempotency-key': randomUUID() },
+  })),
   'GET /keychain-export': single(selected('read__keychain'), get('/api/keychain-export'), LIST_ONLY),
   'GET /keychains/:id': inEach(selected('read__keychain'), async (w, id) => ({
     path: await keychainPath(w, id),

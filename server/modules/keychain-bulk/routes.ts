@@ -3,8 +3,10 @@ import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { inRequestLanguage } from '../../http/request-locale.ts'
 import { changeCustodians } from './custodian.ts'
 import { deleteKeychains } from './deletion.ts'
+import { authorizeTransfers } from './transfers.ts'
 
 const SELECTION =
   'the keychains named by `ids` (at most 500; one not of the organization: 404, nothing changed) or all matching `filter` (`q`, `custodianId`; over 500: 400 `bulk_selection_too_large`)'
@@ -87,6 +89,52 @@ export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
           }),
         }),
       )
+      return idempotentResponse(c, answer)
+    },
+  )
+
+  api.route(
+    {
+      ...keychainBulkEndpoints.transfers,
+      summary: `Authorize a transfer of each of ${SELECTION} to one recipient for the same dates: one transfer, mail and event per keychain`,
+      access: inSelectedOrganization('create__transfer'),
+      responses: {
+        201: { description: 'How many transfers were authorized, and their ids' },
+        400: { description: 'Bad selection or dates, or too many keychains' },
+        402: {
+          description:
+            '`subscription_required`, or `transfer_allowance_exceeded` when the month has room for fewer than selected (nothing authorized)',
+        },
+        409: { description: 'An overlap, or the recipient already holds one of them: nothing authorized' },
+        422: { description: 'The Idempotency-Key was used for another request' },
+      },
+    },
+    async (c, { organization, session, headers, body }) => {
+      const now = deps.clock.now()
+      const { organizationId } = organization
+      const answer = await idempotent(
+        db,
+        {
+          userId: session.user.id,
+          key: headers['idempotency-key'],
+          request: 'POST /keychain-bulk/transfers',
+          payload: { organizationId, ...body },
+          now,
+        },
+        async (tx) => ({
+          status: 201,
+          body: await authorizeTransfers(deps, tx, {
+            organizationId,
+            actor: inRequestLanguage(c, session.user),
+            selection: { ids: body.ids, filter: body.filter },
+            recipient: body.recipient,
+            fromDate: body.fromDate,
+            toDate: body.toDate,
+            now,
+          }),
+        }),
+      )
+      deps.jobs.nudge()
       return idempotentResponse(c, answer)
     },
   )

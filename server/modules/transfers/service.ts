@@ -34,11 +34,11 @@ const invalid = (path: string, message: string) =>
  * Who the transfer goes to. A member (any role, INVITED or ACTIVE) by id; or by address: a member's address is
  * that member, any other address is invited as CONTACT (`invite`; the account is created when `user` is null).
  */
-type Recipient =
+export type Recipient =
   | { user: UserRow; invite: false }
   | { user: UserRow | null; invite: true; email: string; locale: Locale }
 
-async function resolveRecipient(
+export async function resolveRecipient(
   db: Db,
   organizationId: string,
   recipient: TransferCreate['recipient'],
@@ -63,7 +63,7 @@ async function resolveRecipient(
 }
 
 /** Creates the account if needed and adds the INVITED CONTACT membership; answers the account. */
-async function inviteContact(
+export async function inviteContact(
   tx: Db,
   organizationId: string,
   recipient: Extract<Recipient, { invite: true }>,
@@ -101,18 +101,25 @@ export async function overlaps(
       and(
         eq(transfers.keychainId, keychainId),
         exceptId ? ne(transfers.id, exceptId) : undefined,
-        lt(transfers.startsAt, endsAt),
-        or(
-          and(eq(transfers.status, 'SCHEDULED'), gt(transfers.endsAt, now), gt(transfers.endsAt, startsAt)),
-          and(
-            eq(transfers.status, 'TRANSFERRED'),
-            sql`greatest(${transfers.endsAt}, ${now.toISOString()}::timestamptz) > ${startsAt.toISOString()}::timestamptz`,
-          ),
-        ),
+        overlapWhere(startsAt, endsAt, now),
       ),
     )
     .limit(1)
   return row !== undefined
+}
+
+/** The condition of `overlaps` on a transfer row, without the keychain (a bulk authorization checks many). */
+export function overlapWhere(startsAt: Date, endsAt: Date, now: Date) {
+  return and(
+    lt(transfers.startsAt, endsAt),
+    or(
+      and(eq(transfers.status, 'SCHEDULED'), gt(transfers.endsAt, now), gt(transfers.endsAt, startsAt)),
+      and(
+        eq(transfers.status, 'TRANSFERRED'),
+        sql`greatest(${transfers.endsAt}, ${now.toISOString()}::timestamptz) > ${startsAt.toISOString()}::timestamptz`,
+      ),
+    ),
+  )
 }
 
 /**
