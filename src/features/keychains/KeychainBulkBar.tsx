@@ -10,7 +10,7 @@ import {
 } from '../../../contract/keychain-bulk.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { useBulkCustodian, useBulkDeletion } from '../../api/keychain-bulk.ts'
-import { keychainExportHrefOf } from '../../api/keychain-export.ts'
+import { keychainExportHref } from '../../api/keychain-export.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { refusedWith } from '../../lib/api.ts'
 import { Button, buttonClass } from '../../ui/Button.tsx'
@@ -23,6 +23,20 @@ import { custodianOptions } from './custodians.ts'
 export type KeychainSelection = { ids: string[] } | { filter: BulkFilter }
 
 const NOBODY = 'nobody'
+
+/** The export of a selection of the list: the rows ticked, or all matching its filter. */
+function keychainExportHrefOf(
+  selection: { ids: string[] } | { filter: { q?: string | undefined; custodianId?: string | undefined } },
+): string {
+  const query = new URLSearchParams()
+  if ('ids' in selection) query.set('ids', selection.ids.join(','))
+  else {
+    if (selection.filter.q) query.set('q', selection.filter.q)
+    if (selection.filter.custodianId) query.set('custodianId', selection.filter.custodianId)
+  }
+  const search = query.toString()
+  return search ? `${keychainExportHref}?${search}` : keychainExportHref
+}
 
 /** Why a bulk action failed, in the reader's words (the server's messages are in English). */
 function bulkProblem(error: unknown) {

@@ -105,21 +105,19 @@ export function KeychainListScreen({
   // The ticked rows, or all matching the filter (resolved by the server); a new filter starts afresh.
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set())
   const [allMatching, setAllMatching] = useState(false)
-  const [filterKey, setFilterKey] = useState(`${q}\n${custodianId}`)
-  if (filterKey !== `${q}\n${custodianId}`) {
-    setFilterKey(`${q}\n${custodianId}`)
-    setPicked(new Set())
-    setAllMatching(false)
-  }
-  const filtered = q !== '' || custodianId !== ''
+  const filter = `${q}\n${custodianId}`
+  const [filterKey, setFilterKey] = useState(filter)
   const clearSelection = () => {
     setPicked(new Set())
     setAllMatching(false)
   }
+  if (filterKey !== filter) {
+    setFilterKey(filter)
+    clearSelection()
+  }
   const select = (id: string, selected: boolean) => {
     const next = new Set(allMatching ? keychains.map((keychain) => keychain.id) : picked)
-    if (selected) next.add(id)
-    else next.delete(id)
+    next[selected ? 'add' : 'delete'](id)
     setAllMatching(false)
     setPicked(next)
   }
@@ -217,7 +215,7 @@ export function KeychainListScreen({
         />
       ) : (
         <>
-          {filtered && !allMatching ? (
+          {filter !== '\n' && !allMatching ? (
             <Button variant="ghost" className="mb-2" onPress={() => setAllMatching(true)}>
               {matchingCount === null ? (
                 <Trans>Select all matching</Trans>
