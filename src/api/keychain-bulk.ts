@@ -1,5 +1,5 @@
 import { keychainBulkEndpoints } from '../../contract/endpoints/keychain-bulk.ts'
-import type { BulkCustodian, BulkDeletion } from '../../contract/keychain-bulk.ts'
+import type { BulkCustodian, BulkDeletion, BulkTransfer } from '../../contract/keychain-bulk.ts'
 import { call } from '../lib/call.ts'
 import { keychainKeys } from './keychains.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
@@ -14,4 +14,10 @@ export const useBulkCustodian = (organizationId: string) =>
 export const useBulkDeletion = (organizationId: string) =>
   useRefetchingMutation(keychainKeys.all(organizationId), (input: { body: BulkDeletion; key: string }) =>
     call(keychainBulkEndpoints.deletion, { body: input.body, headers: { 'Idempotency-Key': input.key } }),
+  )
+
+/** Authorizes a transfer of each keychain of the selection to one recipient, once per `key`. */
+export const useBulkTransfers = (organizationId: string) =>
+  useRefetchingMutation(keychainKeys.all(organizationId), (input: { body: BulkTransfer; key: string }) =>
+    call(keychainBulkEndpoints.transfers, { body: input.body, headers: { 'Idempotency-Key': input.key } }),
   )

@@ -1,22 +1,24 @@
 import { msg, plural } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { Download, Trash2, UserRound, X } from 'lucide-react'
+import { ArrowRightLeft, Download, Trash2, UserRound, X } from 'lucide-react'
 import { useState } from 'react'
 import {
   BULK_KEYCHAINS_MAX,
   type BulkFilter,
   type BulkResult,
+  type BulkTransfer,
   EXPORT_IDS_MAX,
 } from '../../../contract/keychain-bulk.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { useBulkCustodian, useBulkDeletion } from '../../api/keychain-bulk.ts'
+import { useBulkCustodian, useBulkDeletion, useBulkTransfers } from '../../api/keychain-bulk.ts'
 import { keychainExportHref } from '../../api/keychain-export.ts'
 import { useAbility } from '../../lib/ability.tsx'
-import { refusedWith } from '../../lib/api.ts'
+import { ApiError, refusedWith } from '../../lib/api.ts'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { BulkTransferDialog } from './BulkTransferDialog.tsx'
 import { custodianOptions } from './custodians.ts'
 
 /** The rows ticked, or all keychains matching the list's filter (resolved by the server). */
@@ -40,6 +42,12 @@ function keychainExportHrefOf(
 
 /** Why a bulk action failed, in the reader's words (the server's messages are in English). */
 function bulkProblem(error: unknown) {
+  if (refusedWith(error, 402, 'transfer_allowance_exceeded') && error instanceof ApiError) {
+    const allowance = error.details?.allowance ?? 0
+    const left = Math.max(0, allowance - (error.details?.used ?? 0))
+    return msg`Your plan allows ${allowance} transfers a month and ${left} are left this month, fewer than selected: nothing was authorized.`
+  }
+  if (refusedWith(error, 402)) return msg`Transfers need an active subscription: choose a plan first.`
   if (refusedWith(error, 400, 'bulk_selection_too_large'))
     return msg`More than ${BULK_KEYCHAINS_MAX} keychains match: narrow the search, or act on them in parts.`
   if (refusedWith(error, 409))
@@ -70,15 +78,16 @@ export function KeychainBulkBar({
   const ability = useAbility()
   const custodian = useBulkCustodian(organizationId)
   const deletion = useBulkDeletion(organizationId)
-  const [dialog, setDialog] = useState<'custodian' | 'delete' | null>(null)
+  const transfers = useBulkTransfers(organizationId)
+  const [dialog, setDialog] = useState<'custodian' | 'delete' | 'transfer' | null>(null)
   const [custodianId, setCustodianId] = useState('')
   const [reason, setReason] = useState('')
   const [key, setKey] = useState(() => crypto.randomUUID())
-  const pending = custodian.isPending || deletion.isPending
+  const pending = custodian.isPending || deletion.isPending || transfers.isPending
   const body = 'ids' in selection ? { ids: selection.ids } : { filter: selection.filter }
   const exportable = !('ids' in selection) || selection.ids.length <= EXPORT_IDS_MAX
 
-  const open = (which: 'custodian' | 'delete') => {
+  const open = (which: 'custodian' | 'delete' | 'transfer') => {
     setKey(crypto.randomUUID())
     setDialog(which)
   }
@@ -115,6 +124,20 @@ export function KeychainBulkBar({
     }
   }
 
+  const authorize = async (transfer: Omit<BulkTransfer, 'ids' | 'filter'>) => {
+    try {
+      const result = await transfers.mutateAsync({ key, body: { ...body, ...transfer } })
+      toasts.add({
+        severity: 'success',
+        summary: plural(result.count, { one: '# transfer authorized.', other: '# transfers authorized.' }),
+        life: 5000,
+      })
+      done()
+    } catch (error) {
+      failed(error)
+    }
+  }
+
   const remove = async () => {
     try {
       const result = await deletion.mutateAsync({ key, body })
@@ -145,6 +168,12 @@ export function KeychainBulkBar({
         <Button variant="secondary" onPress={() => open('custodian')} isDisabled={pending}>
           <UserRound aria-hidden className="size-4" />
           <Trans>Change custodian</Trans>
+        </Button>
+      ) : null}
+      {ability.can('create', 'transfer') ? (
+        <Button variant="secondary" onPress={() => open('transfer')} isDisabled={pending}>
+          <ArrowRightLeft aria-hidden className="size-4" />
+          <Trans>Authorize transfers</Trans>
         </Button>
       ) : null}
       {exportable ? (
@@ -210,6 +239,26 @@ export function KeychainBulkBar({
           </label>
         </div>
       </ConfirmDialog>
+      <BulkTransferDialog
+        isOpen={dialog === 'transfer'}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setDialog(null)
+        }}
+        title={
+          count === null ? (
+            <Trans>Authorize a transfer of all matching keychains</Trans>
+          ) : (
+            <Plural
+              value={count}
+              one="Authorize a transfer of # keychain"
+              other="Authorize a transfer of # keychains"
+            />
+          )
+        }
+        members={members}
+        isPending={pending}
+        onAuthorize={(transfer) => void authorize(transfer)}
+      />
       <ConfirmDialog
         isOpen={dialog === 'delete'}
         onOpenChange={(isOpen) => {
