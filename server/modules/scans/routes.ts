@@ -33,7 +33,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
         },
         recordScanStatement,
         async () => {
-          const { result, values, lostTagId } = await resolveScan(deps.database.db, {
+          const { result, values, lost } = await resolveScan(deps.database.db, {
             userId: session.user.id,
             scope: organization,
             value: body.value,
@@ -42,7 +42,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
             now,
             publicUrl: deps.config.publicUrl,
           })
-          if (lostTagId) await noticeLostTagScan(deps, { id: lostTagId })
+          if (lost) await noticeLostTagScan(deps, { id: lost.tagId }, { retired: lost.retired })
           return { status: 201, body: result, values }
         },
       )

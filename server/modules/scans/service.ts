@@ -82,6 +82,8 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
   return {
     ...row,
     retired,
+    /** The public id scanned: an old QR's, for a retired one (never the reprint's). */
+    publicId: retired && target.kind === 'publicId' ? target.publicId : row.tag.publicId,
     keyId: key?.id ?? null,
     keychainId: key?.keychainId ?? null,
     link:
@@ -128,7 +130,12 @@ export const recordScanStatement = {
 export async function resolveScan(
   db: Db,
   input: ScanInput,
-): Promise<{ result: ScanResult; values: Record<string, unknown>; lostTagId: string | null }> {
+): Promise<{
+  result: ScanResult
+  values: Record<string, unknown>
+  /** A lost tag, or a retired QR of one, was scanned: its admins are to be told. */
+  lost: { tagId: string; retired: boolean } | null
+}> {
   const { result, tagId, logged, lost } = await answerScan(db, input, randomUUID())
   const values = {
     id: result.scanId,
@@ -144,7 +151,7 @@ export async function resolveScan(
     eventKeychainIds: `{${logged?.keychainId ?? ''}}`,
     eventTagIds: `{${tagId ?? ''}}`,
   }
-  return { result, values, lostTagId: lost ? tagId : null }
+  return { result, values, lost: lost && tagId ? { tagId, retired: lost.retired } : null }
 }
 
 async function answerScan(
@@ -156,8 +163,8 @@ async function answerScan(
   tagId: string | null
   /** Where a resolved scan is logged: its tag's organization, and the keychain the tag is on. */
   logged?: { organizationId: string; keychainId: string | null }
-  /** The tag found is lost (or the value is an old QR of a reprinted tag): its admins are to be told. */
-  lost?: boolean
+  /** The tag found is lost, or the value is an old QR of a reprinted tag (`retired`): its admins are to be told. */
+  lost?: { retired: boolean }
 }> {
   const found = await findTag(db, input.scope, input.value)
   let role: Role | null = null
@@ -173,8 +180,13 @@ async function answerScan(
   const permissions = role ? permissionsFor(role) : []
   if (found === null) return { result: { status: 'unknown', scanId, value: input.value }, tagId: null }
   const tagId = found.tag.id
-  const lost = found.retired || found.tag.lostAt !== null
-  if (!role) return { result: { status: 'foreign', scanId, publicId: found.tag.publicId }, tagId, lost }
+  const lost = found.retired || found.tag.lostAt !== null ? { retired: found.retired } : undefined
+  if (!role)
+    return {
+      result: { status: 'foreign', scanId, publicId: found.publicId },
+      tagId,
+      ...(lost ? { lost } : {}),
+    }
   if (lost) {
     // A lost tag resolves to no keychain and offers nothing; the scan is still the organization's entry.
     return {

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { permissionsFor } from '../../../contract/permissions.ts'
 import type { TagLanding } from '../../../contract/tags.ts'
-import { keychains, organizations, tags, users } from '../../db/schema.ts'
+import type { Db } from '../../db/client.ts'
+import { keychains, organizations, tagRetiredPublicIds, tags, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { CurrentSession } from '../../http/env.ts'
 import { notFound } from '../../http/errors.ts'
@@ -19,10 +20,10 @@ export async function tagLanding(
   deps: Pick<AppDeps, 'database' | 'config'>,
   publicId: string,
   session: CurrentSession | null,
-): Promise<TagLanding & { lostTagId?: string }> {
+): Promise<TagLanding & { lostTagId?: string; retired?: boolean }> {
   const { db } = deps.database
   const [row] = await selectLinkedTags(db, eq(tags.publicId, publicId))
-  if (!row) throw notFound('No such tag.')
+  if (!row) return retiredLanding(db, publicId)
   const [organization] = await db
     .select({ id: organizations.id, name: organizations.name })
     .from(organizations)
@@ -57,5 +58,29 @@ export async function tagLanding(
     keychain,
     organization,
     permissions: [...permissions],
+  }
+}
+
+/**
+ * An old QR code, replaced after it was lost (`tag_retired_public_ids`): whoever opens it, members included, gets
+ * the finder's page (never the keychain), and its organization is told it was seen.
+ */
+async function retiredLanding(
+  db: Db,
+  publicId: string,
+): Promise<TagLanding & { lostTagId?: string; retired?: boolean }> {
+  const [retired] = await db
+    .select({ tagId: tags.id, code: tags.code, organizationName: organizations.name })
+    .from(tagRetiredPublicIds)
+    .innerJoin(tags, eq(tags.id, tagRetiredPublicIds.tagId))
+    .innerJoin(organizations, eq(organizations.id, tags.organizationId))
+    .where(eq(tagRetiredPublicIds.publicId, publicId))
+  if (!retired) throw notFound('No such tag.')
+  return {
+    view: 'found',
+    code: retired.code,
+    organization: { name: retired.organizationName },
+    lostTagId: retired.tagId,
+    retired: true,
   }
 }

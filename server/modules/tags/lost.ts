@@ -84,7 +84,11 @@ export async function setTagLost(
  * ACTIVE ADMINs get a mail each, in their language, unless they were told about this tag within the last hour.
  * The claim of the window is one conditional update, so concurrent scans send one mail.
  */
-export async function noticeLostTagScan(deps: Deps, tag: Pick<TagRow, 'id'>): Promise<void> {
+export async function noticeLostTagScan(
+  deps: Deps,
+  tag: Pick<TagRow, 'id'>,
+  { retired = false }: { retired?: boolean } = {},
+): Promise<void> {
   const { db } = deps.database
   const now = deps.clock.now()
   const since = new Date(now.getTime() - LOST_SCAN_NOTICE_WINDOW_MS)
@@ -95,7 +99,8 @@ export async function noticeLostTagScan(deps: Deps, tag: Pick<TagRow, 'id'>): Pr
       .where(
         and(
           eq(tags.id, tag.id),
-          isNotNull(tags.lostAt),
+          // An old QR retired by a replacement is the lost print itself, whatever the tag's state now.
+          retired ? undefined : isNotNull(tags.lostAt),
           or(isNull(tags.lostNoticeAt), lt(tags.lostNoticeAt, since)),
         ),
       )

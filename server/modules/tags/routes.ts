@@ -35,8 +35,8 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
       const landing = await tagLanding(deps, params.publicId, session)
       // Someone outside the organization opened a lost tag's QR: its admins are told (hourly at most).
       if (landing.view === 'found' && landing.lostTagId)
-        await noticeLostTagScan(deps, { id: landing.lostTagId })
-      const { lostTagId: _, ...shown } = landing
+        await noticeLostTagScan(deps, { id: landing.lostTagId }, { retired: landing.retired === true })
+      const { lostTagId: _, retired: __, ...shown } = landing
       return c.json(shown as TagLanding, 200)
     },
   )

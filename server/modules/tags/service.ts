@@ -2,7 +2,7 @@ import { and, asc, between, eq, max } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Tag } from '../../../contract/tags.ts'
 import type { Db } from '../../db/client.ts'
-import { type TagRow, tags } from '../../db/schema.ts'
+import { type TagRow, tagRetiredPublicIds, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
 import { appendEvent } from '../events/log.ts'
 import { newPublicId, tagCode } from './public-id.ts'
@@ -167,9 +167,16 @@ export async function createOrderTags(
   return created
 }
 
+/** The tag of a QR code: its current public id, or one it had before a replacement (an old, lost print). */
 export async function findTagByPublicId(db: Db, publicId: string): Promise<TagRow | null> {
   const [row] = await db.select().from(tags).where(eq(tags.publicId, publicId))
-  return row ?? null
+  if (row) return row
+  const [retired] = await db
+    .select({ tag: tags })
+    .from(tagRetiredPublicIds)
+    .innerJoin(tags, eq(tags.id, tagRetiredPublicIds.tagId))
+    .where(eq(tagRetiredPublicIds.publicId, publicId))
+  return retired?.tag ?? null
 }
 
 export const tagUrl = (publicUrl: string, publicId: string) =>
