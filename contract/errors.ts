@@ -11,6 +11,8 @@ export const ErrorCode = {
   /** A known API path called with a method it does not answer (405, with `Allow`). */
   methodNotAllowed: 'method_not_allowed',
   conflict: 'conflict',
+  /** The tag is on a key already (409): taken meanwhile, e.g. paired on another device while this one was offline. */
+  tagTaken: 'tag_taken',
   memberNamesLocked: 'member_names_locked',
   /** A route of the selected organization was called while the user has none selected. */
   noOrganizationSelected: 'no_organization_selected',

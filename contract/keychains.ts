@@ -65,6 +65,11 @@ export const KeychainCreateSchema = v.strictObject({
   name: KeychainNameSchema,
   /** A member of the selected organization; null or absent: nobody holds it yet. */
   custodianId: v.optional(v.nullable(IdSchema), null),
+  /**
+   * Its first key, made in the same transaction (pairing a scanned free tag: a keychain never exists without
+   * its tag, even when an offline replay is cut short).
+   */
+  firstKey: v.optional(KeyCreateSchema),
 })
 export type KeychainCreate = v.InferInput<typeof KeychainCreateSchema>
 
@@ -92,5 +97,15 @@ export const CustodyEntrySchema = v.object({
 })
 export type CustodyEntry = v.InferOutput<typeof CustodyEntrySchema>
 export const CustodyLogSchema = listOf(CustodyEntrySchema)
+
+/**
+ * Optional headers of keychain creation and key addition: with an `Idempotency-Key` (the offline outbox's pairing
+ * of a scanned tag) the request runs once per key and a replay answers the same.
+ */
+export const KeychainWriteHeadersSchema = v.object({
+  'idempotency-key': v.optional(v.pipe(v.string(), v.uuid('The Idempotency-Key header must be a UUID.'))),
+  'x-client-time': v.optional(v.string()),
+  'x-from-queue': v.optional(v.picklist(['0', '1'], 'The X-From-Queue header must be 0 or 1.')),
+})
 
 export const KeyParamsSchema = v.object({ id: IdSchema, keyId: IdSchema })

@@ -404,6 +404,7 @@ describe('error codes', () => {
       notFound: 'not_found',
       methodNotAllowed: 'method_not_allowed',
       conflict: 'conflict',
+      tagTaken: 'tag_taken',
       memberNamesLocked: 'member_names_locked',
       noOrganizationSelected: 'no_organization_selected',
       idempotencyKeyReused: 'idempotency_key_reused',

@@ -7,6 +7,7 @@ import {
   KeychainPageSchema,
   KeychainSchema,
   KeychainUpdateSchema,
+  KeychainWriteHeadersSchema,
   KeyParamsSchema,
   KeySchema,
   KeyUpdateSchema,
@@ -24,6 +25,7 @@ export const keychainEndpoints = {
   create: endpoint({
     method: 'post',
     path: '/keychains',
+    headers: KeychainWriteHeadersSchema,
     body: KeychainCreateSchema,
     response: KeychainSchema,
   }),
@@ -46,6 +48,7 @@ export const keychainEndpoints = {
     method: 'post',
     path: '/keychains/:id/keys',
     params: IdParamsSchema,
+    headers: KeychainWriteHeadersSchema,
     body: KeyCreateSchema,
     response: KeySchema,
   }),

@@ -8,11 +8,11 @@ import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { appendEvent } from '../events/log.ts'
 import { toKey } from './detail.ts'
-import { findKeychain } from './service.ts'
+import { findKeychain } from './find.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 
-const tagTaken = () => new ApiError(409, ErrorCode.conflict, 'This tag is already on a key.')
+const tagTaken = () => new ApiError(409, ErrorCode.tagTaken, 'This tag is already on a key.')
 
 async function touch(db: Db, keychainId: string, now: Date) {
   await db.update(keychains).set({ updatedAt: now }).where(eq(keychains.id, keychainId))
@@ -33,44 +33,50 @@ async function freeTag(db: Db, organizationId: string, tagId: string) {
   return row.tag
 }
 
-export async function addKey(
-  deps: Deps,
-  input: { organizationId: string; keychainId: string; key: KeyCreate; actorId?: string | null },
-): Promise<Key> {
-  const now = deps.clock.now()
-  const { key } = input
-  try {
-    return await deps.database.db.transaction(async (tx) => {
-      const keychain = await findKeychain(tx, input.organizationId, input.keychainId)
-      const tag = key.type === 'TAG' ? await freeTag(tx, input.organizationId, key.tagId) : null
-      const [row] = await tx
-        .insert(keys)
-        .values({
-          keychainId: keychain.id,
-          name: key.name,
-          type: key.type,
-          tagId: tag?.id ?? null,
-          createdAt: now,
-        })
-        .returning()
-      if (!row) throw new Error('key insert returned no row')
-      await touch(tx, keychain.id, now)
-      await appendEvent(tx, {
-        organizationId: input.organizationId,
-        kind: 'key.added',
-        actorId: input.actorId ?? null,
-        serverTime: now,
-        keychainIds: [keychain.id],
-        tagIds: tag ? [tag.id] : [],
-        payload: { keyId: row.id, name: row.name, type: row.type },
-      })
-      return toKey(row, tag && { id: tag.id, publicId: tag.publicId, code: tag.code, name: tag.name })
+type KeyInput = { organizationId: string; keychainId: string; key: KeyCreate; actorId?: string | null }
+
+/** Adds the key inside the caller's transaction (`tx`): a TAG key takes a free tag of the organization. */
+export async function addKeyIn(tx: Db, input: KeyInput & { now: Date }): Promise<Key> {
+  const { key, now } = input
+  const keychain = await findKeychain(tx, input.organizationId, input.keychainId)
+  const tag = key.type === 'TAG' ? await freeTag(tx, input.organizationId, key.tagId) : null
+  const [row] = await tx
+    .insert(keys)
+    .values({
+      keychainId: keychain.id,
+      name: key.name,
+      type: key.type,
+      tagId: tag?.id ?? null,
+      createdAt: now,
     })
+    .returning()
+  if (!row) throw new Error('key insert returned no row')
+  await touch(tx, keychain.id, now)
+  await appendEvent(tx, {
+    organizationId: input.organizationId,
+    kind: 'key.added',
+    actorId: input.actorId ?? null,
+    serverTime: now,
+    keychainIds: [keychain.id],
+    tagIds: tag ? [tag.id] : [],
+    payload: { keyId: row.id, name: row.name, type: row.type },
+  })
+  return toKey(row, tag && { id: tag.id, publicId: tag.publicId, code: tag.code, name: tag.name })
+}
+
+/** Runs `write`; two keys racing for one tag meet the unique index, which lets one in: the other is 409. */
+export async function refusingTakenTag<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
   } catch (error) {
-    // Two keys racing for one tag: the unique index lets one in.
     if (isUniqueViolation(error, 'keys_tag_id_unique')) throw tagTaken()
     throw error
   }
+}
+
+export async function addKey(deps: Deps, input: KeyInput): Promise<Key> {
+  const now = deps.clock.now()
+  return refusingTakenTag(() => deps.database.db.transaction((tx) => addKeyIn(tx, { ...input, now })))
 }
 
 async function findKey(db: Db, organizationId: string, keychainId: string, keyId: string) {

@@ -2,15 +2,34 @@ import { keychainEndpoints } from '../../../contract/endpoints/keychains.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
+import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
 import { custodyLogOf } from './custody.ts'
 import { keychainById } from './detail.ts'
-import { addKey, removeKey, renameKey } from './keys.ts'
+import { addKey, addKeyIn, refusingTakenTag, removeKey, renameKey } from './keys.ts'
 import { listKeychains } from './list.ts'
-import { createKeychain, deleteKeychain, findKeychain, updateKeychain } from './service.ts'
+import { createKeychain, createKeychainIn, deleteKeychain, findKeychain, updateKeychain } from './service.ts'
 
 /** Keychains and their keys, in the selected organization. */
 export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
   const { db } = deps.database
+
+  /**
+   * With an `Idempotency-Key` (the outbox's pairing of a scanned tag), `write` runs once per key in the key's
+   * transaction and a replay answers the stored 201; a refusal (tag taken: 409) stores nothing.
+   */
+  const once = (
+    userId: string,
+    key: string,
+    request: string,
+    payload: unknown,
+    write: (tx: typeof db) => Promise<unknown>,
+  ) =>
+    refusingTakenTag(() =>
+      idempotent(db, { userId, key, request, payload, now: deps.clock.now() }, async (tx) => ({
+        status: 201 as const,
+        body: await write(tx),
+      })),
+    )
 
   api.route(
     {
@@ -26,19 +45,25 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...keychainEndpoints.create,
-      summary: 'Create a keychain, optionally with its custodian (logged in the custody log)',
+      summary:
+        'Create a keychain, optionally with its custodian (logged in the custody log) and its first key (`firstKey`, e.g. a scanned free tag) in one transaction; once per `Idempotency-Key` when one is sent',
       access: inSelectedOrganization('create__keychain'),
-      responses: { 201: { description: 'Created' } },
+      responses: {
+        201: { description: 'Created (or the stored answer of the same Idempotency-Key)' },
+        409: { description: "`tag_taken`: the first key's tag is already on a key; nothing created" },
+        422: { description: 'Idempotency-Key already used for another request' },
+      },
     },
-    async (c, { organization, session, body }) =>
-      c.json(
-        await createKeychain(deps, {
-          organizationId: organization.organizationId,
-          actorId: session.user.id,
-          keychain: body,
-        }),
-        201,
-      ),
+    async (c, { organization, session, headers, body }) => {
+      const input = { organizationId: organization.organizationId, actorId: session.user.id, keychain: body }
+      const key = headers['idempotency-key']
+      if (!key) return c.json(await createKeychain(deps, input), 201)
+      const payload = { organizationId: organization.organizationId, ...body }
+      const answer = await once(session.user.id, key, 'POST /api/keychains', payload, (tx) =>
+        createKeychainIn(tx, { ...input, now: deps.clock.now() }),
+      )
+      return idempotentResponse(c, answer)
+    },
   )
 
   api.route(
@@ -107,23 +132,31 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...keychainEndpoints.addKey,
-      summary: 'Add a key: a plain KEY, or a TAG key naming an unused tag of the organization',
+      summary:
+        'Add a key: a plain KEY, or a TAG key naming an unused tag of the organization; once per `Idempotency-Key` when one is sent',
       access: inSelectedOrganization('create__key'),
       responses: {
-        201: { description: 'The new key' },
-        409: { description: 'The tag is already on a key' },
+        201: { description: 'The new key (or the stored answer of the same Idempotency-Key)' },
+        409: { description: '`tag_taken`: the tag is already on a key' },
+        422: { description: 'Idempotency-Key already used for another request' },
       },
     },
-    async (c, { organization, session, params, body }) =>
-      c.json(
-        await addKey(deps, {
-          organizationId: organization.organizationId,
-          keychainId: params.id,
-          key: body,
-          actorId: session.user.id,
-        }),
-        201,
-      ),
+    async (c, { organization, session, params, headers, body }) => {
+      const input = {
+        organizationId: organization.organizationId,
+        keychainId: params.id,
+        key: body,
+        actorId: session.user.id,
+      }
+      const key = headers['idempotency-key']
+      if (!key) return c.json(await addKey(deps, input), 201)
+      const request = `POST /api/keychains/${params.id}/keys`
+      const payload = { organizationId: organization.organizationId, ...body }
+      const answer = await once(session.user.id, key, request, payload, (tx) =>
+        addKeyIn(tx, { ...input, now: deps.clock.now() }),
+      )
+      return idempotentResponse(c, answer)
+    },
   )
 
   api.route(

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Keychain, KeychainCreate, KeychainUpdate } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
@@ -11,82 +11,83 @@ import { hasTransferOut } from '../transfers/conditions.ts'
 import { appendCustody } from './custody.ts'
 import { keychainDeletionGuards } from './deletion-guards.ts'
 import { keychainDetail } from './detail.ts'
+import { findKeychain } from './find.ts'
+import { addKeyIn, refusingTakenTag } from './keys.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 type Tx = Db
 
-/**
- * The keychain if it belongs to the organization; another organization's keychain is a 404, never a 403.
- * `lock`: read it `FOR UPDATE` (inside a transaction), so a concurrent change waits and sees this one's result.
- */
-export async function findKeychain(
-  db: Db,
-  organizationId: string,
-  id: string,
-  options: { lock?: boolean } = {},
-): Promise<KeychainRow> {
-  const query = db
-    .select()
-    .from(keychains)
-    .where(and(eq(keychains.id, id), eq(keychains.organizationId, organizationId)))
-  const [row] = options.lock ? await query.for('update') : await query
-  if (!row) throw notFound('No such keychain.')
-  return row
-}
+export { findKeychain }
 
 /** The keychain as the API shows it (two statements: see `keychainDetails`). */
 export async function toKeychain(db: Db, row: KeychainRow): Promise<Keychain> {
   return keychainDetail(db, row.organizationId, row.id)
 }
 
-async function assertCustodian(db: Db, organizationId: string, custodianId: string): Promise<void> {
+export async function assertCustodian(db: Db, organizationId: string, custodianId: string): Promise<void> {
   if (await isCustodianCandidate(db, organizationId, custodianId)) return
   const message = 'The custodian must be a member of the organization.'
   throw new ApiError(400, ErrorCode.validation, message, { issues: [{ path: 'custodianId', message }] })
 }
 
-export async function createKeychain(
-  deps: Deps,
-  input: { organizationId: string; actorId: string; keychain: KeychainCreate },
-): Promise<Keychain> {
-  const now = deps.clock.now()
+type CreateInput = { organizationId: string; actorId: string; keychain: KeychainCreate }
+
+/**
+ * Creates the keychain inside the caller's transaction (`tx`), with its first key when one is given: the
+ * keychain and its tag commit together or not at all (a tag taken meanwhile refuses the whole, 409).
+ */
+export async function createKeychainIn(tx: Tx, input: CreateInput & { now: Date }): Promise<Keychain> {
+  const { now } = input
   const custodianId = input.keychain.custodianId ?? null
-  return deps.database.db.transaction(async (tx: Tx) => {
-    if (custodianId) await assertCustodian(tx, input.organizationId, custodianId)
-    const [row] = await tx
-      .insert(keychains)
-      .values({
-        organizationId: input.organizationId,
-        name: input.keychain.name,
-        custodianId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-    if (!row) throw new Error('keychain insert returned no row')
-    if (custodianId) {
-      await appendCustody(tx, {
-        keychainId: row.id,
-        byUserId: input.actorId,
-        fromUserId: null,
-        toUserId: custodianId,
-        reason: '',
-        at: now,
-      })
-    }
-    const keychain = await toKeychain(tx, row)
-    await appendEvent(tx, {
+  if (custodianId) await assertCustodian(tx, input.organizationId, custodianId)
+  const [row] = await tx
+    .insert(keychains)
+    .values({
       organizationId: input.organizationId,
-      kind: 'keychain.created',
-      actorId: input.actorId,
-      serverTime: now,
-      keychainIds: [row.id],
-      payload: { name: row.name, custodianId },
+      name: input.keychain.name,
+      custodianId,
+      createdAt: now,
+      updatedAt: now,
     })
-    return keychain
+    .returning()
+  if (!row) throw new Error('keychain insert returned no row')
+  if (custodianId) {
+    await appendCustody(tx, {
+      keychainId: row.id,
+      byUserId: input.actorId,
+      fromUserId: null,
+      toUserId: custodianId,
+      reason: '',
+      at: now,
+    })
+  }
+  await appendEvent(tx, {
+    organizationId: input.organizationId,
+    kind: 'keychain.created',
+    actorId: input.actorId,
+    serverTime: now,
+    keychainIds: [row.id],
+    payload: { name: row.name, custodianId },
   })
+  const { firstKey } = input.keychain
+  if (firstKey) {
+    await addKeyIn(tx, {
+      organizationId: input.organizationId,
+      keychainId: row.id,
+      key: firstKey,
+      actorId: input.actorId,
+      now,
+    })
+  }
+  return toKeychain(tx, row)
 }
 
+export async function createKeychain(deps: Deps, input: CreateInput): Promise<Keychain> {
+  const now = deps.clock.now()
+  return refusingTakenTag(() =>
+    deps.database.db.transaction((tx: Tx) => createKeychainIn(tx, { ...input, now })),
+  )
+}
 /** Renames and/or hands over; a change of custodian appends to the custody log with the reason given. */
 export async function updateKeychain(
   deps: Deps,
