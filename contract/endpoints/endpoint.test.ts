@@ -9,6 +9,7 @@ const notJson = new Set([
   'activityEndpoints.export',
   'calendarEndpoints.feed',
   'keychainImportEndpoints.export',
+  'labelEndpoints.pdf',
   'orderEndpoints.exportTags',
   'paymentEndpoints.localPage',
   'paymentEndpoints.localOutcome',
@@ -73,6 +74,7 @@ describe('the endpoint tables', () => {
       keychainBulkEndpoints: 3,
       keychainImportEndpoints: 3,
       keychainEndpoints: 9,
+      labelEndpoints: 2,
       memberEndpoints: 3,
       orderEndpoints: 12,
       organizationEndpoints: 8,
@@ -84,7 +86,7 @@ describe('the endpoint tables', () => {
       scanEndpoints: 1,
       subscriptionEndpoints: 1,
       syncEndpoints: 1,
-      tagEndpoints: 3,
+      tagEndpoints: 6,
       transferEndpoints: 12,
     })
   })
