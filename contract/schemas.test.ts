@@ -429,6 +429,9 @@ describe('error codes', () => {
       csvInvalid: 'csv_invalid',
       importRowsInvalid: 'import_rows_invalid',
       payloadTooLarge: 'payload_too_large',
+      labelSelectionEmpty: 'label_selection_empty',
+      labelSelectionTooLarge: 'label_selection_too_large',
+      bulkSelectionTooLarge: 'bulk_selection_too_large',
       internal: 'internal_error',
       unavailable: 'service_unavailable',
     })
