@@ -99,7 +99,7 @@ describe('the activity screen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }))
     expect(onFilterChange).toHaveBeenCalledWith({ q: 'Appartement 12', kind: 'transfer.picked_up' })
     fireEvent.change(field, { target: { value: ' ' } })
-    fireEvent.submit(screen.getByRole('search'))
+    fireEvent.submit(screen.getByRole('button', { name: 'Search' }).closest('form')!)
     expect(onFilterChange).toHaveBeenLastCalledWith({ q: undefined, kind: 'transfer.picked_up' })
   })
 

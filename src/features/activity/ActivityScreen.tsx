@@ -86,27 +86,28 @@ function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) 
   const { t } = useLingui()
   const [text, setText] = useState(value)
   return (
-    <form
-      role="search"
-      className="mb-4 flex max-w-3xl flex-wrap items-end gap-3"
-      onSubmit={(event) => {
-        event.preventDefault()
-        onSearch(text.trim())
-      }}
-    >
-      <div className="min-w-0 flex-1">
-        <TextField
-          label={t`Search a keychain, key, tag or person`}
-          name="q"
-          value={text}
-          maxLength={100}
-          onChange={setText}
-        />
-      </div>
-      <Button type="submit" variant="secondary">
-        <Trans>Search</Trans>
-      </Button>
-    </form>
+    <search className="mb-4 block max-w-3xl">
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault()
+          onSearch(text.trim())
+        }}
+      >
+        <div className="min-w-0 flex-1">
+          <TextField
+            label={t`Search a keychain, key, tag or person`}
+            name="q"
+            value={text}
+            maxLength={100}
+            onChange={setText}
+          />
+        </div>
+        <Button type="submit" variant="secondary">
+          <Trans>Search</Trans>
+        </Button>
+      </form>
+    </search>
   )
 }
 
