@@ -23,6 +23,8 @@ const KIND_LABELS: Record<OutboxItem['kind'], MessageDescriptor> = {
   scan: msg`Scan`,
   pickup: msg`Pickup or return`,
   extension: msg`Request for more time`,
+  pairCreate: msg`New keychain with a scanned tag`,
+  pairAttach: msg`Scanned tag added to a keychain`,
 }
 
 function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void }) {

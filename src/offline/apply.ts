@@ -131,7 +131,8 @@ async function tagsOfLentKeychains(db: TrousseauDb, transfers: SyncPage['transfe
  */
 async function sweep(db: TrousseauDb, state: SyncState, held: Set<string>): Promise<void> {
   const stale = <T extends { id: string; gen?: string }>(row: T) => row.gen !== state.gen && !held.has(row.id)
-  await db.keychains.filter(stale).delete()
+  // A keychain made by a pairing still in the outbox stays until the server answers it.
+  await db.keychains.filter((row) => stale(row) && !row.waiting).delete()
   const keptElsewhere = await db.transfers
     .filter((row) => row.organizationId !== state.organizationId && row.mine === 1)
     .toArray()

@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie'
 import type { Profile } from '../../contract/auth.ts'
-import type { Keychain, KeychainSummary } from '../../contract/keychains.ts'
+import type { Key, Keychain, KeychainSummary } from '../../contract/keychains.ts'
 import type { Acceptance } from '../../contract/receipts.ts'
 import type { ScanResult } from '../../contract/scans.ts'
 import type { Tag } from '../../contract/tags.ts'
@@ -14,6 +14,8 @@ export type MirroredKeychain = {
   detail: Keychain | null
   /** The full sync that last wrote it (see `sync.ts`): what a new full sync did not write again goes. */
   gen?: string
+  /** Made on this device by a queued pairing (its id is the outbox item's): waiting for the server. */
+  waiting?: true
 }
 
 export type MirroredTag = Tag & { organizationId: string; gen?: string }
@@ -38,7 +40,8 @@ export type MirroredTransfer = Transfer & {
   gen?: string
 }
 
-export type OutboxKind = 'scan' | 'pickup' | 'extension'
+/** `pairCreate`: a new keychain with a scanned free tag as its first key; `pairAttach`: that tag on a keychain. */
+export type OutboxKind = 'scan' | 'pickup' | 'extension' | 'pairCreate' | 'pairAttach'
 
 export type OutboxStatus = 'pending' | 'failed' | 'sent'
 
@@ -53,8 +56,15 @@ export type OutboxItem = {
   kind: OutboxKind
   userId: string
   organizationId: string
-  /** Scan: the scanned value; pickup and extension: the transfer. */
+  /** Scan: the scanned value; pickup and extension: the transfer; pairing: the tag's id. */
   value: string
+  /** Pairing: the new keychain's name (`pairCreate`) and the key's name. */
+  name?: string
+  keyName?: string
+  /** `pairAttach`: the keychain the tag goes on. */
+  keychainId?: string
+  /** Pairing: the tag's public id (how the mirror finds it). */
+  tagPublicId?: string
   /** Extension: the to-date asked for. */
   toDate?: string
   /** First pickup: the recipient's acceptance (typed name or signature, photo), sent with it. */
@@ -69,7 +79,7 @@ export type OutboxItem = {
   /** The server's refusal, in the reader's language when it sent one. */
   error: { status: number; code: string; message: string } | null
   /** The server's answer once sent (a scan's resolution, a pickup's transfer). */
-  result: ScanResult | Transfer | null
+  result: ScanResult | Transfer | Keychain | Key | null
   sentAt: string | null
 }
 

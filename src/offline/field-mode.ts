@@ -35,6 +35,8 @@ export async function startFieldMode(input: {
       // What the server says replaces what the device assumed (a provisional pickup, say).
       if (outcome.kind === 'sent' && item.kind === 'pickup')
         await mirrorTransfers([outcome.result as Transfer], userId)
+      if (item.kind === 'pairCreate' || item.kind === 'pairAttach')
+        await (await import('./pairing.ts')).settlePairing(item, outcome)
       return outcome
     },
     onDrained: (report) => {

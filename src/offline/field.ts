@@ -19,7 +19,7 @@ const noNetwork = () => typeof navigator !== 'undefined' && navigator.onLine ===
  * The first, immediate try of a new action (claimed by `enqueue`: the worker leaves it alone meanwhile). With
  * no network at all no request is made: the action waits for the worker, which sends it once it is back.
  */
-async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
+export async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
   if (noNetwork()) {
     inFlight.delete(item.id)
     return { kind: 'unreachable' }

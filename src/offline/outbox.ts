@@ -1,6 +1,4 @@
 import type { Acceptance } from '../../contract/receipts.ts'
-import type { ScanResult } from '../../contract/scans.ts'
-import type { Transfer } from '../../contract/transfers.ts'
 import { type OutboxItem, type OutboxKind, withDb } from './db.ts'
 
 /** Backoff after a failed attempt: 2 s, 4 s, 8 s… capped at 5 minutes. */
@@ -24,7 +22,7 @@ export const SERVER_ERROR_LIMIT = 5
  * answer (no network, a timeout, "not now"), retried later for as long as it takes.
  */
 export type SendOutcome =
-  | { kind: 'sent'; result: ScanResult | Transfer }
+  | { kind: 'sent'; result: NonNullable<OutboxItem['result']> }
   | { kind: 'refused'; status: number; code: string; message: string }
   | { kind: 'serverError'; status: number; code: string; message: string }
   | { kind: 'unreachable' }
@@ -59,6 +57,8 @@ export async function enqueue(input: {
   toDate?: string
   /** First pickup: the recipient's acceptance. */
   acceptance?: Acceptance
+  /** Pairing: see `OutboxItem`. */
+  pairing?: Pick<OutboxItem, 'name' | 'keyName' | 'keychainId' | 'tagPublicId'>
   now?: Date
   /** The caller sends it at once: claimed before the write, so no drain picks it up meanwhile. */
   claim?: boolean
@@ -74,6 +74,7 @@ export async function enqueue(input: {
     value: input.value,
     ...(input.toDate ? { toDate: input.toDate } : {}),
     ...(input.acceptance ? { acceptance: input.acceptance } : {}),
+    ...input.pairing,
     label: input.label,
     clientTime: now.toISOString(),
     status: 'pending',

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
 import { scanEndpoints } from '../../contract/endpoints/scans.ts'
 import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
 import { CLIENT_TIME_HEADER, FROM_QUEUE_HEADER, IDEMPOTENCY_KEY_HEADER } from '../../contract/scans.ts'
@@ -29,24 +30,39 @@ export async function sendItem(
   }
   try {
     const params = { id: item.value }
+    // Pairing a scanned free tag: a new keychain with the tag as its first key, or the tag on a keychain.
+    const tagKey = { type: 'TAG' as const, name: item.keyName ?? '', tagId: item.value }
     const result =
-      item.kind === 'scan'
-        ? await call(scanEndpoints.record, { body: { value: item.value }, headers, signal })
-        : item.kind === 'extension'
-          ? await call(transferEndpoints.requestExtension, {
-              params,
-              // Stryker disable next-line StringLiteral: an extension item is always kept with its to-date
-              body: { toDate: item.toDate ?? '' },
+      item.kind === 'pairCreate'
+        ? await call(keychainEndpoints.create, {
+            body: { name: item.name ?? '', firstKey: tagKey },
+            headers,
+            signal,
+          })
+        : item.kind === 'pairAttach'
+          ? await call(keychainEndpoints.addKey, {
+              params: { id: item.keychainId ?? '' },
+              body: tagKey,
               headers,
               signal,
             })
-          : await call(transferEndpoints.pickup, {
-              params,
-              // A first pickup carries the acceptance (the receipt); a return, or an item an older app kept, none.
-              body: item.acceptance ? { acceptance: item.acceptance } : undefined,
-              headers,
-              signal,
-            })
+          : item.kind === 'scan'
+            ? await call(scanEndpoints.record, { body: { value: item.value }, headers, signal })
+            : item.kind === 'extension'
+              ? await call(transferEndpoints.requestExtension, {
+                  params,
+                  // Stryker disable next-line StringLiteral: an extension item is always kept with its to-date
+                  body: { toDate: item.toDate ?? '' },
+                  headers,
+                  signal,
+                })
+              : await call(transferEndpoints.pickup, {
+                  params,
+                  // A first pickup carries the acceptance (the receipt); a return, or an item an older app kept, none.
+                  body: item.acceptance ? { acceptance: item.acceptance } : undefined,
+                  headers,
+                  signal,
+                })
     return { kind: 'sent', result }
   } catch (error) {
     if (error instanceof v.ValiError) return { kind: 'unreachable' }

@@ -1,7 +1,12 @@
+import type { OutboxKind } from './db.ts'
 import { BACKOFF_BASE_MS, type DrainReport, drain, hasPending, pruneSent, type Transport } from './outbox.ts'
 
 const LOCK_NAME = 'trousseau-outbox'
 const LEASE_KEY = 'trousseau-outbox-lease'
+
+/** Kinds read in the selected organization: they wait until their own is selected again. */
+const IN_SELECTED_ORGANIZATION: ReadonlySet<OutboxKind> = new Set(['scan', 'pairCreate', 'pairAttach'])
+
 /** Without Web Locks, a tab holds the drain for at most this long (it renews while draining). */
 const LEASE_MS = 30_000
 
@@ -93,9 +98,9 @@ export function startOutboxWorker(input: {
           return drain(input.transport, {
             userId: input.userId,
             force,
-            // A scan is read in the selected organization: it waits until its own is selected again.
+            // A scan or a pairing is made in the selected organization: it waits until its own is selected again.
             canSend: (item) =>
-              item.kind !== 'scan' ||
+              !IN_SELECTED_ORGANIZATION.has(item.kind) ||
               !input.session ||
               item.organizationId === session.selectedOrganizationId,
           })
