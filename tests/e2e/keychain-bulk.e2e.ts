@@ -71,6 +71,7 @@ describe('bulk actions on the keychain list in a real browser', () => {
         const log = page.getByRole('list', { name: 'Historique de garde' })
         await log.getByText('Inventaire de printemps', { exact: false }).waitFor()
         expect(await log.getByRole('listitem').count()).toBe(2)
+        // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, with the spaces between its elements
         expect(await log.getByRole('listitem').first().innerText()).toContain('De Paul à Léa')
       }
       await page.goto(`/app/keychains/${ids.get('Bureau')}`)

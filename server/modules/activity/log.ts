@@ -48,27 +48,29 @@ function searched(organizationId: string, pattern: string): SQL {
 
 /** Up to `size` entries of the view before `beforeSeq` (newest first), with who did each. */
 function entries(db: Db, where: SQL[], beforeSeq: number | null, size: number) {
-  return db
-    // What an entry shows, no more (not the hash, nor the author's whole row): a year's export reads every row.
-    .select({
-      event: {
-        seq: organizationEvents.seq,
-        kind: organizationEvents.kind,
-        serverTime: organizationEvents.serverTime,
-        clientTime: organizationEvents.clientTime,
-        fromQueue: organizationEvents.fromQueue,
-        keychainIds: organizationEvents.keychainIds,
-        tagIds: organizationEvents.tagIds,
-        transferIds: organizationEvents.transferIds,
-        payload: organizationEvents.payload,
-      },
-      actor: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
-    })
-    .from(organizationEvents)
-    .leftJoin(users, eq(users.id, organizationEvents.actorId))
-    .where(and(...where, beforeSeq === null ? undefined : lt(organizationEvents.seq, beforeSeq)))
-    .orderBy(desc(organizationEvents.seq))
-    .limit(size)
+  return (
+    db
+      // What an entry shows, no more (not the hash, nor the author's whole row): a year's export reads every row.
+      .select({
+        event: {
+          seq: organizationEvents.seq,
+          kind: organizationEvents.kind,
+          serverTime: organizationEvents.serverTime,
+          clientTime: organizationEvents.clientTime,
+          fromQueue: organizationEvents.fromQueue,
+          keychainIds: organizationEvents.keychainIds,
+          tagIds: organizationEvents.tagIds,
+          transferIds: organizationEvents.transferIds,
+          payload: organizationEvents.payload,
+        },
+        actor: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
+      })
+      .from(organizationEvents)
+      .leftJoin(users, eq(users.id, organizationEvents.actorId))
+      .where(and(...where, beforeSeq === null ? undefined : lt(organizationEvents.seq, beforeSeq)))
+      .orderBy(desc(organizationEvents.seq))
+      .limit(size)
+  )
 }
 
 type Row = Awaited<ReturnType<typeof entries>>[number]

@@ -103,35 +103,37 @@ const keysAsJson = sql<Key[]>`(
  * keys in one statement, named and prepared (parsed and planned once per connection).
  */
 function prepareKeychainById(db: Db) {
-  return db
-    // The columns the answer shows, no more: every column costs its parsing on each of these reads.
-    .select({
-      keychain: {
-        id: keychains.id,
-        organizationId: keychains.organizationId,
-        name: keychains.name,
-        createdAt: keychains.createdAt,
-        updatedAt: keychains.updatedAt,
-      },
-      organizationName: organizations.name,
-      custodian: {
-        id: custodian.id,
-        email: custodian.email,
-        firstName: custodian.firstName,
-        lastName: custodian.lastName,
-      },
-      keys: keysAsJson,
-    })
-    .from(keychains)
-    .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
-    .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
-    .where(
-      and(
-        eq(keychains.organizationId, sql.placeholder('organizationId')),
-        eq(keychains.id, sql.placeholder('id')),
-      ),
-    )
-    .prepare('keychain_by_id')
+  return (
+    db
+      // The columns the answer shows, no more: every column costs its parsing on each of these reads.
+      .select({
+        keychain: {
+          id: keychains.id,
+          organizationId: keychains.organizationId,
+          name: keychains.name,
+          createdAt: keychains.createdAt,
+          updatedAt: keychains.updatedAt,
+        },
+        organizationName: organizations.name,
+        custodian: {
+          id: custodian.id,
+          email: custodian.email,
+          firstName: custodian.firstName,
+          lastName: custodian.lastName,
+        },
+        keys: keysAsJson,
+      })
+      .from(keychains)
+      .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
+      .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
+      .where(
+        and(
+          eq(keychains.organizationId, sql.placeholder('organizationId')),
+          eq(keychains.id, sql.placeholder('id')),
+        ),
+      )
+      .prepare('keychain_by_id')
+  )
 }
 
 const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareKeychainById>>()

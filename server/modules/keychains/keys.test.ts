@@ -48,7 +48,10 @@ describe('POST /api/keychains/{id}/keys', () => {
     expect((await add({ type: 'TAG', name: 'A', tagId: tags[0]!.id })).status).toBe(201)
     const taken = await add({ type: 'TAG', name: 'B', tagId: tags[0]!.id })
     expect(taken.status).toBe(409)
-    expect((await taken.json()).error).toEqual({ code: 'tag_taken', message: 'This tag is already on a key.' })
+    expect((await taken.json()).error).toEqual({
+      code: 'tag_taken',
+      message: 'This tag is already on a key.',
+    })
     const foreign = await organizationWithAdmin(t, 'Foreign')
     const [theirTag] = await makeTags(t, foreign.organization.id)
     const elsewhere = await add({ type: 'TAG', name: 'C', tagId: theirTag!.id })

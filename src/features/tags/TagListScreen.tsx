@@ -34,12 +34,7 @@ export function TagListScreen({
           setQ(draft.trim())
         }}
       >
-        <TextField
-          label={<Trans>Search by code or name</Trans>}
-          name="q"
-          value={draft}
-          onChange={setDraft}
-        />
+        <TextField label={<Trans>Search by code or name</Trans>} name="q" value={draft} onChange={setDraft} />
         <Button type="submit" variant="secondary">
           <Trans>Search</Trans>
         </Button>
