@@ -4,6 +4,7 @@ import type { Transfer } from '../../contract/transfers.ts'
 import { call } from '../lib/call.ts'
 import type { FieldContext } from './field.ts'
 import { claimMirror, mirrorProfile, mirrorTransfers } from './mirror.ts'
+import { settlePairing } from './pairing-mirror.ts'
 import { refreshAlongside } from './refresh.ts'
 import { requestPersistentStorage } from './storage.ts'
 import { syncMirror } from './sync.ts'
@@ -35,8 +36,7 @@ export async function startFieldMode(input: {
       // What the server says replaces what the device assumed (a provisional pickup, say).
       if (outcome.kind === 'sent' && item.kind === 'pickup')
         await mirrorTransfers([outcome.result as Transfer], userId)
-      if (item.kind === 'pairCreate' || item.kind === 'pairAttach')
-        await (await import('./pairing.ts')).settlePairing(item, outcome)
+      if (item.kind === 'pairCreate' || item.kind === 'pairAttach') await settlePairing(item, outcome)
       return outcome
     },
     onDrained: (report) => {

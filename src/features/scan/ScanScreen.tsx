@@ -25,7 +25,10 @@ export function ScanScreen({
   renderResult,
   onResult,
   send,
+  extra,
 }: {
+  /** Composed in by the route under the typed-code field (the pairing session's switch and count). */
+  extra?: ReactNode
   /** `queued`: answered from this device's copy, the scan waits to be sent. */
   renderResult: (result: ScanResult, queued: boolean) => ReactNode
   /** Called with each answer, e.g. to go straight to the keychain a tag belongs to. */
@@ -160,6 +163,7 @@ export function ScanScreen({
               <Trans>A hardware scanner works here too: it types the code and presses Enter.</Trans>
             </p>
           </form>
+          {extra}
         </Card>
         <div aria-live="polite">
           {busy ? (

@@ -1,9 +1,12 @@
+import { Trans } from '@lingui/react/macro'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import type { ScanResult } from '../../../../contract/scans.ts'
+import type { Tag } from '../../../../contract/tags.ts'
 import type { Transfer } from '../../../../contract/transfers.ts'
 import { useProfile } from '../../../api/profile.ts'
 import { RequireOrganization } from '../../../app/RequireOrganization.tsx'
+import type { PairedTag } from '../../../features/scan/PairingPanel.tsx'
 import { ScanResultCard } from '../../../features/scan/ScanResultCard.tsx'
 import { ScanScreen } from '../../../features/scan/ScanScreen.tsx'
 import { TransferPickupCard } from '../../../features/transfers/TransferPickupCard.tsx'
@@ -20,6 +23,9 @@ const fieldActions = async () => {
 const withFieldActions = <T,>(run: (actions: FieldActions) => Promise<T>): Promise<T> =>
   loadedFieldActions ? run(loadedFieldActions) : fieldActions().then(run)
 
+// The pairing of a free tag loads when one is scanned or the pairing session is switched on.
+const ScanPairing = lazy(() => import('../../../features/scan/PairingPanel.tsx'))
+
 export const Route = createFileRoute('/{-$locale}/app/scan')({
   component: Scan,
 })
@@ -31,6 +37,23 @@ function Scan() {
   const selected = profile?.selectedOrganizationId
   // The transfer as the last confirmation on a result card left it: the card then states the keychain after it.
   const [moved, setMoved] = useState<{ scanId: string; transfer: Transfer } | null>(null)
+  // Pairing session: tag after tag, one name each; the tags paired since it was switched on.
+  const [session, setSession] = useState(false)
+  const [paired, setPaired] = useState<PairedTag[]>([])
+  const permissions = profile?.permissions ?? []
+  const canCreate = permissions.includes('create__keychain')
+  const pairing = (organizationId: string, tag?: Tag) => (
+    <Suspense>
+      <ScanPairing
+        key={tag?.id}
+        tag={tag}
+        session={session}
+        paired={paired}
+        context={field(organizationId)}
+        onPaired={(done) => setPaired((all) => [...all, done])}
+      />
+    </Suspense>
+  )
   const field = (organizationId: string) => ({
     userId: profile?.id ?? '',
     organizationId,
@@ -46,31 +69,59 @@ function Scan() {
       {(organizationId) => (
         <ScanScreen
           send={(value) => withFieldActions((actions) => actions.submitScan(field(organizationId), value))}
-          renderResult={(result, queued) => (
-            <ScanResultCard
-              result={result}
-              offline={queued}
-              moved={moved && moved.scanId === result.scanId ? moved.transfer : null}
-              canOpenKeychain={opensHere(result)}
-              transfer={
-                result.status === 'resolved' && result.transfer ? (
-                  <TransferPickupCard
-                    key={result.scanId}
-                    transfer={result.transfer}
-                    onMoved={(transfer) => setMoved({ scanId: result.scanId, transfer })}
-                    confirm={async (transfer, _key, acceptance) =>
-                      (await fieldActions()).submitPickup(field(organizationId), transfer, acceptance)
-                    }
+          extra={
+            canCreate ? (
+              <>
+                <label className="flex items-center gap-2 font-medium text-slate-800">
+                  <input
+                    type="checkbox"
+                    id="pairing-session"
+                    checked={session}
+                    onChange={(event) => {
+                      setSession(event.target.checked)
+                      setPaired([])
+                    }}
+                    className="size-5"
                   />
-                ) : null
-              }
-            />
+                  <Trans>Pairing session</Trans>
+                </label>
+                {session ? pairing(organizationId) : null}
+              </>
+            ) : null
+          }
+          renderResult={(result, queued) => (
+            <>
+              <ScanResultCard
+                result={result}
+                offline={queued}
+                moved={moved && moved.scanId === result.scanId ? moved.transfer : null}
+                canOpenKeychain={opensHere(result)}
+                transfer={
+                  result.status === 'resolved' && result.transfer ? (
+                    <TransferPickupCard
+                      key={result.scanId}
+                      transfer={result.transfer}
+                      onMoved={(transfer) => setMoved({ scanId: result.scanId, transfer })}
+                      confirm={async (transfer, _key, acceptance) =>
+                        (await fieldActions()).submitPickup(field(organizationId), transfer, acceptance)
+                      }
+                    />
+                  ) : null
+                }
+              />
+              {result.status === 'resolved' &&
+              !result.keychain &&
+              (canCreate || permissions.includes('create__key'))
+                ? pairing(organizationId, result.tag)
+                : null}
+            </>
           )}
           onResult={(result, queued) => {
             // A tag on a keychain leads straight to that keychain, unless there is a pickup or return to
             // confirm (or the caller may not open it); anything else, and any scan made offline, stays here.
             if (
               !queued &&
+              !session &&
               result.status === 'resolved' &&
               result.keychain &&
               !result.transfer?.next &&
