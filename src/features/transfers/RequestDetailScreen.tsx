@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ScanLine } from 'lucide-react'
+import { lazy, Suspense } from 'react'
 import { calendarDayIn } from '../../../contract/calendar-day.ts'
 import { shiftCalendarDay, type Transfer } from '../../../contract/transfers.ts'
 import { transferQuery } from '../../api/transfers.ts'
@@ -14,9 +15,13 @@ import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { type AskForMoreTime, ExtensionCard } from './ExtensionCard.tsx'
 import { PICKUP_KIND_LABELS, REFUSAL_LABELS } from './labels.ts'
-import { ReceiptCard } from './ReceiptCard.tsx'
 import { TransferStatusBadge } from './TransferStatusBadge.tsx'
 import { ExpiryText } from './TransferTable.tsx'
+
+// The receipt of a picked-up transfer, under the details: its code and schemas load when there is one.
+const ReceiptCard = lazy(() =>
+  import('./ReceiptCard.tsx').then((module) => ({ default: module.ReceiptCard })),
+)
 
 /** What the recipient has to do now, in one or two sentences. */
 function NextStep({ transfer, onScan }: { transfer: Transfer; onScan: () => void }) {
@@ -183,7 +188,9 @@ export function RequestDetailScreen({
           </dl>
         </Card>
         {transfer.pickups.some((pickup) => pickup.kind === 'PICKUP') ? (
-          <ReceiptCard transferId={transfer.id} />
+          <Suspense fallback={null}>
+            <ReceiptCard transferId={transfer.id} />
+          </Suspense>
         ) : null}
       </div>
     </>
