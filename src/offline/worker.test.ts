@@ -362,6 +362,28 @@ describe('the session a drain sends with', () => {
     again.stop()
   })
 
+  it('sends a pairing, like a scan, only while its organization is the selected one', async () => {
+    const pairing = { userId: USER, organizationId: 'org-1', value: 'tag-1', label: 'AGC-00001 → Cave' }
+    await enqueue({ kind: 'pairCreate', ...pairing, pairing: { name: 'Cave', keyName: 'AGC-00001' } })
+    await enqueue({ kind: 'pairAttach', ...pairing, pairing: { keychainId: 'kc-1', keyName: 'AGC-00001' } })
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const elsewhere = startOutboxWorker({
+      userId: USER,
+      session: async () => ({ selectedOrganizationId: 'org-2' }),
+      transport,
+    })
+    expect(await elsewhere.wake()).toMatchObject({ sent: 0 })
+    elsewhere.stop()
+    const here = startOutboxWorker({
+      userId: USER,
+      session: async () => ({ selectedOrganizationId: 'org-1' }),
+      transport,
+    })
+    expect(await here.wake()).toMatchObject({ sent: 2 })
+    expect(transport.mock.calls.map(([item]) => item.kind)).toEqual(['pairCreate', 'pairAttach'])
+    here.stop()
+  })
+
   it('sends every item when it has no session to ask', async () => {
     await scan()
     await pickup()
