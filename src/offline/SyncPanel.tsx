@@ -2,6 +2,7 @@ import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { RefreshCw } from 'lucide-react'
+import { ErrorCode } from '../../contract/errors.ts'
 import { ApiError } from '../lib/api.ts'
 import { refusalMessage } from '../lib/error-message.ts'
 import { formatDateTime, formatNumber } from '../lib/format.ts'
@@ -44,10 +45,12 @@ function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void 
           <p className="text-sm font-medium text-red-800">
             {serverFailed
               ? t`The server failed on it several times in a row (${item.error.status}). Retry later, or discard it.`
-              : refusalMessage(
-                  new ApiError(item.error.status, item.error.code, item.error.message),
-                  t`The server refused it (${item.error.status} ${item.error.code}).`,
-                )}
+              : item.error.code === ErrorCode.tagTaken
+                ? t`This tag was put on a key meanwhile, perhaps on another device: nothing was made. Discard this, or retry once the tag is free again.`
+                : refusalMessage(
+                    new ApiError(item.error.status, item.error.code, item.error.message),
+                    t`The server refused it (${item.error.status} ${item.error.code}).`,
+                  )}
           </p>
         ) : null}
       </div>

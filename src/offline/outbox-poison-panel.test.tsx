@@ -35,4 +35,25 @@ describe('an item given up after server errors, in the sync panel', () => {
     expect(row.textContent).not.toContain('An error occurred.')
     expect(within(row).getAllByRole('button')).toHaveLength(2) // retry, discard
   })
+
+  it('shows a pairing refused because its tag was taken meanwhile, in the reader’s language', async () => {
+    await useLocale('fr')
+    await enqueue({
+      kind: 'pairCreate',
+      userId: USER,
+      organizationId: 'org-1',
+      value: 'tag-1',
+      label: 'AGC-00042 → Cave',
+      pairing: { name: 'Cave', keyName: 'AGC-00042' },
+    })
+    const taken = async () =>
+      ({ kind: 'refused', status: 409, code: 'tag_taken', message: 'This tag is already on a key.' }) as const
+    await drain(taken, { userId: USER })
+    const { container } = renderWithProviders(<SyncPanel userId={USER} onSendNow={() => {}} />)
+    await waitFor(() => expect(container.querySelector('[data-status="failed"]')).not.toBeNull())
+    const row = container.querySelector<HTMLElement>('[data-status="failed"]')!
+    expect(row.textContent).toContain('Nouveau trousseau avec une étiquette scannée · AGC-00042 → Cave')
+    expect(row.textContent).toContain('mise sur une clé entre-temps')
+    expect(row.textContent).toContain('Refusé')
+  })
 })
