@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { Check, Link2, Plus } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Tag } from '../../../contract/tags.ts'
-import { keychainListQuery } from '../../api/keychains.ts'
+import { keychainKeys, keychainListQuery } from '../../api/keychains.ts'
 import { ApiError } from '../../lib/api.ts'
 import { errorMessage } from '../../lib/error-message.ts'
 import { useHref } from '../../lib/use-locale.ts'
@@ -35,6 +35,7 @@ export default function ScanPairing({
   context: FieldContext
   onPaired: (paired: PairedTag) => void
 }) {
+  const queryClient = useQueryClient()
   if (!tag) return <PairingSessionSummary paired={paired} />
   return (
     <PairingPanel
@@ -46,6 +47,9 @@ export default function ScanPairing({
       pair={(choice) => submitPairing(context, choice)}
       onPaired={(done) => {
         onPaired(done)
+        // The keychain lists and pages, and the tag lists, read again when next shown.
+        void queryClient.invalidateQueries({ queryKey: keychainKeys.all(context.organizationId) })
+        void queryClient.invalidateQueries({ queryKey: ['tags', context.organizationId] })
         // Ready for the next scan (a hardware scanner types into the focused field).
         if (session) document.getElementById('scan-value')?.focus()
       }}

@@ -57,7 +57,7 @@ function Scan() {
   const field = (organizationId: string) => ({
     userId: profile?.id ?? '',
     organizationId,
-    permissions: profile?.permissions ?? [],
+    permissions,
   })
   // A recipient may scan a keychain of another of their organizations: its page opens only in that one.
   const opensHere = (result: ScanResult) =>
@@ -75,7 +75,6 @@ function Scan() {
                 <label className="flex items-center gap-2 font-medium text-slate-800">
                   <input
                     type="checkbox"
-                    id="pairing-session"
                     checked={session}
                     onChange={(event) => {
                       setSession(event.target.checked)
