@@ -103,3 +103,51 @@ describe('a scan in the activity log', () => {
     expect(after.cursor).not.toBe(cursor)
   })
 })
+
+describe('scan entries in the change feed', () => {
+  const changes = async (cookie: string, cursor: string, limit?: number) => {
+    const query = new URLSearchParams({ cursor, ...(limit ? { limit: String(limit) } : {}) })
+    return (await (await t.get(`/api/sync/changes?${query}`, { cookie })).json()) as SyncPage
+  }
+  const upToDate = async (cookie: string) => {
+    let cursor: string | undefined
+    for (let guard = 0; guard < 20; guard += 1) {
+      const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''
+      const page = (await (await t.get(`/api/sync/changes${query}`, { cookie })).json()) as SyncPage
+      cursor = page.cursor
+      if (!page.more) return cursor
+    }
+    throw new Error('the feed never ended')
+  }
+
+  it('sends the rows of the other entries of the same page, and none of the scanned keychain', async () => {
+    const { organization, admin, member, tagged, loose } = await world()
+    const other = await makeKeychain(t, organization.id, 'Grenier', member.id)
+    const cursor = await upToDate(admin.cookie)
+    await scan(member.cookie, tagged.code)
+    expect(
+      (await t.patch(`/api/keychains/${other.id}`, { cookie: admin.cookie, json: { name: 'Grenier bas' } }))
+        .status,
+    ).toBe(200)
+    await scan(member.cookie, loose.code)
+    const page = await changes(admin.cookie, cursor)
+    expect(page.keychains.map((keychain) => [keychain.id, keychain.name])).toEqual([
+      [other.id, 'Grenier bas'],
+    ])
+    expect(page.tags).toEqual([])
+    expect(page.deleted).toEqual({ keychains: [] })
+    expect(page.more).toBe(false)
+  })
+
+  it('counts towards a page: a full page of scans says there is more, and the next one goes on after them', async () => {
+    const { admin, member, tagged } = await world()
+    const cursor = await upToDate(admin.cookie)
+    for (let n = 0; n < 3; n += 1) await scan(member.cookie, tagged.code)
+    const first = await changes(admin.cookie, cursor, 2)
+    expect(first).toMatchObject({ keychains: [], tags: [], transfers: [], more: true })
+    const second = await changes(admin.cookie, first.cursor, 2)
+    expect(second).toMatchObject({ keychains: [], tags: [], transfers: [], more: false })
+    const third = await changes(admin.cookie, second.cursor, 2)
+    expect(third).toMatchObject({ more: false, cursor: expect.any(String) })
+  })
+})
