@@ -29,13 +29,20 @@ export function csvStream<Cursor>(
   let after: Cursor | null = null
   let first = true
   return new ReadableStream<Uint8Array>({
+    // A pull that enqueues nothing and does not close is not called again: a batch without records that is not
+    // the last (the holdings' keychains ending on a full batch, before its transfers) reads on to the next one.
     async pull(controller) {
-      const { records, next } = await batch(after)
-      if (records.length > 0 || first)
-        controller.enqueue(encoder.encode(csvText(records, first ? columns : null)))
-      first = false
-      if (next === null) controller.close()
-      else after = next
+      let sent = false
+      while (!sent) {
+        const { records, next } = await batch(after)
+        if (records.length > 0 || first) {
+          controller.enqueue(encoder.encode(csvText(records, first ? columns : null)))
+          sent = true
+        }
+        first = false
+        if (next === null) return controller.close()
+        after = next
+      }
     },
   })
 }

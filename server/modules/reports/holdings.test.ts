@@ -1,15 +1,31 @@
 import { parse } from 'csv-parse/sync'
 import { and, eq } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
-import { keychains, keys, memberships } from '../../db/schema.ts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { keychains, keys, memberships, transfers } from '../../db/schema.ts'
 import { encodeCursor } from '../../http/pagination.ts'
 import { HOUR, MINUTE } from '../../test/clock.ts'
 import { addMember, makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { addTagKey, makeTransfer, parisDay, transferWorld } from '../../test/transfers.ts'
+import { startOfDayIn } from '../subscriptions/calendar.ts'
 import { HOLDINGS_CSV_COLUMNS } from './holdings.ts'
 
 const t = setupTestAppAtEpoch()
+
+// The export's batch size, made small in one test so the report spans several batches.
+const batch = vi.hoisted(() => ({ size: 0 }))
+vi.mock('./csv.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./csv.ts')>()
+  return {
+    ...real,
+    get REPORT_BATCH() {
+      return batch.size || real.REPORT_BATCH
+    },
+  }
+})
+afterEach(() => {
+  batch.size = 0
+})
 
 /**
  * A MEMBER about to leave: "Cave" (its TAG key "Porte"), "Atelier" (a metal key and a tag), "Bureau" handed to
@@ -268,6 +284,59 @@ describe('who holds what: the departure report', () => {
     ])
   })
 
+  it('exports the same report whatever the batch size: keychains by name, then transfers soonest first', async () => {
+    const { admin, member, organization, loge, scheduled } = await departure()
+    // A second transfer of "Loge" to them in the same window: the transfers' batches go on by start, then id.
+    const twin = await makeTransfer(t, {
+      organizationId: organization.id,
+      keychainId: loge.id,
+      recipientId: member.id,
+      fromDate: parisDay(t, 7),
+      toDate: parisDay(t, 9),
+    })
+    const exported = async () => {
+      const text = await (
+        await t.get(`/api/reports/holdings/export?person=${member.id}`, { cookie: admin.cookie })
+      ).text()
+      expect(text.split('\r\n').filter((line) => line.startsWith('person_email'))).toHaveLength(1)
+      return parse(text, { columns: true }) as Array<Record<string, string>>
+    }
+    const whole = await exported()
+    expect(whole.map((record) => [record.section, record.keychain_name, record.transfer_id])).toEqual([
+      ['keychain', 'Atelier', ''],
+      ['keychain', 'Atelier', ''],
+      ['keychain', 'Bureau', ''],
+      ['keychain', 'Cave', ''],
+      ['keychain', 'Prêt', whole[4]!.transfer_id],
+      ['keychain', 'vide', ''],
+      ['transfer', 'Prêt', whole[4]!.transfer_id],
+      ...[scheduled.id, twin.id].sort().map((id) => ['transfer', 'Loge', id]),
+    ])
+    // 5 keychains and 3 transfers: batches of 1 and 2 break both lists, of 3 end the transfers full, of 1 and 5
+    // end the keychains full: the empty batch after them, with no record to send, must not stall the stream.
+    for (const size of [1, 2, 3, 5]) {
+      batch.size = size
+      expect(await exported(), `${size}`).toEqual(whole)
+    }
+  })
+
+  it('says a keychain lent to the person is overdue only once its grace day after the to-date is over', async () => {
+    const { admin, member, pret, overdue } = await departure()
+    // "Prêt" due back today instead: out, not overdue yet.
+    await t.db
+      .update(transfers)
+      .set({ toDate: parisDay(t, 0), endsAt: startOfDayIn('Europe/Paris', parisDay(t, 0)) })
+      .where(eq(transfers.id, overdue.id))
+    const page = await (
+      await t.get(`/api/reports/holdings?person=${member.id}`, { cookie: admin.cookie })
+    ).json()
+    expect(page.data.find((held: { id: string }) => held.id === pret.id).dueBack).toEqual({
+      transferId: overdue.id,
+      toDate: parisDay(t, 0),
+      overdue: false,
+    })
+  })
+
   it('answers 404 for someone of another organization or no one, and 400 without a person or with a malformed one', async () => {
     const { admin } = await departure()
     const stranger = await organizationWithAdmin(t, 'Étrangère')
@@ -288,10 +357,10 @@ describe('who holds what: the departure report', () => {
         ...(path.endsWith('/export')
           ? []
           : [
-              [
-                `?person=${admin.id}&cursor=${encodeCursor(['a', 'not-an-id'])}`,
-                'Malformed cursor.',
-              ] as const,
+              ...['not-an-id', `x${admin.id}`, `${admin.id}0`].map(
+                (id) =>
+                  [`?person=${admin.id}&cursor=${encodeCursor(['a', id])}`, 'Malformed cursor.'] as const,
+              ),
             ]),
       ] as const) {
         const response = await t.get(`${path}${query}`, { cookie: admin.cookie })
