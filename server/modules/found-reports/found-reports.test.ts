@@ -106,7 +106,10 @@ describe('found-key reports', () => {
       }),
     )
     expect(reply.status).toBe(409)
-    expect(reply.body.error.code).toBe('finder_unreachable')
+    expect(reply.body.error).toMatchObject({
+      code: 'finder_unreachable',
+      message: 'The finder left no e-mail address: call them, or mark the report as contacted.',
+    })
   })
 
   it('lets ADMIN and MANAGER read, move and reply; MEMBER and CONTACT get 403, signed out 401', async () => {
@@ -145,7 +148,9 @@ describe('found-key reports', () => {
     const theirs = await world('Theirs')
     const id = await report(theirs)
     const cookie = mine.admin.cookie
-    expect((await t.get(`/api/found-reports/${id}`, { cookie })).status).toBe(404)
+    const one = await json(await t.get(`/api/found-reports/${id}`, { cookie }))
+    expect(one.status).toBe(404)
+    expect(one.body.error).toMatchObject({ code: 'not_found', message: 'No such found-key report.' })
     const moved = await t.patch(`/api/found-reports/${id}`, { cookie, json: { status: 'RESOLVED' } })
     expect(moved.status).toBe(404)
     expect((await moved.json()).error.code).toBe('not_found')
@@ -285,13 +290,30 @@ describe('found-key reports', () => {
     expect(JSON.stringify(ledger.data[1])).not.toContain('bakery')
     // A later reply leaves the status where staff put it.
     await t.patch(`/api/found-reports/${id}`, { cookie: w.admin.cookie, json: { status: 'RESOLVED' } })
+    const resolvedAt = t.clock.now().toISOString()
+    t.clock.advance(60_000)
     const again = await json(
       await t.post(`/api/found-reports/${id}/replies`, {
         cookie: w.admin.cookie,
         json: { message: 'Got them.' },
       }),
     )
-    expect(again.body).toMatchObject({ status: 'RESOLVED', replies: 2 })
+    expect(again.body).toMatchObject({
+      status: 'RESOLVED',
+      replies: 2,
+      statusChangedAt: resolvedAt,
+      statusChangedBy: { id: w.admin.id },
+      updatedAt: t.clock.now().toISOString(),
+    })
+    // Its ledger entry says a reply was sent, and no status moved.
+    const after = await (await t.get('/api/activity', { cookie: w.admin.cookie })).json()
+    expect(
+      after.data.slice(0, 2).map((entry: { kind: string; payload: object }) => [entry.kind, entry.payload]),
+    ).toEqual([
+      ['found_report.replied', { reportId: id }],
+      ['found_report.status_changed', { reportId: id, from: 'CONTACTED', to: 'RESOLVED' }],
+    ])
+    expect(after.data[0].tagIds).toEqual([w.tag.id])
   })
 
   it('writes to a French finder in French', async () => {
@@ -312,12 +334,16 @@ describe('found-key reports', () => {
     for (let i = 0; i < FOUND_REPORT_REPLIES_MAX; i++) expect((await reply()).status).toBe(201)
     const over = await json(await reply())
     expect(over.status).toBe(409)
-    expect(over.body.error.code).toBe('replies_exhausted')
+    expect(over.body.error).toMatchObject({
+      code: 'replies_exhausted',
+      message: `This report has had its ${FOUND_REPORT_REPLIES_MAX} replies.`,
+    })
     expect(t.mail.to(w.finder).filter((mail) => mail.text.includes('Again'))).toHaveLength(
       FOUND_REPORT_REPLIES_MAX,
     )
 
-    const other = await report(w, { contact: uniqueEmail('finder') })
+    const otherFinder = uniqueEmail('finder')
+    const other = await report(w, { contact: otherFinder })
     // The organization's hourly allowance used up (by replies to other reports):
     for (let i = 0; i < FOUND_REPORT_REPLIES_PER_ORGANIZATION.limit; i++)
       await hitRateLimit(
@@ -331,15 +357,61 @@ describe('found-key reports', () => {
       json: { message: 'One more' },
     })
     expect(limited.status).toBe(429)
-    expect((await limited.json()).error.code).toBe('rate_limited')
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect((await limited.json()).error).toMatchObject({
+      code: 'rate_limited',
+      message: 'Too many replies. Please try again later.',
+    })
+    // Until the organization's hour is over (fixed windows of an hour).
+    const hour = FOUND_REPORT_REPLIES_PER_ORGANIZATION.windowMs
+    expect(hour).toBe(60 * 60 * 1000)
+    expect(limited.headers.get('retry-after')).toBe(
+      String(Math.ceil((hour - (t.clock.now().getTime() % hour)) / 1000)),
+    )
+    expect(t.mail.to(otherFinder)).toEqual([])
   })
 
   it('reads the reply address out of what a finder typed, and masks every address', () => {
     expect(finderEmailOf('Appelez Jean <Jean.Dupont+cles@Example.COM.>')).toBe('jean.dupont+cles@example.com')
     expect(finderEmailOf('06 12 34 56 78')).toBeNull()
     expect(finderEmailOf('jean@localhost')).toBeNull()
+    // The first address that is one: a bare host is passed over; the dots ending a sentence are not its own.
+    expect(finderEmailOf('jean@localhost, sinon Marie@Example.org...')).toBe('marie@example.org')
+    expect(finderEmailOf('marie@example.org; jean@example.com')).toBe('marie@example.org')
     expect(maskAddresses('06 12 34 56 78 ou (jean@example.com), merci')).toBe('06 12 34 56 78 ou …@… merci')
     expect(maskAddresses('jean@localhost')).toBe('…@…')
+  })
+
+  it('pages reports that came at the same instant by id, newest first, and keeps one on a tag without keychain', async () => {
+    const w = await world()
+    const [loose] = await makeTags(t, w.organization.id, 1, 'LIB')
+    // Three reports in the same millisecond, one of them about a tag on no keychain.
+    await report(w)
+    await report(w)
+    const response = await t.post(`/api/tags/${loose!.publicId}/found-reports`, {
+      json: { message: 'Un badge seul.', contact: '06 00 00 00 00' },
+    })
+    expect(response.status).toBe(202)
+    const all = await (await t.get('/api/found-reports', { cookie: w.admin.cookie })).json()
+    expect(all.data).toHaveLength(3)
+    const newest = [...all.data.map((each: { id: string }) => each.id)]
+    expect(newest).toEqual([...newest].sort().reverse())
+    const alone = all.data.find((each: { message: string }) => each.message === 'Un badge seul.')
+    expect(alone).toMatchObject({
+      tag: { id: loose!.id, code: loose!.code },
+      keychain: null,
+      canReply: false,
+    })
+    const paged: string[] = []
+    let cursor: string | null = null
+    do {
+      const page: { data: Array<{ id: string }>; nextCursor: string | null } = await (
+        await t.get(`/api/found-reports?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+          cookie: w.admin.cookie,
+        })
+      ).json()
+      paged.push(...page.data.map((each) => each.id))
+      cursor = page.nextCursor
+    } while (cursor)
+    expect(paged).toEqual(newest)
   })
 })

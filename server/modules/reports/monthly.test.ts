@@ -6,7 +6,7 @@ import { scans } from '../../db/schema.ts'
 import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { appendEvent } from '../events/log.ts'
-import { MONTHLY_CSV_COLUMNS } from './monthly.ts'
+import { MONTHLY_CSV_COLUMNS, monthRange } from './monthly.ts'
 
 const t = setupTestAppAtEpoch()
 
@@ -127,5 +127,59 @@ describe('activity per month', () => {
       ['2029-11', '0', '0', '0'],
       ['2029-12', '1', '1', '1'],
     ])
+  })
+
+  it("counts from the first instant of the first month to the last before the next, in the organization's zone; one month alone is a range", async () => {
+    const { admin, entry, scan } = await organization()
+    // December 2029 in Paris (UTC+1): from 23:00 UTC on 30 November to 23:00 UTC on 31 December, excluded.
+    for (const at of [
+      '2029-11-30T22:59:59.999Z',
+      '2029-11-30T23:00:00.000Z',
+      '2029-12-31T22:59:59.999Z',
+      '2029-12-31T23:00:00.000Z',
+    ]) {
+      await entry('key.added', at)
+      await scan(at)
+    }
+    const zero = Object.fromEntries(MONTHLY_KINDS.map((kind) => [kind, 0]))
+    const december = await months(admin.cookie, '?from=2029-12&to=2029-12')
+    expect(december).toEqual({
+      from: '2029-12',
+      to: '2029-12',
+      months: [{ month: '2029-12', scans: 2, entries: 2, byKind: { ...zero, 'key.added': 2 } }],
+    })
+    // The months around it each hold one of each, at their own edge.
+    const around = await months(admin.cookie, '?from=2029-11&to=2030-01')
+    expect(around.months.map((month) => [month.month, month.scans, month.byKind['key.added']])).toEqual([
+      ['2029-11', 1, 1],
+      ['2029-12', 2, 2],
+      ['2030-01', 1, 1],
+    ])
+  })
+
+  it('refuses in the service too a range backwards or longer than 36 months (the query schema refuses them first)', () => {
+    const range = (from: string, to: string) =>
+      monthRange({ timeZone: 'Europe/Paris', now: new Date('2030-01-15T09:00:00Z'), query: { from, to } })
+    expect(range('2029-12', '2029-12')).toEqual(['2029-12'])
+    expect(range('2027-02', '2030-01')).toHaveLength(36)
+    // Years are written with four digits, as they are read.
+    expect(range('0999-11', '1000-02')).toEqual(['0999-11', '0999-12', '1000-01', '1000-02'])
+    for (const [from, to, message] of [
+      ['2030-02', '2030-01', 'The last month comes before the first.'],
+      ['2027-01', '2030-01', 'At most 36 months at a time.'],
+    ] as const) {
+      let error: unknown
+      try {
+        range(from, to)
+      } catch (thrown) {
+        error = thrown
+      }
+      expect(error, `${from}..${to}`).toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+        message,
+        issues: [{ path: 'to', message }],
+      })
+    }
   })
 })

@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync'
 import { eq } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
-import { transfers } from '../../db/schema.ts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { keychains, transfers, users } from '../../db/schema.ts'
+import { encodeCursor } from '../../http/pagination.ts'
 import { DAY } from '../../test/clock.ts'
 import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
@@ -9,6 +10,21 @@ import { makeTransfer, parisDay, transferWorld } from '../../test/transfers.ts'
 import { OVERDUE_CSV_COLUMNS } from './overdue.ts'
 
 const t = setupTestAppAtEpoch()
+
+// The export's batch size, made small in one test so a few transfers span several batches.
+const batch = vi.hoisted(() => ({ size: 0 }))
+vi.mock('./csv.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./csv.ts')>()
+  return {
+    ...real,
+    get REPORT_BATCH() {
+      return batch.size || real.REPORT_BATCH
+    },
+  }
+})
+afterEach(() => {
+  batch.size = 0
+})
 
 /**
  * Transfers out at the test epoch (15 January, 10:00 in Paris): "Cave" due back on the 10th (5 days late), "Loge"
@@ -153,5 +169,73 @@ describe('overdue transfers', () => {
     expect(theirs.map((record) => record.transfer_id).sort()).toEqual(
       [other.cave, other.loge, other.atelier].map((each) => each.transfer.id).sort(),
     )
+  })
+
+  it('exports in batches, each going on after the last transfer of the one before (ties on the to-date by id)', async () => {
+    const { admin, member, contact, cave, loge, atelier, pickedUpAt } = await lateWorld()
+    await t.db.update(users).set({ firstName: 'Jeanne' }).where(eq(users.id, member.id))
+    await t.db.update(users).set({ firstName: 'Paul', lastName: 'Loup' }).where(eq(users.id, contact.id))
+    // A name a spreadsheet would read as a formula is written as text.
+    await t.db.update(keychains).set({ name: '=Atelier' }).where(eq(keychains.id, atelier.keychain.id))
+    const ordered = [cave, ...[loge, atelier].sort((a, b) => (a.transfer.id < b.transfer.id ? -1 : 1))]
+    // Two per batch: Cave and the first of the two due on the same day, then the other one.
+    batch.size = 2
+    const text = await (await t.get('/api/reports/overdue/export', { cookie: admin.cookie })).text()
+    expect(text.split('\r\n').filter((line) => line.startsWith('transfer_id'))).toHaveLength(1)
+    const records = parse(text, { columns: true }) as Array<Record<string, string>>
+    const names = { [member.id]: 'Jeanne', [contact.id]: 'Paul Loup' }
+    const emails = { [member.id]: member.email, [contact.id]: contact.email }
+    expect(records).toEqual(
+      ordered.map(({ transfer, keychain }) => ({
+        transfer_id: transfer.id,
+        keychain_id: keychain.id,
+        keychain_name: keychain === atelier.keychain ? "'=Atelier" : keychain.name,
+        recipient_email: emails[transfer.recipientId],
+        recipient_name: names[transfer.recipientId],
+        from_date: parisDay(t, -12),
+        to_date: transfer.toDate,
+        picked_up_at: transfer === cave.transfer ? pickedUpAt.toISOString() : '',
+        days_late: transfer === cave.transfer ? '5' : '2',
+      })),
+    )
+    // A last batch exactly full: the next, empty one ends the file (no record twice, none lost).
+    batch.size = 3
+    const full = parse(await (await t.get('/api/reports/overdue/export', { cookie: admin.cookie })).text(), {
+      columns: true,
+    }) as Array<Record<string, string>>
+    expect(full.map((record) => record.transfer_id)).toEqual(ordered.map((each) => each.transfer.id))
+    // The filter holds in the export too.
+    const theirs = parse(
+      await (
+        await t.get(`/api/reports/overdue/export?person=${contact.id}`, { cookie: admin.cookie })
+      ).text(),
+      { columns: true },
+    ) as Array<Record<string, string>>
+    expect(theirs.map((record) => record.transfer_id)).toEqual([loge.transfer.id])
+  })
+
+  it('answers 400 for a cursor whose id is not exactly an id', async () => {
+    const { admin } = await transferWorld(t, { name: 'Curseurs' })
+    const id = '0b7c4a5e-1f2d-4c3b-8a9e-6d5f4e3c2b1a'
+    for (const key of [
+      ['2030-01-01T00:00:00.000Z', 'not-an-id'],
+      ['2030-01-01T00:00:00.000Z', `x${id}`],
+      ['2030-01-01T00:00:00.000Z', `${id}0`],
+      ['2030-01-01T00:00:00.000Z', id.replaceAll('-', '')],
+    ]) {
+      const response = await t.get(`/api/reports/overdue?cursor=${encodeCursor(key)}`, {
+        cookie: admin.cookie,
+      })
+      expect(response.status, key[1]).toBe(400)
+      expect((await response.json()).error.message, key[1]).toBe('Malformed cursor.')
+    }
+    // An id in capitals is one.
+    const upper = await t.get(
+      `/api/reports/overdue?cursor=${encodeCursor(['2030-01-01T00:00:00.000Z', id.toUpperCase()])}`,
+      {
+        cookie: admin.cookie,
+      },
+    )
+    expect(upper.status).toBe(200)
   })
 })

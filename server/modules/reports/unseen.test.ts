@@ -1,6 +1,8 @@
 import { parse } from 'csv-parse/sync'
-import { describe, expect, it } from 'vitest'
-import { scans } from '../../db/schema.ts'
+import { eq } from 'drizzle-orm'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { scans, users } from '../../db/schema.ts'
+import { encodeCursor } from '../../http/pagination.ts'
 import { DAY } from '../../test/clock.ts'
 import { makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
@@ -8,6 +10,21 @@ import { addTagKey, transferWorld } from '../../test/transfers.ts'
 import { UNSEEN_CSV_COLUMNS } from './unseen.ts'
 
 const t = setupTestAppAtEpoch()
+
+// The export's batch size, made small in one test so a few keychains span several batches.
+const batch = vi.hoisted(() => ({ size: 0 }))
+vi.mock('./csv.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./csv.ts')>()
+  return {
+    ...real,
+    get REPORT_BATCH() {
+      return batch.size || real.REPORT_BATCH
+    },
+  }
+})
+afterEach(() => {
+  batch.size = 0
+})
 
 /**
  * At the test epoch (15 January 2030, 10:00 in Paris): "Cave" (the world's) never scanned; "Atelier" scanned by a
@@ -55,7 +72,13 @@ async function scannedWorld() {
   }
 }
 
-type Unseen = { id: string; name: string; lastScanAt: string | null; tagCodes: string[] }
+type Unseen = {
+  id: string
+  name: string
+  lastScanAt: string | null
+  tagCodes: string[]
+  custodian: { id: string } | null
+}
 
 async function everyPage(cookie: string, query = ''): Promise<Unseen[]> {
   const items: Unseen[] = []
@@ -149,5 +172,79 @@ describe('keychains not seen for N days', () => {
       last_scan_at: world.at(10),
     })
     expect(records.find((record) => record.keychain_name === 'Vide')?.tag_codes).toBe('')
+  })
+
+  it('exports in batches, each going on after the last keychain of the one before, never scanned or not', async () => {
+    const world = await scannedWorld()
+    const { admin } = world
+    await t.db.update(users).set({ firstName: 'Ada' }).where(eq(users.id, admin.id))
+    await t.db.update(users).set({ lastName: 'Dupont' }).where(eq(users.id, world.member.id))
+    const custodians = { [admin.id]: [admin.email, 'Ada'], [world.member.id]: [world.member.email, 'Dupont'] }
+    // "Double": two tags never scanned, no one holds it.
+    const [first, second] = await makeTags(t, world.organization.id, 2, 'DBL')
+    const double = await makeKeychain(t, world.organization.id, 'Double')
+    await addTagKey(t, double.id, second!.id)
+    await addTagKey(t, double.id, first!.id)
+    const listed = await everyPage(admin.cookie, '&days=7')
+    expect(listed).toHaveLength(6)
+    const expected = listed.map((item) => ({
+      keychain_id: item.id,
+      keychain_name: item.name,
+      custodian_email: item.custodian ? custodians[item.custodian.id]![0] : '',
+      custodian_name: item.custodian ? custodians[item.custodian.id]![1] : '',
+      tag_codes: item.tagCodes.join(' '),
+      last_scan_at: item.lastScanAt ?? '',
+    }))
+    expect(expected.find((record) => record.keychain_id === double.id)).toMatchObject({
+      custodian_email: '',
+      custodian_name: '',
+      tag_codes: [first!.code, second!.code].sort().join(' '),
+    })
+    expect(expected.find((record) => record.keychain_id === world.keychain.id)?.custodian_name).toBe('Dupont')
+    // Four never scanned, then Atelier and Bureau. Batches of 2 go on after a never scanned keychain (twice)
+    // and end full on a scanned one; of 4, from the last never scanned to the first scanned; of 5, after a
+    // scanned one; of 6, all in one full batch, then an empty one.
+    for (const size of [2, 4, 5, 6]) {
+      batch.size = size
+      const text = await (await t.get('/api/reports/unseen/export?days=7', { cookie: admin.cookie })).text()
+      expect(
+        text.split('\r\n').filter((line) => line.startsWith('keychain_id')),
+        `${size}`,
+      ).toHaveLength(1)
+      expect(parse(text, { columns: true }), `${size}`).toEqual(expected)
+    }
+    // The person filter holds in the export.
+    const held = parse(
+      await (
+        await t.get(`/api/reports/unseen/export?person=${world.member.id}`, { cookie: admin.cookie })
+      ).text(),
+      { columns: true },
+    ) as Array<Record<string, string>>
+    expect(held.map((record) => record.keychain_id)).toEqual([world.keychain.id])
+  })
+
+  it('answers 400 for a cursor whose id is not exactly an id', async () => {
+    const { admin } = await transferWorld(t, { name: 'Curseurs' })
+    const id = '0b7c4a5e-1f2d-4c3b-8a9e-6d5f4e3c2b1a'
+    for (const key of [
+      ['2030-01-01T00:00:00.000Z', 'not-an-id'],
+      ['2030-01-01T00:00:00.000Z', `x${id}`],
+      ['2030-01-01T00:00:00.000Z', `${id}0`],
+      ['2030-01-01T00:00:00.000Z', id.replaceAll('-', '')],
+    ]) {
+      const response = await t.get(`/api/reports/unseen?cursor=${encodeCursor(key)}`, {
+        cookie: admin.cookie,
+      })
+      expect(response.status, key[1]).toBe(400)
+      expect((await response.json()).error.message, key[1]).toBe('Malformed cursor.')
+    }
+    // An id in capitals is one.
+    const upper = await t.get(
+      `/api/reports/unseen?cursor=${encodeCursor(['2030-01-01T00:00:00.000Z', id.toUpperCase()])}`,
+      {
+        cookie: admin.cookie,
+      },
+    )
+    expect(upper.status).toBe(200)
   })
 })
