@@ -287,6 +287,11 @@ describe('found-key reports', () => {
       'found_report.replied',
     ])
     expect(ledger.data[1]).toMatchObject({ actor: { id: w.manager.id }, payload: { reportId: id } })
+    // The first reply moved the report from NEW to CONTACTED, and the ledger says so.
+    expect(ledger.data[0]).toMatchObject({
+      actor: { id: w.manager.id },
+      payload: { reportId: id, from: 'NEW', to: 'CONTACTED' },
+    })
     expect(JSON.stringify(ledger.data[1])).not.toContain('bakery')
     // A later reply leaves the status where staff put it.
     await t.patch(`/api/found-reports/${id}`, { cookie: w.admin.cookie, json: { status: 'RESOLVED' } })
