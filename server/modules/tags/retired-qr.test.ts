@@ -66,4 +66,15 @@ describe('the QR code a replacement retired', () => {
     })
     expect(await answer.json()).toMatchObject({ status: 'foreign', publicId: oldPublicId })
   })
+
+  it('leaves a well-formed id that was never a QR code unknown', async () => {
+    const { admin } = await replacedTag()
+    const answer = await t.post('/api/scans', {
+      cookie: admin.cookie,
+      json: { value: `${t.config.publicUrl}/tags/${'b'.repeat(20)}` },
+      headers: { 'idempotency-key': randomUUID() },
+    })
+    expect(answer.status).toBe(201)
+    expect(await answer.json()).toMatchObject({ status: 'unknown' })
+  })
 })
