@@ -801,3 +801,87 @@ export const transferReceipts = pgTable(
 )
 
 export type TransferReceiptRow = typeof transferReceipts.$inferSelect
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+
+/**
+ * An organization's outgoing webhook (issue 20): where its events are posted, which kinds, and the signing
+ * secret, kept encrypted with a key derived from the server secret (it must be read back to sign; see
+ * `server/modules/webhooks/secret-box.ts`), shown to the admin once.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    eventTypes: text('event_types').array().notNull(),
+    secretBox: text('secret_box').notNull(),
+    /** The secret's last characters, so an admin can tell which one a receiver holds. */
+    secretHint: text('secret_hint').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (table) => [index('webhook_endpoints_organization_idx').on(table.organizationId)],
+)
+
+/**
+ * One event for one endpoint, written in the transaction of the change it tells about (with its job): the body
+ * as sent (the same bytes on every attempt), and where its delivery stands.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** The event's id in the body, one per event whatever the number of endpoints: receivers dedupe on it. */
+    eventId: uuid('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    nextAttemptAt: at('next_attempt_at'),
+    createdAt: at('created_at').notNull(),
+    deliveredAt: at('delivered_at'),
+  },
+  (table) => [
+    unique('webhook_deliveries_endpoint_event_unique').on(table.endpointId, table.eventId),
+    index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.createdAt),
+    check(
+      'webhook_deliveries_status',
+      sql`${table.status} in ('pending', 'succeeded', 'failed')`,
+    ),
+  ],
+)
+
+/** Each try of a delivery: the endpoint's delivery log. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    startedAt: at('started_at').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    nextAttemptAt: at('next_attempt_at'),
+  },
+  (table) => [index('webhook_attempts_delivery_idx').on(table.deliveryId, table.attempt)],
+)
+
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect
