@@ -2,7 +2,7 @@ import { keychainBulkEndpoints } from '../../../contract/endpoints/keychain-bulk
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
-import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { idempotentInOrganization } from '../../http/organization-write.ts'
 import { inRequestLanguage } from '../../http/request-locale.ts'
 import { changeCustodians } from './custodian.ts'
 import { deleteKeychains } from './deletion.ts'
@@ -27,32 +27,22 @@ export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
         422: { description: 'The Idempotency-Key was used for another request' },
       },
     },
-    async (c, { organization, session, headers, body }) => {
-      const now = deps.clock.now()
-      const { organizationId } = organization
-      const answer = await idempotent(
+    (c, input) =>
+      idempotentInOrganization(
+        c,
         db,
-        {
-          userId: session.user.id,
-          key: headers['idempotency-key'],
-          request: 'POST /keychain-bulk/custodian-changes',
-          payload: { organizationId, ...body },
-          now,
-        },
-        async (tx) => ({
-          status: 200,
-          body: await changeCustodians(tx, {
+        { ...input, now: deps.clock.now() },
+        { name: 'POST /keychain-bulk/custodian-changes', status: 200 },
+        (tx, { organizationId, userId, body, now }) =>
+          changeCustodians(tx, {
             organizationId,
-            actorId: session.user.id,
+            actorId: userId,
             selection: { ids: body.ids, filter: body.filter },
             custodianId: body.custodianId,
             reason: body.reason,
             now,
           }),
-        }),
-      )
-      return idempotentResponse(c, answer)
-    },
+      ),
   )
 
   api.route(
@@ -67,30 +57,20 @@ export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
         422: { description: 'The Idempotency-Key was used for another request' },
       },
     },
-    async (c, { organization, session, headers, body }) => {
-      const now = deps.clock.now()
-      const { organizationId } = organization
-      const answer = await idempotent(
+    (c, input) =>
+      idempotentInOrganization(
+        c,
         db,
-        {
-          userId: session.user.id,
-          key: headers['idempotency-key'],
-          request: 'POST /keychain-bulk/deletions',
-          payload: { organizationId, ...body },
-          now,
-        },
-        async (tx) => ({
-          status: 200,
-          body: await deleteKeychains(tx, {
+        { ...input, now: deps.clock.now() },
+        { name: 'POST /keychain-bulk/deletions', status: 200 },
+        (tx, { organizationId, userId, body, now }) =>
+          deleteKeychains(tx, {
             organizationId,
-            actorId: session.user.id,
+            actorId: userId,
             selection: { ids: body.ids, filter: body.filter },
             now,
           }),
-        }),
-      )
-      return idempotentResponse(c, answer)
-    },
+      ),
   )
 
   api.route(
@@ -109,33 +89,25 @@ export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
         422: { description: 'The Idempotency-Key was used for another request' },
       },
     },
-    async (c, { organization, session, headers, body }) => {
-      const now = deps.clock.now()
-      const { organizationId } = organization
-      const answer = await idempotent(
+    async (c, input) => {
+      const response = await idempotentInOrganization(
+        c,
         db,
-        {
-          userId: session.user.id,
-          key: headers['idempotency-key'],
-          request: 'POST /keychain-bulk/transfers',
-          payload: { organizationId, ...body },
-          now,
-        },
-        async (tx) => ({
-          status: 201,
-          body: await authorizeTransfers(deps, tx, {
+        { ...input, now: deps.clock.now() },
+        { name: 'POST /keychain-bulk/transfers', status: 201 },
+        (tx, { organizationId, body, now }) =>
+          authorizeTransfers(deps, tx, {
             organizationId,
-            actor: inRequestLanguage(c, session.user),
+            actor: inRequestLanguage(c, input.session.user),
             selection: { ids: body.ids, filter: body.filter },
             recipient: body.recipient,
             fromDate: body.fromDate,
             toDate: body.toDate,
             now,
           }),
-        }),
       )
       deps.jobs.nudge()
-      return idempotentResponse(c, answer)
+      return response
     },
   )
 }

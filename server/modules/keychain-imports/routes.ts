@@ -2,7 +2,7 @@ import { keychainImportEndpoints } from '../../../contract/endpoints/keychain-im
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
-import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
+import { idempotentInOrganization } from '../../http/organization-write.ts'
 import { keychainCsv } from './export.ts'
 import { commitImport, previewImport } from './service.ts'
 
@@ -42,25 +42,15 @@ export function keychainImportRoutes(api: ApiRouter, deps: AppDeps): void {
         422: { description: 'The Idempotency-Key was used for another request' },
       },
     },
-    async (c, { organization, session, headers, body }) => {
-      const now = deps.clock.now()
-      const { organizationId } = organization
-      const answer = await idempotent(
+    (c, input) =>
+      idempotentInOrganization(
+        c,
         db,
-        {
-          userId: session.user.id,
-          key: headers['idempotency-key'],
-          request: 'POST /keychain-imports',
-          payload: { organizationId, csv: body.csv },
-          now,
-        },
-        async (tx) => ({
-          status: 201,
-          body: await commitImport(tx, { organizationId, actorId: session.user.id, csv: body.csv, now }),
-        }),
-      )
-      return idempotentResponse(c, answer)
-    },
+        { ...input, now: deps.clock.now() },
+        { name: 'POST /keychain-imports', status: 201 },
+        (tx, { organizationId, userId, body, now }) =>
+          commitImport(tx, { organizationId, actorId: userId, csv: body.csv, now }),
+      ),
   )
 
   api.route(

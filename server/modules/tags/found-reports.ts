@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Locale } from '../../../contract/locale.ts'
 import type { FoundReport } from '../../../contract/tags.ts'
-import { memberships, organizations, users } from '../../db/schema.ts'
+import { organizations } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { ipBucket } from '../../http/ip-bucket.ts'
@@ -14,6 +14,7 @@ import { foundReportMail } from '../../mail/found-report-mail.ts'
 import { appendEvent } from '../events/log.ts'
 import { finderEmailOf, maskAddresses } from '../found-reports/contact.ts'
 import { storeFoundReport } from '../found-reports/service.ts'
+import { activeMembersWith } from '../members/service.ts'
 import { findTagByPublicId } from './service.ts'
 
 const HOUR = 60 * 60 * 1000
@@ -83,17 +84,7 @@ export async function reportFoundTag(
     .select({ name: organizations.name })
     .from(organizations)
     .where(eq(organizations.id, tag.organizationId))
-  const admins = await db
-    .select({ email: users.email, locale: users.locale })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.organizationId, tag.organizationId),
-        eq(memberships.role, 'ADMIN'),
-        eq(memberships.status, 'ACTIVE'),
-      ),
-    )
+  const admins = await activeMembersWith(db, tag.organizationId, ['ADMIN'])
   // The finder's e-mail address stays on the server: the admins read it masked and reply through the app.
   const canReply = finderEmailOf(input.report.contact) !== null
   // The report, its mails and the ledger's entry (that a finder wrote about the tag, not what they wrote nor how

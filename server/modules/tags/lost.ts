@@ -2,15 +2,7 @@ import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm'
 import { TAG_PRODUCT_ID } from '../../../contract/commerce.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { TagLost } from '../../../contract/tags.ts'
-import {
-  cartItems,
-  memberships,
-  organizations,
-  type TagRow,
-  tagRetiredPublicIds,
-  tags,
-  users,
-} from '../../db/schema.ts'
+import { cartItems, organizations, type TagRow, tagRetiredPublicIds, tags, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
@@ -19,7 +11,7 @@ import { enqueueJobs } from '../../jobs/queue.ts'
 import { lostTagScanMail } from '../../mail/lost-tag-mail.ts'
 import { MAX_CART_ITEMS } from '../cart/service.ts'
 import { appendEvent } from '../events/log.ts'
-import { toPerson } from '../members/service.ts'
+import { activeMembersWith, toPerson } from '../members/service.ts'
 import { keyLinkOf, selectLinkedTags } from './list.ts'
 import { newPublicId } from './public-id.ts'
 import { toTag } from './service.ts'
@@ -110,17 +102,7 @@ export async function noticeLostTagScan(
       .select({ name: organizations.name })
       .from(organizations)
       .where(eq(organizations.id, claimed.organizationId))
-    const admins = await tx
-      .select({ email: users.email, locale: users.locale })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(
-        and(
-          eq(memberships.organizationId, claimed.organizationId),
-          eq(memberships.role, 'ADMIN'),
-          eq(memberships.status, 'ACTIVE'),
-        ),
-      )
+    const admins = await activeMembersWith(tx, claimed.organizationId, ['ADMIN'])
     await enqueueJobs(
       tx,
       admins.map((admin) =>
