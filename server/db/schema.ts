@@ -885,3 +885,42 @@ export const webhookAttempts = pgTable(
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect
+
+export const API_TOKEN_KINDS = ['personal', 'organization'] as const
+
+/**
+ * An API token (issue 20): `personal` acts as its user, `organization` within one organization with the role
+ * chosen at creation, while its creator is still an admin there. The token is shown once; the table keeps its
+ * prefix (to find it and to show which one it is) and the keyed hash of the whole token.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    prefix: text('prefix').notNull().unique(),
+    secretHash: text('secret_hash').notNull(),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: API_TOKEN_KINDS }).notNull(),
+    /** The personal token's owner; the organization token's creator (its actions are recorded as theirs). */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: uuid('organization_id').references(() => organizations.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ROLES }),
+    createdAt: at('created_at').notNull(),
+    lastUsedAt: at('last_used_at'),
+    expiresAt: at('expires_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (table) => [
+    index('api_tokens_user_idx').on(table.userId),
+    index('api_tokens_organization_idx').on(table.organizationId),
+    check('api_tokens_kind', sql`${table.kind} in ('personal', 'organization')`),
+    check(
+      'api_tokens_kind_scope',
+      sql`(${table.kind} = 'organization') = (${table.organizationId} is not null and ${table.role} is not null)`,
+    ),
+  ],
+)
+
+export type ApiTokenRow = typeof apiTokens.$inferSelect
