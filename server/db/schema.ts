@@ -263,11 +263,24 @@ export const scans = pgTable(
     clientTime: at('client_time'),
     serverTime: at('server_time').notNull(),
     fromQueue: boolean('from_queue').notNull().default(false),
+    /**
+     * A resolved scan waiting to join its tag's organization's ledger (`append_pending_scans`, migration
+     * 0019, clears it in the transaction that appends the entry); null once appended, or for a scan that is
+     * no entry.
+     */
+    ledgerOrganizationId: uuid('ledger_organization_id').references(() => organizations.id, {
+      onDelete: 'set null',
+    }),
+    /** The keychain the tag was on when scanned, for the pending entry. */
+    ledgerKeychainId: uuid('ledger_keychain_id'),
   },
   (table) => [
     index('scans_organization_time_idx').on(table.organizationId, table.serverTime),
     // A tag's last scan (the "not seen for N days" report), its scans by month.
     index('scans_tag_time_idx').on(table.tagId, table.serverTime),
+    index('scans_ledger_pending_idx')
+      .on(table.ledgerOrganizationId, table.serverTime, table.id)
+      .where(sql`${table.ledgerOrganizationId} is not null`),
   ],
 )
 
