@@ -871,10 +871,7 @@ export const webhookDeliveries = pgTable(
   (table) => [
     unique('webhook_deliveries_endpoint_event_unique').on(table.endpointId, table.eventId),
     index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.createdAt),
-    check(
-      'webhook_deliveries_status',
-      sql`${table.status} in ('pending', 'succeeded', 'failed')`,
-    ),
+    check('webhook_deliveries_status', sql`${table.status} in ('pending', 'succeeded', 'failed')`),
   ],
 )
 
