@@ -1,6 +1,10 @@
 // `npm start`: builds the SPA and the bundled server when the build is missing or older than its sources, then
 // runs the bundled server in production mode (migrations are applied at start-up).
-import { spawn, spawnSync } from 'node:child_process'
+// On a production install (`npm ci --omit=dev`: no vite, no esbuild) it never builds: it runs the build it was
+// given. A supervisor's SIGTERM reaches this process (package.json's `exec` keeps a shell out of the way): it is
+// passed to the build or the server, and this process exits only after it, with its exit code, so stopping
+// `npm start` leaves no orphan behind. `node dist-server/server.mjs` is the production command (README).
+import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { serverProcessEnv } from './server-process.ts'
@@ -29,6 +33,8 @@ const SOURCES = [
 ]
 // Written by the build's last steps (prerendering, then compression), so a half-finished build is redone.
 const BUILD_MARK = 'dist/pages/fr/index.html.gz'
+const SERVER_BUNDLE = 'dist-server/server.mjs'
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0
@@ -37,16 +43,40 @@ function newestMtime(path: string): number {
   return Math.max(0, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))))
 }
 
-const stale = !existsSync(BUILD_MARK) || Math.max(...SOURCES.map(newestMtime)) > statSync(BUILD_MARK).mtimeMs
-if (stale) {
-  console.log('Building the web app and the server…')
-  const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
-  if (build.status !== 0) process.exit(build.status ?? 1)
+let child: ChildProcess | undefined
+let stopping = false
+for (const signal of SIGNALS) {
+  process.on(signal, () => {
+    stopping = true
+    child?.kill(signal)
+  })
 }
 
-const server = spawn(process.execPath, ['dist-server/server.mjs'], {
-  stdio: 'inherit',
-  env: serverProcessEnv(process.env),
-})
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal))
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))
+/** Runs a child with the signals passed on; resolves with its exit code (1 when a signal ended it). */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    child = spawn(command, args, { stdio: 'inherit', env })
+    child.on('error', (error) => {
+      console.error(`${command} failed to start: ${error.message}`)
+      resolve(1)
+    })
+    child.on('exit', (code) => resolve(code ?? 1))
+  })
+}
+
+const built = existsSync(BUILD_MARK) && existsSync(SERVER_BUNDLE)
+const canBuild = existsSync('node_modules/vite') && existsSync('node_modules/esbuild')
+if (canBuild && (!built || Math.max(...SOURCES.map(newestMtime)) > statSync(BUILD_MARK).mtimeMs)) {
+  console.log('Building the web app and the server…')
+  const status = await run('npm', ['run', '--silent', 'build'], process.env)
+  if (status !== 0 || stopping) process.exit(stopping ? 0 : status)
+} else if (!built) {
+  console.error(
+    `No build here (${BUILD_MARK}, ${SERVER_BUNDLE}) and no dev dependencies to make one: run \`npm run build\` ` +
+      'where they are installed and copy dist/ and dist-server/ here (README, Operations).',
+  )
+  process.exit(1)
+}
+
+if (stopping) process.exit(0)
+process.exit(await run(process.execPath, [SERVER_BUNDLE], serverProcessEnv(process.env)))

@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       stripeSecretKey: null,
       stripeWebhookSecret: null,
       stripeApiBase: null,
+      shutdownGraceMs: 10_000,
+      metricsToken: null,
     })
   })
 
@@ -59,8 +61,12 @@ describe('loadConfig', () => {
       STRIPE_SECRET_KEY: 'sk_test_123',
       STRIPE_WEBHOOK_SECRET: 'whsec_456',
       STRIPE_API_BASE: 'http://127.0.0.1:12111',
+      SHUTDOWN_GRACE_MS: '2500',
+      METRICS_TOKEN: 'm'.repeat(32),
     })
     expect(config).toMatchObject({
+      shutdownGraceMs: 2500,
+      metricsToken: 'm'.repeat(32),
       paymentProvider: 'stripe',
       stripeSecretKey: 'sk_test_123',
       stripeWebhookSecret: 'whsec_456',
@@ -150,6 +156,14 @@ describe('loadConfig', () => {
     [{ PORT: 'abc' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
     [{ PORT: '70000' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
     [{ PORT: '0' }, 'Invalid configuration: PORT must be an integer between 1 and 65535'],
+    [
+      { SHUTDOWN_GRACE_MS: '10s' },
+      'Invalid configuration: SHUTDOWN_GRACE_MS must be a whole number of milliseconds',
+    ],
+    [
+      { METRICS_TOKEN: 'short' },
+      'Invalid configuration: METRICS_TOKEN must be at least 32 characters (letters, digits, ._~+/=-)',
+    ],
     [
       { JOBS_POLL_MS: 'soon' },
       'Invalid configuration: JOBS_POLL_MS must be a whole number of milliseconds (0 runs no jobs here)',

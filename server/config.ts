@@ -34,6 +34,14 @@ export type Config = {
   stripeWebhookSecret: string | null
   /** Where the Stripe SDK sends its calls instead of api.stripe.com (tests' loopback double). */
   stripeApiBase: { protocol: 'http' | 'https'; host: string; port: number } | null
+  /** Whether webhooks may target loopback and private networks (default: outside production only). */
+  webhookAllowPrivateTargets: boolean
+  /** The whole of one webhook attempt (connection, answer), in ms. */
+  webhookTimeoutMs: number
+  /** How long a stop (SIGTERM) waits for in-flight requests and the running jobs before it cuts them off. */
+  shutdownGraceMs: number
+  /** The bearer token `/api/metrics` asks for; null: the endpoint does not exist (404). */
+  metricsToken: string | null
 }
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim()), '')
@@ -173,6 +181,26 @@ const EnvSchema = v.object({
     ),
     '',
   ),
+  SHUTDOWN_GRACE_MS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+$/, 'SHUTDOWN_GRACE_MS must be a whole number of milliseconds'),
+      v.transform(Number),
+    ),
+    '10000',
+  ),
+  METRICS_TOKEN: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(
+        /^([A-Za-z0-9._~+/=-]{32,})?$/,
+        'METRICS_TOKEN must be at least 32 characters (letters, digits, ._~+/=-)',
+      ),
+    ),
+    '',
+  ),
   STRIPE_API_BASE: v.optional(
     v.pipe(
       v.string(),
@@ -191,6 +219,20 @@ const EnvSchema = v.object({
       }, 'STRIPE_API_BASE must be an origin like http://127.0.0.1:12111'),
     ),
     '',
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: v.optional(
+    v.picklist(['true', 'false', '1', '0'], 'WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false'),
+  ),
+  WEBHOOK_TIMEOUT_MS: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^\d+$/, 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000'),
+      v.transform(Number),
+      v.minValue(100, 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000'),
+      v.maxValue(60_000, 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000'),
+    ),
+    '10000',
   ),
 })
 
@@ -251,6 +293,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     stripeSecretKey: e.STRIPE_SECRET_KEY || null,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || null,
     stripeApiBase: e.STRIPE_API_BASE ? apiBase(e.STRIPE_API_BASE) : null,
+    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS
+      ? e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1'
+      : e.NODE_ENV !== 'production',
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    metricsToken: e.METRICS_TOKEN || null,
   }
 }
 

@@ -23,7 +23,7 @@ async function freePort(): Promise<number> {
 type Child = { process: ChildProcess; output: () => string; exited: Promise<number | null> }
 
 /** `node server/main.ts` as a real process, resolved once it logs that it listens. */
-async function startChild(dataDir: string, port: number): Promise<Child> {
+async function startChild(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Child> {
   const child = spawn(process.execPath, [mainFile], {
     env: {
       PATH: process.env.PATH,
@@ -32,6 +32,7 @@ async function startChild(dataDir: string, port: number): Promise<Child> {
       HOST: '127.0.0.1',
       NODE_ENV: 'development',
       LOG_LEVEL: 'info',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -129,5 +130,102 @@ describe('node server/main.ts', () => {
       restarted.process.kill('SIGTERM')
       expect(await restarted.exited).toBe(0)
     }
+  }, 120_000)
+})
+
+/** A sign-in request sent but for the last bytes of its body: the server holds it in flight until `finish`. */
+async function heldRequest(port: number, email: string, connection: 'close' | 'keep-alive') {
+  const body = JSON.stringify({ email })
+  const socket = connect(port, '127.0.0.1')
+  let answer = ''
+  socket.on('data', (chunk) => (answer += chunk))
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  await new Promise((resolve) => socket.once('connect', resolve))
+  socket.write(
+    [
+      'POST /api/email-tokens HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      `Origin: http://localhost:${port}`,
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `Connection: ${connection}`,
+      '',
+      body.slice(0, 10),
+    ].join('\r\n'),
+  )
+  return {
+    finish: () => socket.write(body.slice(10)),
+    answer: () => answer,
+    closed,
+  }
+}
+
+/** Whether a new TCP connection to the port is refused. */
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'))
+  })
+}
+
+describe('stopping the production server (SIGTERM)', () => {
+  it('refuses new connections, answers every in-flight request, and exits 0 within the grace period', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-stop-'))
+    dirs.push(dataDir)
+    const port = await freePort()
+    const graceMs = 8000
+    const server = await startChild(dataDir, port, {
+      NODE_ENV: 'production',
+      SHUTDOWN_GRACE_MS: String(graceMs),
+    })
+    const held = [
+      await heldRequest(port, 'one@example.test', 'close'),
+      await heldRequest(port, 'two@example.test', 'keep-alive'),
+      await heldRequest(port, 'three@example.test', 'keep-alive'),
+    ]
+    // Time for the server to read the headers: from then on each request is in flight.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+
+    const signalled = Date.now()
+    server.process.kill('SIGTERM')
+    await waitFor(
+      () => server.output().includes('shutting down'),
+      () => server.output(),
+    )
+    expect(await refused(port)).toBe(true)
+    expect(server.process.exitCode).toBeNull()
+
+    for (const request of held) request.finish()
+    // Keep-alive connections included: each answered connection is closed by the server, not left idle.
+    await Promise.all(held.map((request) => request.closed))
+    for (const request of held) expect(request.answer(), server.output()).toMatch(/^HTTP\/1\.1 202 /)
+    expect(await server.exited).toBe(0)
+    const took = Date.now() - signalled
+    expect(took).toBeLessThan(graceMs)
+    expect(server.output()).toContain('Trousseau stopped')
+    expect(server.output()).not.toContain('grace period')
+  }, 120_000)
+
+  it('cuts off a request still in flight at the end of the grace period and exits 0', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-stop-'))
+    dirs.push(dataDir)
+    const port = await freePort()
+    const graceMs = 1500
+    const server = await startChild(dataDir, port, { SHUTDOWN_GRACE_MS: String(graceMs) })
+    const stuck = await heldRequest(port, 'stuck@example.test', 'close')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    const signalled = Date.now()
+    server.process.kill('SIGTERM')
+    await stuck.closed
+    expect(await server.exited).toBe(0)
+    const took = Date.now() - signalled
+    expect(took).toBeGreaterThanOrEqual(graceMs - 50)
+    expect(took).toBeLessThan(graceMs + 5000)
+    expect(stuck.answer()).toBe('')
+    expect(server.output()).toContain('in-flight requests still running at the end of the grace period')
   }, 120_000)
 })

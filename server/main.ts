@@ -23,8 +23,6 @@ import { LIVENESS_PATH, livenessBody } from './modules/health/routes.ts'
 import { fromRoot } from './paths.ts'
 import { resolveSessionSecret } from './secret.ts'
 
-const SHUTDOWN_GRACE_MS = 10_000
-
 export type RunningServer = {
   url: string
   /** The live dependencies (database, clock, mailer…), e.g. for end-to-end tests to seed through services. */
@@ -128,18 +126,27 @@ export async function startServer(
   }
 
   let closing: Promise<void> | undefined
+  // A stop: no new connection (the port closes), in-flight requests finish, the running jobs finish; what is
+  // still running after SHUTDOWN_GRACE_MS is cut off (a job cut off is claimed again after its lease).
   const close = () => {
     closing ??= (async () => {
+      const grace = config.shutdownGraceMs
+      const deadline = Date.now() + grace
       housekeeping.stop()
+      const jobsStopped = jobs.stop()
       const drained = new Promise<void>((resolve) => server.close(() => resolve()))
       if ('closeIdleConnections' in server) server.closeIdleConnections()
-      const timeout = setTimeout(() => {
-        logger.warn('in-flight requests still running after 10 s: closing their connections')
+      const cutOff = setTimeout(() => {
+        logger.warn(
+          { graceMs: grace },
+          'in-flight requests still running at the end of the grace period: closed',
+        )
         if ('closeAllConnections' in server) server.closeAllConnections()
-      }, SHUTDOWN_GRACE_MS)
+      }, grace)
       await drained
-      clearTimeout(timeout)
-      await jobs.stop()
+      clearTimeout(cutOff)
+      const jobsLate = await settledBy(jobsStopped, deadline)
+      if (jobsLate) logger.warn({ graceMs: grace }, 'a job was still running at the end of the grace period')
       await deps.mailer.close()
       await database.close()
       logger.info('Trousseau stopped')
@@ -147,6 +154,25 @@ export async function startServer(
     return closing
   }
   return { url, deps, close }
+}
+
+/** Waits for `work` until `deadline` (epoch ms); true when it was still running then. */
+async function settledBy(work: Promise<unknown>, deadline: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), Math.max(0, deadline - Date.now()))
+  })
+  try {
+    return await Promise.race([
+      work.then(
+        () => false as const,
+        () => false as const,
+      ),
+      late,
+    ])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 async function main() {

@@ -126,6 +126,20 @@ describe('the job runner', () => {
     expect(ran).toEqual([1])
   })
 
+  it('starts no drain for a nudge after stop (a request finishing during a shutdown)', async () => {
+    await enqueueJobs(database.db, [job(1)])
+    const { runner, ran } = recordingRunner()
+    await runner.stop()
+    runner.nudge()
+    await new Promise((resolve) => setImmediate(resolve))
+    await runner.stop()
+    expect(ran).toEqual([])
+    // Started again, it drains as before.
+    runner.start(MINUTE)
+    await runner.stop()
+    expect(ran).toEqual([1])
+  })
+
   it('joins a drain asked for while one runs', async () => {
     await enqueueJobs(database.db, [job(1), job(2)])
     const { runner, ran } = recordingRunner()

@@ -38,6 +38,8 @@ export function createJobRunner(
   // Stryker disable next-line BooleanLiteral: each pass of the drain's loop sets it false before it is read.
   let again = false
   let timer: ReturnType<typeof setInterval> | undefined
+  // After stop(), a request finishing during the shutdown may still nudge: that must not start a drain.
+  let stopped = false
 
   async function runOne(job: ClaimedJob): Promise<void> {
     try {
@@ -96,14 +98,18 @@ export function createJobRunner(
 
   return {
     drain,
-    nudge: () => setImmediate(drainLogged),
+    nudge: () => {
+      if (!stopped) setImmediate(drainLogged)
+    },
     start(pollMs) {
+      stopped = false
       if (timer) return
       timer = setInterval(drainLogged, pollMs)
       timer.unref()
       drainLogged()
     },
     async stop() {
+      stopped = true
       if (timer) clearInterval(timer)
       timer = undefined
       await current?.catch(() => undefined)
