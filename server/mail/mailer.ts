@@ -19,7 +19,14 @@ export type MailMessage = {
   attachments?: MailAttachment[]
 }
 
-export type MailAttachment = { filename: string; contentType: string; content: Uint8Array }
+export type MailAttachment = {
+  /** A safe ASCII name (letters, digits, `-`, `.`): the `filename` every mail client reads. */
+  filename: string
+  /** The name as written, in UTF-8 (RFC 2231 `filename*`), which clients prefer when they read it. */
+  unicodeFilename?: string
+  contentType: string
+  content: Uint8Array
+}
 
 export type Mailer = {
   readonly kind: 'smtp' | 'outbox' | 'memory'
@@ -72,9 +79,28 @@ export function outboxMailer(dir: string, from: string, logger: Logger): Mailer 
   }
 }
 
+/** RFC 2231's extended value (RFC 5987 for HTTP): UTF-8, every byte but letters, digits and `-_.!~` percent-encoded. */
+const extendedValue = (value: string) =>
+  `UTF-8''${encodeURIComponent(value).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)}`
+const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`
+
+/**
+ * With a UTF-8 name, both `filename` parameters go in one prepared header (nodemailer alone writes either the
+ * ASCII name or the encoded one, never both): a client that reads RFC 2231 shows `reçu-Clés.pdf`, another
+ * `recu-Cles.pdf`.
+ */
 const forNodemailer = (attachments: MailAttachment[] = []) =>
-  attachments.map(({ filename, contentType, content }) => ({
-    filename,
-    contentType,
-    content: Buffer.from(content),
-  }))
+  attachments.map(({ filename, unicodeFilename, contentType, content }) =>
+    unicodeFilename && unicodeFilename !== filename
+      ? {
+          filename: false as const,
+          contentType: `${contentType}; name=${quoted(filename)}`,
+          contentDisposition: {
+            prepared: true,
+            foldLines: true,
+            value: `attachment; filename=${quoted(filename)}; filename*=${extendedValue(unicodeFilename)}`,
+          } as unknown as 'attachment',
+          content: Buffer.from(content),
+        }
+      : { filename, contentType, content: Buffer.from(content) },
+  )

@@ -26,8 +26,10 @@ const mail = (changes: Partial<Parameters<typeof receiptMail>[0]> = {}) =>
     pdfLocale: 'en',
     ...changes,
   })
-const filename = (keychainName: string, pdfLocale: 'en' | 'fr' = 'en') =>
-  mail({ keychainName, pdfLocale }).attachments![0]!.filename
+const names = (keychainName: string, pdfLocale: 'en' | 'fr' = 'en') => {
+  const { filename, unicodeFilename } = mail({ keychainName, pdfLocale }).attachments![0]!
+  return [filename, unicodeFilename]
+}
 
 describe('receiptMailJob()', () => {
   it('is a receipt mail for now, of the organization, sent once per receipt and reader', () => {
@@ -57,7 +59,12 @@ describe('receiptMail()', () => {
     expect(message.html).toContain(`<span style="display: none">${body}</span>`)
     expect(message.html).toContain('<html lang="en">')
     expect(message.attachments).toEqual([
-      { filename: 'receipt-Cave.pdf', contentType: 'application/pdf', content: PDF },
+      {
+        filename: 'receipt-Cave.pdf',
+        unicodeFilename: 'receipt-Cave.pdf',
+        contentType: 'application/pdf',
+        content: PDF,
+      },
     ])
   })
 
@@ -74,10 +81,28 @@ describe('receiptMail()', () => {
   })
 
   it('names the file in the PDF’s language after the keychain, letters and digits only, at most 40', () => {
-    expect(filename('Cave', 'fr')).toBe('recu-Cave.pdf')
-    expect(filename('(Cave / Nord 2)')).toBe('receipt-Cave-Nord-2.pdf')
-    expect(filename('A'.repeat(50))).toBe(`receipt-${'A'.repeat(40)}.pdf`)
-    expect(filename('« »')).toBe('receipt-trousseau.pdf')
+    expect(names('Cave', 'fr')).toEqual(['recu-Cave.pdf', 'reçu-Cave.pdf'])
+    expect(names('(Cave / Nord 2)')).toEqual(['receipt-Cave-Nord-2.pdf', 'receipt-Cave-Nord-2.pdf'])
+    expect(names('A'.repeat(50))).toEqual([`receipt-${'A'.repeat(40)}.pdf`, `receipt-${'A'.repeat(40)}.pdf`])
+    expect(names('« »')).toEqual(['receipt-trousseau.pdf', 'receipt-trousseau.pdf'])
+  })
+
+  it('writes an accented letter without its accent in the ASCII name and as written in the UTF-8 one', () => {
+    expect(names('Clés du hall', 'fr')).toEqual(['recu-Cles-du-hall.pdf', 'reçu-Clés-du-hall.pdf'])
+    // Decomposed input (a Mac's file names) reads the same; ligatures and letters without a decomposition are
+    // spelled out in ASCII.
+    expect(names('Cle\u0301s Œuvre Straße Łódź Ærø')).toEqual([
+      'receipt-Cles-OEuvre-Strasse-Lodz-AEro.pdf',
+      'receipt-Clés-Œuvre-Straße-Łódź-Ærø.pdf',
+    ])
+    // A name in another script keeps its letters in UTF-8 only; the ASCII name falls back.
+    expect(names('東京 倉庫')).toEqual(['receipt-trousseau.pdf', 'receipt-東京-倉庫.pdf'])
+    // 40 letters at most, counted as letters (not UTF-16 units), and no hyphen left at the cut.
+    expect(names(`${'é'.repeat(39)} x`)).toEqual([
+      `receipt-${'e'.repeat(39)}.pdf`,
+      `receipt-${'é'.repeat(39)}.pdf`,
+    ])
+    expect(names('𝔸'.repeat(45))[1]).toBe(`receipt-${'𝔸'.repeat(40)}.pdf`)
   })
 })
 

@@ -52,6 +52,41 @@ export function receiptMailJob(
   }
 }
 
+/** Letters that do not decompose into a base letter and an accent, as ASCII writes them. */
+const LIGATURES: Record<string, string> = {
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ß: 'ss',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+}
+
+/**
+ * A part of a file name: its letters and digits, every other run as one `-`, at most 40 characters (code points,
+ * so a letter outside the BMP is never cut in half).
+ */
+const namePart = (text: string, other: RegExp) =>
+  [...text.replace(other, '-').replace(/^-|-$/g, '')].slice(0, 40).join('').replace(/-$/, '')
+
+/** `Clés` → `Cles`: the accents split off (NFD) and dropped, the ligatures spelled out, then ASCII only. */
+const asciiPart = (text: string) =>
+  namePart(
+    text
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[æÆœŒßøØłŁđĐ]/g, (char) => LIGATURES[char]!),
+    /[^A-Za-z0-9]+/g,
+  )
+
+/** `Clés` stays `Clés`, composed (NFC). */
+const unicodePart = (text: string) => namePart(text.normalize('NFC'), /[^\p{L}\p{M}\p{N}]+/gu)
+
 /** The mail in the reader's language, with the PDF in the recipient's (the receipt's own locale). */
 export function receiptMail(input: {
   to: string
@@ -76,12 +111,7 @@ export function receiptMail(input: {
   }
   const text = (descriptor: MessageDescriptor) => i18n._({ ...descriptor, values })
   const body = text(input.isRecipient ? m.bodyRecipient : m.bodyGiver)
-  const slug = input.keychainName
-    .normalize('NFD')
-    .replace(/[^A-Za-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '')
-    .slice(0, 40)
-  const filename = `${translator(input.pdfLocale)._(m.filename)}-${slug || 'trousseau'}.pdf`
+  const prefix = translator(input.pdfLocale)._(m.filename)
   return {
     ...renderMail({
       to: input.to,
@@ -91,7 +121,14 @@ export function receiptMail(input: {
       paragraphs: [text(signInMessages.greeting), body],
       signature: text(signInMessages.signature),
     }),
-    attachments: [{ filename, contentType: 'application/pdf', content: input.pdf }],
+    attachments: [
+      {
+        filename: `${asciiPart(prefix)}-${asciiPart(input.keychainName) || 'trousseau'}.pdf`,
+        unicodeFilename: `${unicodePart(prefix)}-${unicodePart(input.keychainName) || 'trousseau'}.pdf`,
+        contentType: 'application/pdf',
+        content: input.pdf,
+      },
+    ],
   }
 }
 

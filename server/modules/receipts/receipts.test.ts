@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm'
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMailbox } from '../../../tests/e2e/mailbox.ts'
-import { organizationEvents, transferPickups, transferReceipts, users } from '../../db/schema.ts'
+import { keychains, organizationEvents, transferPickups, transferReceipts, users } from '../../db/schema.ts'
 import { smtpMailer } from '../../mail/mailer.ts'
 import { TEST_EPOCH, TestClock } from '../../test/clock.ts'
 import { signedInMember } from '../../test/fixtures.ts'
@@ -41,6 +41,31 @@ async function pdfText(bytes: ArrayBuffer | Uint8Array): Promise<string> {
 }
 
 /** A transfer to the CONTACT (Zoé Martin, English) of the keychain "Cave" held by the MEMBER (French). */
+/** The headers of the mail's `application/pdf` part, unfolded, by lower-case name. */
+function attachmentHeaders(raw: string): Record<string, string> {
+  const start = raw.indexOf('Content-Type: application/pdf')
+  if (start < 0) throw new Error('no application/pdf part in the mail')
+  const part = raw.slice(start)
+  const block = part.slice(0, part.search(/\r?\n\r?\n/))
+  const headers: Record<string, string> = {}
+  for (const line of block.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':')
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  return headers
+}
+
+/** `attachment; filename="a"; filename*=UTF-8''b` → { value: 'attachment', filename: 'a', 'filename*': "UTF-8''b" }. */
+function parameters(header: string): Record<string, string> {
+  const [value, ...rest] = header.split(/;\s*/)
+  const out: Record<string, string> = { value: value! }
+  for (const each of rest) {
+    const equals = each.indexOf('=')
+    out[each.slice(0, equals)] = each.slice(equals + 1).replace(/^"(.*)"$/, '$1')
+  }
+  return out
+}
+
 async function world(app: TestApp) {
   const w = await scheduledTransfer(app)
   await app.db
@@ -260,5 +285,29 @@ describe('the receipt mail over real SMTP', () => {
       expect(text).toContain('Received by')
       expect(text).toContain('Zoé Martin')
     }
+  })
+
+  it('names the attachment with its accents in UTF-8 (RFC 2231) and without them in ASCII', async () => {
+    const w = await world(app)
+    // The PDF is in the recipient's language: French here, so the name starts with « reçu ».
+    await app.db.update(users).set({ locale: 'fr' }).where(eq(users.id, w.contact.id))
+    await app.db.update(keychains).set({ name: 'Clés du hall' }).where(eq(keychains.id, w.keychain.id))
+    const body = { acceptance: { typedName: 'Zoé Martin' } }
+    expect((await pickupWith(app, w.contact.cookie, w.transfer.id, body)).status).toBe(201)
+    await app.runJobs()
+    const mail = await mailbox.nextMailTo(w.contact.email, 0, 10_000, /application\/pdf/)
+    const part = attachmentHeaders(mail.raw)
+    expect(parameters(part['content-type']!)).toEqual({
+      value: 'application/pdf',
+      name: 'recu-Cles-du-hall.pdf',
+    })
+    const disposition = parameters(part['content-disposition']!)
+    expect(disposition.value).toBe('attachment')
+    expect(disposition.filename).toBe('recu-Cles-du-hall.pdf')
+    expect(disposition['filename*']).toMatch(/^UTF-8''[A-Za-z0-9%.!~_-]+$/)
+    expect(decodeURIComponent(disposition['filename*']!.slice("UTF-8''".length))).toBe(
+      'reçu-Clés-du-hall.pdf',
+    )
+    expect(mail.raw).not.toContain('Cle-s')
   })
 })
