@@ -97,6 +97,36 @@ export const CartItemCreateSchema = v.variant('productType', [
 ])
 export type CartItemCreate = v.InferInput<typeof CartItemCreateSchema>
 
+/** A run of consecutive tag codes, `DEM-00061` to `DEM-00160` (`count` codes). */
+export const TagCodeRangeSchema = v.object({ first: v.string(), last: v.string(), count: v.number() })
+export type TagCodeRange = v.InferOutput<typeof TagCodeRangeSchema>
+
+const wholeNumberText = (name: string, min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d{1,6}$/, `${name} must be a whole number.`),
+    v.metadata({ pattern: '^[0-9]{1,6}$', description: `A whole number from ${min} to ${max}.` }),
+    v.transform(Number),
+    v.minValue(min, `${name} must be at least ${min}.`),
+    v.maxValue(max, `${name} must be at most ${max}.`),
+  )
+
+/** `GET /cart/tag-numbers`: the numbers a new TAG line would really carry, after the cart's own lines. */
+export const TagNumberingQuerySchema = v.object({
+  alphaCode: v.optional(AlphaCodeSchema),
+  startNumber: v.optional(wholeNumberText('startNumber', 1, 99_999)),
+  quantity: v.optional(wholeNumberText('quantity', 1, TAG_QUANTITY_MAX)),
+})
+export const TagNumberingSchema = v.object({
+  /** The alpha code asked for, else the organization's latest one, else one made from its name. */
+  alphaCode: v.string(),
+  /** The first number after every tag of that code and every line of the cart (where a new series starts). */
+  nextNumber: v.number(),
+  /** The codes the line would be printed with if the cart were paid now (empty: no free numbers left). */
+  codes: v.array(TagCodeRangeSchema),
+})
+export type TagNumbering = v.InferOutput<typeof TagNumberingSchema>
+
 export const CartItemSchema = v.object({
   id: v.string(),
   productType: v.picklist(PRODUCT_TYPES),
@@ -105,6 +135,8 @@ export const CartItemSchema = v.object({
   unitAmountInCents: v.number(),
   lineTotalInCents: v.number(),
   configuration: v.union([TagConfigurationSchema, PlanConfigurationSchema]),
+  /** A TAG line's codes if the cart were paid now (a taken range continues after the last number). */
+  codes: v.optional(v.array(TagCodeRangeSchema)),
 })
 export type CartItem = v.InferOutput<typeof CartItemSchema>
 
@@ -171,6 +203,8 @@ export const OrderLineSchema = v.object({
   unitAmountInCents: v.number(),
   lineTotalInCents: v.number(),
   configuration: v.union([TagConfigurationSchema, PlanConfigurationSchema]),
+  /** A TAG line's codes: those it will be printed with if paid now (in the order's own view, before payment). */
+  codes: v.optional(v.array(TagCodeRangeSchema)),
 })
 
 export const OrderSchema = v.object({

@@ -1,5 +1,12 @@
 import * as v from 'valibot'
-import { CartItemCreateSchema, CartSchema, CheckoutSchema, OrderSchema } from '../commerce.ts'
+import {
+  CartItemCreateSchema,
+  CartSchema,
+  CheckoutSchema,
+  OrderSchema,
+  TagNumberingQuerySchema,
+  TagNumberingSchema,
+} from '../commerce.ts'
 import { IdParamsSchema } from '../common.ts'
 import { endpoint } from './endpoint.ts'
 
@@ -11,6 +18,12 @@ export const cartEndpoints = {
     path: '/cart/items',
     body: CartItemCreateSchema,
     response: CartSchema,
+  }),
+  tagNumbers: endpoint({
+    method: 'get',
+    path: '/cart/tag-numbers',
+    query: TagNumberingQuerySchema,
+    response: TagNumberingSchema,
   }),
   removeItem: endpoint({ method: 'delete', path: '/cart/items/:id', params: IdParamsSchema }),
   empty: endpoint({ method: 'delete', path: '/cart' }),

@@ -67,7 +67,7 @@ describe('the endpoint tables', () => {
       activityEndpoints: 3,
       authEndpoints: 3,
       calendarEndpoints: 4,
-      cartEndpoints: 5,
+      cartEndpoints: 6,
       dashboardEndpoints: 1,
       foundReportEndpoints: 4,
       healthEndpoints: 2,

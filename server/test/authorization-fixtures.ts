@@ -386,6 +386,7 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /plans': single('signedIn', get('/api/plans'), NO_RESOURCE),
 
   'GET /cart': single(selected('read__cart'), get('/api/cart'), LIST_ONLY),
+  'GET /cart/tag-numbers': single(selected('create__order'), get('/api/cart/tag-numbers'), LIST_ONLY),
   'POST /cart/items': single(
     selected('update__cart'),
     async () => ({ path: '/api/cart/items', json: TAG_ITEM }),

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { checkout } from '../orders/checkout.ts'
-import { addCartItem, clearCart, getCart, removeCartItem } from './service.ts'
+import { addCartItem, clearCart, getCart, removeCartItem, tagNumberingOfCart } from './service.ts'
 
 /** The caller's cart of the selected organization: without a selection, every call is a 400. */
 export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
@@ -38,6 +38,20 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
       const owner = { userId: session.user.id, organizationId: organization.organizationId }
       await addCartItem(db, { owner, scope: organization, item: body, now: deps.clock.now() })
       return c.json(await getCart(db, owner), 201)
+    },
+  )
+
+  api.route(
+    {
+      ...cartEndpoints.tagNumbers,
+      summary:
+        'The codes a new TAG line would really carry if the cart were paid now (a taken range continues after the last number), the alpha code to propose and where its next series starts',
+      access: inSelectedOrganization('create__order'),
+      responses: { 200: { description: 'The numbering' } },
+    },
+    async (c, { session, organization, query }) => {
+      const owner = { userId: session.user.id, organizationId: organization.organizationId }
+      return c.json(await tagNumberingOfCart(db, owner, query), 200)
     },
   )
 

@@ -6,6 +6,7 @@ import {
   type CartItemCreateSchema,
   TAG_NUMBER_MAX,
   TAG_PRODUCT_ID,
+  type TagNumbering,
   tagNumbersFit,
 } from '../../../contract/commerce.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
@@ -16,6 +17,7 @@ import { ApiError, forbidden, notFound } from '../../http/errors.ts'
 import { findActivePlan, planConfiguration } from '../plans/service.ts'
 import { PRICES } from '../prices/prices.ts'
 import { inDisplayOrder, type PricedLine, priceLines, totalsOf } from './pricing.ts'
+import { plannedLineCodes, type TagLinePlan, tagLinePlan, tagNumbering } from './tag-numbers.ts'
 
 /** A cart holds this many lines at most (one plan and tag batches). */
 export const MAX_CART_ITEMS = 20
@@ -30,7 +32,7 @@ export async function cartRows(db: Db, owner: CartOwner): Promise<CartItemRow[]>
   return db.select().from(cartItems).where(ownedBy(owner)).orderBy(asc(cartItems.seq))
 }
 
-function toCartItem(line: PricedLine<CartItemRow>): CartItem {
+function toCartItem(line: PricedLine<CartItemRow>, codes: CartItem['codes']): CartItem {
   return {
     id: line.id,
     productType: line.productType,
@@ -39,6 +41,7 @@ function toCartItem(line: PricedLine<CartItemRow>): CartItem {
     unitAmountInCents: line.unitAmountInCents,
     lineTotalInCents: line.lineTotalInCents,
     configuration: line.configuration as CartItem['configuration'],
+    ...(codes ? { codes } : {}),
   }
 }
 
@@ -54,9 +57,11 @@ export async function getCart(db: Db, owner: CartOwner): Promise<Cart> {
     rows = rows.filter((row) => !stale.includes(row.id))
   }
   const lines = inDisplayOrder(await priceLines(db, PRICES, rows))
+  // Paying numbers the TAG lines in this order (the order keeps the cart's display order).
+  const codes = await plannedLineCodes(db, owner.organizationId, lines)
   return {
     organizationId: owner.organizationId,
-    items: lines.map(toCartItem),
+    items: lines.map((line, index) => toCartItem(line, codes[index])),
     itemCount: lines.length,
     totals: totalsOf(PRICES, lines),
   }
@@ -164,6 +169,17 @@ export async function addCartItem(
       targetWhere: sql`${cartItems.productType} = 'PLAN'`,
       set: { id: sql`gen_random_uuid()`, productRefId: plan.id, configuration, createdAt: now },
     })
+}
+
+/** `GET /cart/tag-numbers`: the numbering of a new TAG line after the lines already in the cart. */
+export async function tagNumberingOfCart(
+  db: Db,
+  owner: CartOwner,
+  query: { alphaCode?: string; startNumber?: number; quantity?: number },
+): Promise<TagNumbering> {
+  const lines = inDisplayOrder(await cartRows(db, owner)).map(tagLinePlan)
+  const tagLines = lines.filter((line): line is TagLinePlan => line !== null)
+  return tagNumbering(db, owner.organizationId, tagLines, query)
 }
 
 export async function removeCartItem(db: Db, owner: CartOwner, id: string): Promise<void> {

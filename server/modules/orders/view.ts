@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts'
 import { type OrderLineRow, type OrderRow, orderLines, orders, organizations } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import { notFound } from '../../http/errors.ts'
-import { actionsFor } from './actions.ts'
+import { plannedLineCodes } from '../cart/tag-numbers.ts'
+import { actionsFor, isPaymentPending } from './actions.ts'
 
 /** Who looks at an order: their permissions in the organization they work in, and operator or not. */
 export type OrderCaller = { operator: boolean; scope: OrganizationScope | null }
@@ -99,7 +100,13 @@ export async function findVisibleOrder(
   return row
 }
 
+/** One order; before payment its TAG lines carry the codes paying now would print (`codes`). */
 export async function orderView(db: Db, id: string, caller: OrderCaller): Promise<Order> {
   const [order] = await toOrders(db, [await findVisibleOrder(db, id, caller)], caller)
-  return order!
+  if (!isPaymentPending(order!.status)) return order!
+  const codes = await plannedLineCodes(db, order!.organization.id, order!.lines)
+  return {
+    ...order!,
+    lines: order!.lines.map((line, index) => (codes[index] ? { ...line, codes: codes[index] } : line)),
+  }
 }

@@ -10,6 +10,13 @@ import { newPublicId, tagCode } from './public-id.ts'
 export const MAX_TAG_NUMBER = 99_999
 const INSERT_BATCH = 500
 
+/** Fewer than `count` numbers of `alphaCode` are left free in the organization (99,999 at most per code). */
+export class TagNumbersExhausted extends Error {
+  constructor(alphaCode: string, count: number) {
+    super(`no ${count} free tag numbers left for ${alphaCode}`)
+  }
+}
+
 export type TagBatch = {
   /** 2 to 4 letters, e.g. `AGC`. */
   alphaCode: string
@@ -99,12 +106,15 @@ export async function createTags(
 /**
  * The numbers a paid order line's tags get: its own range from `startNumber` when none of it is taken in the
  * organization; otherwise numbering continues after the highest number of that alpha code (so paying never
- * fails on a taken code). Should that run past 99999, the lowest free numbers are used.
+ * fails on a taken code). Should that run past 99999, the lowest free numbers are used. `reserved` holds
+ * numbers of the same alpha code that earlier lines of the same cart or order will take first: the preview
+ * (`cart/tag-numbers.ts`) plans with them, so it shows what paying will really print.
  */
 export async function orderTagNumbers(
   db: Db,
   organizationId: string,
   input: { alphaCode: string; startNumber: number; count: number },
+  reserved: readonly number[] = [],
 ): Promise<number[]> {
   const { alphaCode, startNumber, count } = input
   const range = (first: number) => Array.from({ length: count }, (_, index) => first + index)
@@ -115,23 +125,25 @@ export async function orderTagNumbers(
     .from(tags)
     .where(and(sameCode, between(tags.number, startNumber, last)))
     .limit(1)
-  if (!taken && last <= MAX_TAG_NUMBER) return range(startNumber)
+  const reservedInRange = reserved.some((number) => number >= startNumber && number <= last)
+  if (!taken && !reservedInRange && last <= MAX_TAG_NUMBER) return range(startNumber)
   const [highest] = await db
     .select({ n: max(tags.number) })
     .from(tags)
     .where(sameCode)
-  const next = (highest?.n ?? 0) + 1
+  const next = Math.max(highest?.n ?? 0, ...reserved) + 1
   if (next + count - 1 <= MAX_TAG_NUMBER) return range(next)
   const used = new Set(
     (await db.select({ n: tags.number }).from(tags).where(sameCode).orderBy(asc(tags.number))).map(
       (row) => row.n,
     ),
   )
+  for (const number of reserved) used.add(number)
   const free: number[] = []
   for (let number = 1; number <= MAX_TAG_NUMBER && free.length < count; number += 1) {
     if (!used.has(number)) free.push(number)
   }
-  if (free.length < count) throw new Error(`no ${count} free tag numbers left for ${alphaCode}`)
+  if (free.length < count) throw new TagNumbersExhausted(alphaCode, count)
   return free
 }
 

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest'
+import type { Cart, Order, OrderDetails, TagNumbering } from '../../../contract/commerce.ts'
+import { placeOrder, settleLocally, tagItem } from '../../test/commerce.ts'
+import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
+import { setupTestApp } from '../../test/harness.ts'
+import { createTags } from '../tags/service.ts'
+import { alphaCodeFromName, codeRanges } from './tag-numbers.ts'
+
+const t = setupTestApp()
+
+const look = { name: 'Old', foregroundColor: '#111111', backgroundColor: '#ffffff' }
+
+async function numbering(cookie: string, query = ''): Promise<TagNumbering> {
+  const response = await t.get(`/api/cart/tag-numbers${query}`, { cookie })
+  expect(response.status, await response.clone().text()).toBe(200)
+  return (await response.json()) as TagNumbering
+}
+
+describe('the numbers a tag order will really print', () => {
+  it('proposes a code made from the organization’s name and number 1 when it has no tags', async () => {
+    const { admin } = await organizationWithAdmin(t, 'Agence Démo')
+    expect(await numbering(admin.cookie)).toEqual({
+      alphaCode: 'AD',
+      nextNumber: 1,
+      codes: [{ first: 'AD-00001', last: 'AD-00001', count: 1 }],
+    })
+  })
+
+  it('proposes the latest code and the number after its highest, and says where a taken range really lands', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    await createTags(
+      t.db,
+      organization.id,
+      { alphaCode: 'DEM', startNumber: 1, count: 60, ...look },
+      t.clock.now(),
+    )
+    expect(await numbering(admin.cookie)).toMatchObject({ alphaCode: 'DEM', nextNumber: 61 })
+    // DEM-00001 is taken: the 10 tags continue after DEM-00060, as paying would number them.
+    expect(await numbering(admin.cookie, '?alphaCode=dem&startNumber=1&quantity=10')).toEqual({
+      alphaCode: 'DEM',
+      nextNumber: 61,
+      codes: [{ first: 'DEM-00061', last: 'DEM-00070', count: 10 }],
+    })
+    // A free range is printed as asked.
+    expect((await numbering(admin.cookie, '?alphaCode=DEM&startNumber=500&quantity=10')).codes).toEqual([
+      { first: 'DEM-00500', last: 'DEM-00509', count: 10 },
+    ])
+    // Another code has its own series.
+    expect(await numbering(admin.cookie, '?alphaCode=CAV&quantity=10')).toMatchObject({
+      alphaCode: 'CAV',
+      nextNumber: 1,
+      codes: [{ first: 'CAV-00001', last: 'CAV-00010', count: 10 }],
+    })
+  })
+
+  it('shows in the cart, the order and its preview the codes that paying then prints', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    await createTags(
+      t.db,
+      organization.id,
+      { alphaCode: 'AGC', startNumber: 1, count: 60, ...look },
+      t.clock.now(),
+    )
+    // Two lines of the same code, both asking for AGC-00001: the second continues after the first.
+    const first = tagItem(10, { startNumber: 1 })
+    const second = tagItem(20, { startNumber: 5 })
+    await t.post('/api/cart/items', { cookie: admin.cookie, json: first })
+    const cart = (await (
+      await t.post('/api/cart/items', { cookie: admin.cookie, json: second })
+    ).json()) as Cart
+    expect(cart.items.map((item) => item.codes)).toEqual([
+      [{ first: 'AGC-00061', last: 'AGC-00070', count: 10 }],
+      [{ first: 'AGC-00071', last: 'AGC-00090', count: 20 }],
+    ])
+    // A third line would start after both.
+    expect(await numbering(admin.cookie, '?alphaCode=AGC&startNumber=1&quantity=5')).toEqual({
+      alphaCode: 'AGC',
+      nextNumber: 91,
+      codes: [{ first: 'AGC-00091', last: 'AGC-00095', count: 5 }],
+    })
+
+    const order = (await (
+      await t.post('/api/cart/checkout', { cookie: admin.cookie, json: {} })
+    ).json()) as Order
+    expect(order.lines.map((line) => line.codes)).toEqual(cart.items.map((item) => item.codes))
+    await settleLocally(t, admin.cookie, order.id)
+    const paid = (await (
+      await t.get(`/api/orders/${order.id}/details`, { cookie: admin.cookie })
+    ).json()) as OrderDetails
+    expect(paid.tags.map((tag) => tag.code)).toEqual([
+      ...Array.from({ length: 30 }, (_, index) => `AGC-${String(61 + index).padStart(5, '0')}`),
+    ])
+    // Once paid, the tags themselves say it: the lines no longer carry a plan.
+    expect(paid.order.lines.every((line) => line.codes === undefined)).toBe(true)
+  })
+
+  it('keeps a free range as asked, in the order as in the tags', async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const order = await placeOrder(t, admin.cookie, [tagItem(10, { alphaCode: 'ZZ', startNumber: 42 })])
+    expect(order.lines[0]!.codes).toEqual([{ first: 'ZZ-00042', last: 'ZZ-00051', count: 10 }])
+    await settleLocally(t, admin.cookie, order.id)
+    const paid = (await (
+      await t.get(`/api/orders/${order.id}/details`, { cookie: admin.cookie })
+    ).json()) as OrderDetails
+    expect(paid.tags[0]!.code).toBe('ZZ-00042')
+    expect(paid.tags.at(-1)!.code).toBe('ZZ-00051')
+  })
+
+  it('refuses a malformed query with a 400 that names the field, and a member who may not order', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    for (const [query, message] of [
+      ['?alphaCode=1', 'The alpha code must be 2 to 4 letters.'],
+      ['?startNumber=0', 'startNumber must be at least 1.'],
+      ['?startNumber=abc', 'startNumber must be a whole number.'],
+      ['?quantity=1234567', 'quantity must be a whole number.'],
+      ['?quantity=6000', 'quantity must be at most 5000.'],
+    ]) {
+      const response = await t.get(`/api/cart/tag-numbers${query}`, { cookie: admin.cookie })
+      expect(response.status, query).toBe(400)
+      expect(JSON.stringify(await response.json()), query).toContain(message)
+    }
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    expect((await t.get('/api/cart/tag-numbers', { cookie: member.cookie })).status).toBe(403)
+  })
+})
+
+describe('alphaCodeFromName', () => {
+  it.each([
+    ['Agence Démo', 'AD'],
+    ['Cave', 'CAV'],
+    ['Société Générale des Eaux', 'SGD'],
+    ['Ô', 'TAG'],
+    ['42', 'TAG'],
+    ['l’Île-de-France', 'LID'],
+  ])('%s → %s', (name, code) => expect(alphaCodeFromName(name)).toBe(code))
+})
+
+describe('codeRanges', () => {
+  it('groups consecutive numbers into runs', () => {
+    expect(codeRanges('DEM', [3, 4, 5, 9, 11, 12])).toEqual([
+      { first: 'DEM-00003', last: 'DEM-00005', count: 3 },
+      { first: 'DEM-00009', last: 'DEM-00009', count: 1 },
+      { first: 'DEM-00011', last: 'DEM-00012', count: 2 },
+    ])
+    expect(codeRanges('DEM', [])).toEqual([])
+  })
+})
