@@ -27,6 +27,7 @@ import { keychainImportRoutes } from './modules/keychain-imports/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
 import { labelRoutes } from './modules/labels/routes.ts'
 import { memberRoutes } from './modules/members/routes.ts'
+import { METRICS_PATH, metricsEndpoint, RequestMetrics, recordRequests } from './modules/metrics/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { organizationRoutes } from './modules/organizations/routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
@@ -85,7 +86,9 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   const { config } = deps
   const registry = new RouteRegistry()
   const app = new Hono<AppEnv>()
+  const metrics = new RequestMetrics()
 
+  app.use(recordRequests(metrics))
   app.use(requestContext(deps.logger))
   app.use(securityHeaders(config))
   // Inside the security headers (set on the final answer), outside every /api middleware and handler, whose
@@ -144,6 +147,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     )
   })
 
+  // Outside the API's middleware (Origin check, session): a Prometheus server holds a token, not a session.
+  app.get(METRICS_PATH, metricsEndpoint(deps, metrics))
   app.route('/api', api)
 
   if (config.nodeEnv === 'production') {
