@@ -1,31 +1,48 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
+import { labelEndpoints } from '../../../contract/endpoints/labels.ts'
 import { LABEL_FORMAT_IDS, type LabelFormatId } from '../../../contract/label-layout.ts'
-import { LABEL_PRINT_MAX, type LabelPrint, type LabelSelection } from '../../../contract/labels.ts'
+import {
+  LABEL_PRINT_MAX,
+  type LabelPrint,
+  type LabelSelection,
+  type LabelSheet,
+} from '../../../contract/labels.ts'
 import { downloadLabelsPdf } from '../../api/labels.ts'
 import { ApiError } from '../../lib/api.ts'
+import { call } from '../../lib/call.ts'
 import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 
+// The print view draws every QR code in the browser: loaded when asked for.
+const LabelSheetView = lazy(() => import('./LabelSheetView.tsx'))
+
+/** The labels of a reprint for the browser's print view (the same selection and layout as the PDF). */
+const fetchLabelSheet = (print: LabelPrint) => call(labelEndpoints.sheet, { body: print })
+
 /**
- * Reprint of existing tags: the label format, the name or not, and a PDF drawn by the server at the media's
- * real size. `selection` null: nothing chosen yet. `onPrint` sends it (the PDF download, in the app).
+ * Reprint of existing tags: the label format, the name or not, then a PDF drawn by the server at the media's
+ * real size, or the browser's print view of the same labels. `selection` null: nothing chosen yet. `onPrint`
+ * sends it (the PDF download, in the app); `onView` asks for the print view's labels.
  */
 export function LabelPrintPanel({
   selection,
   count,
   onPrint,
+  onView = fetchLabelSheet,
 }: {
   selection: LabelSelection | null
   /** How many tags are chosen; null when "all matching the filter" (the server counts them). */
   count: number | null
   onPrint: (print: LabelPrint) => Promise<void>
+  onView?: (print: LabelPrint) => Promise<LabelSheet>
 }) {
   const { t } = useLingui()
   const [format, setFormat] = useState<LabelFormatId>('avery-l7160')
   const [withName, setWithName] = useState(true)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [sheet, setSheet] = useState<{ sheet: LabelSheet; withName: boolean } | null>(null)
   const names: Record<LabelFormatId, string> = {
     'a4-sheet': t`A4 sheet, 24 tags of 45 mm`,
     'avery-l7160': t`Avery L7160, A4 sheets of 21 labels of 63.5 × 38.1 mm`,
@@ -34,27 +51,33 @@ export function LabelPrintPanel({
   }
   const max = LABEL_PRINT_MAX
   const tooMany = count !== null && count > max
-  const refusal = (caught: unknown) => {
+  const refusal = (caught: unknown, fallback: string) => {
     if (caught instanceof ApiError && caught.code === 'label_selection_too_large')
       return t`More than ${max} tags match this search: narrow it, or print them in parts.`
     if (caught instanceof ApiError && caught.code === 'label_selection_empty')
       return t`No tag matches this search: nothing to print.`
     if (caught instanceof ApiError && caught.status === 404)
       return t`Some of these tags no longer exist: reload the list.`
-    return t`The PDF could not be made. Try again.`
+    return fallback
   }
-  const print = async () => {
+  const run = async (action: (print: LabelPrint) => Promise<void>, fallback: string) => {
     if (!selection) return
     setBusy(true)
     setError(null)
     try {
-      await onPrint({ format, selection, withName })
+      await action({ format, selection, withName })
     } catch (caught) {
-      setError(refusal(caught))
+      setError(refusal(caught, fallback))
     } finally {
       setBusy(false)
     }
   }
+  const print = () => run(onPrint, t`The PDF could not be made. Try again.`)
+  const view = () =>
+    run(
+      async (request) => setSheet({ sheet: await onView(request), withName: request.withName ?? true }),
+      t`The print view could not be made. Try again.`,
+    )
   return (
     <section
       aria-label={t`Print labels again`}
@@ -78,6 +101,14 @@ export function LabelPrintPanel({
           <Trans>Download the PDF ({count} tags)</Trans>
         )}
       </Button>
+      <Button variant="secondary" onPress={() => void view()} isDisabled={!selection || tooMany || busy}>
+        <Trans>Open the print view</Trans>
+      </Button>
+      {sheet ? (
+        <Suspense fallback={null}>
+          <LabelSheetView sheet={sheet.sheet} withName={sheet.withName} onClose={() => setSheet(null)} />
+        </Suspense>
+      ) : null}
       {tooMany ? (
         <p className="w-full text-sm text-red-700">
           <Trans>At most {max} tags can be printed at a time.</Trans>
