@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { memberships, subscriptions, transfers } from '../../server/db/schema.ts'
 import { custodyLogOf } from '../../server/modules/keychains/custody.ts'
 import { createKeychain } from '../../server/modules/keychains/service.ts'
 import { type Stack, startStack } from './harness.ts'
@@ -88,5 +90,81 @@ describe('bulk actions on the keychain list in a real browser', () => {
         expect(log[0]).toMatchObject({ reason: 'Inventaire de printemps', to: { firstName: 'Léa' } })
       }
     }
+  })
+
+  it('authorizes a transfer of three keychains to one recipient, then refuses two more past the allowance', async () => {
+    const organizationId = await organizationOfNewAdmin(stack, 'marc.bulk@example.com', 'Agence Prêts')
+    const [{ userId: admin } = { userId: '' }] = await stack.deps.database.db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(eq(memberships.organizationId, organizationId))
+    const chloe = await stack.addMember(organizationId, 'chloe.bulk@example.com', 'CONTACT', 'Chloé')
+    // A plan of 4 transfers a month: the first three fit, two more do not.
+    await stack.subscribe(organizationId)
+    await stack.deps.database.db
+      .update(subscriptions)
+      .set({ transfersPerMonth: 4 })
+      .where(eq(subscriptions.organizationId, organizationId))
+    const ids = new Map<string, string>()
+    for (const name of ['Atelier', 'Bureau', 'Cave', 'Garage', 'Grenier']) {
+      const keychain = await createKeychain(stack.deps, {
+        organizationId,
+        actorId: admin,
+        keychain: { name, custodianId: admin },
+      })
+      ids.set(name, keychain.id)
+    }
+    const transfersOfOrganization = () =>
+      stack.deps.database.db.select().from(transfers).where(eq(transfers.organizationId, organizationId))
+
+    await stack.withPage(async (page) => {
+      await stack.signInByCode(page, 'marc.bulk@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.goto('/app/keychains')
+      const list = page.getByRole('list', { name: 'Trousseaux' })
+      await list.getByRole('link', { name: 'Cave' }).waitFor()
+      for (const name of ['Cave', 'Garage', 'Grenier'])
+        await page.getByRole('checkbox', { name: `Sélectionner ${name}` }).check()
+      const bar = page.getByRole('region', { name: 'Trousseaux sélectionnés' })
+      await bar.getByText('3 trousseaux sélectionnés').waitFor()
+
+      await bar.getByRole('button', { name: 'Autoriser des transferts' }).click()
+      const dialog = page.getByRole('alertdialog')
+      await dialog.getByRole('heading', { name: 'Autoriser le transfert de 3 trousseaux' }).waitFor()
+      // Nothing to send before a recipient is chosen.
+      expect(await dialog.getByRole('button', { name: 'Autoriser' }).isDisabled()).toBe(true)
+      await dialog.getByLabel('Destinataire').selectOption(chloe)
+      await dialog.getByRole('button', { name: 'Autoriser' }).click()
+      await page.getByText('3 transferts autorisés.').waitFor()
+      expect(await page.getByRole('region', { name: 'Trousseaux sélectionnés' }).count()).toBe(0)
+
+      // The organization's transfers list shows the three, to Chloé.
+      await page.goto('/app/transfers')
+      const table = page.getByRole('list', { name: 'Transferts' })
+      for (const name of ['Cave', 'Garage', 'Grenier']) await table.getByText(name, { exact: true }).waitFor()
+      expect(await table.getByRole('listitem').count()).toBe(3)
+      expect(await table.getByText(/^À Chloé/).count()).toBe(3)
+
+      // Two more, with one transfer left this month: refused whole, saying how many are left.
+      await page.goto('/app/keychains')
+      await list.getByRole('link', { name: 'Atelier' }).waitFor()
+      for (const name of ['Atelier', 'Bureau'])
+        await page.getByRole('checkbox', { name: `Sélectionner ${name}` }).check()
+      await bar.getByRole('button', { name: 'Autoriser des transferts' }).click()
+      await dialog.getByRole('heading', { name: 'Autoriser le transfert de 2 trousseaux' }).waitFor()
+      await dialog.getByLabel('Destinataire').selectOption(chloe)
+      await dialog.getByRole('button', { name: 'Autoriser' }).click()
+      await page
+        .getByText(
+          'Votre formule permet 4 transferts par mois et il en reste 1 ce mois-ci, moins que la sélection : rien n’a été autorisé.',
+        )
+        .waitFor()
+    })
+
+    const made = await transfersOfOrganization()
+    expect(made.map((transfer) => transfer.keychainId).sort()).toEqual(
+      ['Cave', 'Garage', 'Grenier'].map((name) => ids.get(name)).sort(),
+    )
+    for (const transfer of made) expect(transfer).toMatchObject({ status: 'SCHEDULED', recipientId: chloe })
   })
 })
