@@ -29,6 +29,9 @@ export const groups = {
     '!server/modules/calendar/*.test.ts',
     'server/modules/activity/*.ts',
     '!server/modules/activity/*.test.ts',
+    // Issue 18's handover receipts and the field mirror's change feed (session 33).
+    'server/modules/receipts/{mail,pdf,photo,service}.ts',
+    'server/modules/sync/feed.ts',
     // Two route files whose mutants are mostly OpenAPI summaries and descriptions, documentation rather than
     // rules; their access rules are the permission table's (contract group) and their tests' 403s (session 31).
     '!server/modules/calendar/routes.ts',

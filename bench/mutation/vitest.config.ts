@@ -43,6 +43,8 @@ const projects = {
         'server/modules/{transfers,orders,subscriptions,scans,notices,calendar,activity}/**/*.test.ts',
         'server/jobs/**/*.test.ts',
         'server/http/idempotency*.test.ts',
+        // Issue 18's receipts and the change feed (session 33).
+        'server/modules/{receipts,sync}/**/*.test.ts',
       ],
     ),
   ],
