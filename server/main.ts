@@ -19,6 +19,7 @@ import { createJobs } from './jobs/handlers.ts'
 import { createLogger } from './logger.ts'
 import { createMailer } from './mail/mailer.ts'
 import { startHousekeeping } from './modules/auth/housekeeping.ts'
+import { answerBackupSignals } from './modules/backup/on-signal.ts'
 import { LIVENESS_PATH, livenessBody } from './modules/health/routes.ts'
 import { fromRoot } from './paths.ts'
 import { resolveSessionSecret } from './secret.ts'
@@ -190,18 +191,23 @@ async function main() {
   process.on('exit', () => stdout.flushSync())
   const logger = createLogger(config.logLevel, stdout)
   const running = await startServer(config, logger)
+  // `npm run backup` on the embedded database asks this process (see answerBackupSignals).
+  const backups = answerBackupSignals(running.deps.database, config.dataDir, logger)
   // `on`, not `once`: a second signal (npm forwards Ctrl-C, users press it twice) must not kill the process
   // mid-shutdown through the default handler; close() is idempotent and the first one finishes the job.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       logger.info({ signal }, 'shutting down')
-      running.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'shutdown failed')
-          process.exit(1)
-        },
-      )
+      backups
+        .stop()
+        .then(() => running.close())
+        .then(
+          () => process.exit(0),
+          (error: unknown) => {
+            logger.error({ err: error }, 'shutdown failed')
+            process.exit(1)
+          },
+        )
     })
   }
 }

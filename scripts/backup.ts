@@ -1,0 +1,124 @@
+// `npm run backup [-- --out FILE]`: a consistent copy of the database the server uses (same environment:
+// DATABASE_URL, or the embedded PGlite database in $DATA_DIR), while the server runs or not.
+// - PostgreSQL: `pg_dump --format=custom` (one REPEATABLE READ snapshot; Debian's postgresql-client, of the
+//   server's major version or newer).
+// - PGlite, server running: asked of the server process, which alone may open the data directory (SIGUSR2 and a
+//   request file, server/modules/backup/on-signal.ts); server stopped: this process opens it and dumps it.
+// Only run-time dependencies and Node's own modules: it works on a production install (`npm ci --omit=dev`).
+import { spawnSync } from 'node:child_process'
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { DatabaseLockedError, lockDataDir } from '../server/db/pglite-lock.ts'
+import { BACKUP_REQUEST_SUFFIX, BACKUP_SIGNAL, backupsDir } from '../server/modules/backup/on-signal.ts'
+
+const WAIT_FOR_SERVER_MS = 10 * 60_000
+
+const { values } = parseArgs({ options: { out: { type: 'string' } } })
+const databaseUrl = process.env.DATABASE_URL?.trim() || null
+const dataDir = process.env.DATA_DIR?.trim() || './data'
+const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+const out = resolve(
+  values.out ?? join('backups', `trousseau-${stamp}.${databaseUrl ? 'pgdump' : 'pglite.tar.gz'}`),
+)
+
+function fail(message: string): never {
+  process.stderr.write(`Backup failed: ${message}\n`)
+  process.exit(1)
+}
+
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+    await copyFile(from, to)
+    await rm(from)
+  }
+}
+
+async function backupPostgres(url: string): Promise<void> {
+  const dump = spawnSync(
+    'pg_dump',
+    ['--format=custom', '--no-owner', '--no-privileges', `--file=${out}`, url],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  )
+  if (dump.error) fail(`pg_dump did not run (${dump.error.message}): install postgresql-client`)
+  if (dump.status !== 0) fail(`pg_dump exited with ${dump.status}`)
+}
+
+/** The server holds the data directory: it writes the backup in `$DATA_DIR/backups/`, moved to `out` after. */
+async function askTheServer(pid: number): Promise<void> {
+  const dir = backupsDir(dataDir)
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  const name = `backup-${stamp}-${process.pid}.tar.gz`
+  const target = join(dir, name)
+  await writeFile(`${target}${BACKUP_REQUEST_SUFFIX}`, '', { mode: 0o600 })
+  process.kill(pid, BACKUP_SIGNAL)
+  const started = Date.now()
+  for (;;) {
+    if (await exists(target)) break
+    if (await exists(`${target}.failed`)) {
+      const reason = (await readFile(`${target}.failed`, 'utf8')).trim()
+      await rm(`${target}.failed`, { force: true })
+      fail(`the server (pid ${pid}) could not write it: ${reason}`)
+    }
+    if (Date.now() - started > WAIT_FOR_SERVER_MS) {
+      await rm(`${target}${BACKUP_REQUEST_SUFFIX}`, { force: true })
+      fail(`the server (pid ${pid}) did not answer within ${WAIT_FOR_SERVER_MS / 60_000} minutes`)
+    }
+    await new Promise((done) => setTimeout(done, 100))
+  }
+  await moveFile(target, out)
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  )
+}
+
+async function dumpItself(dir: string): Promise<void> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ])
+  const client = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } })
+  try {
+    await client.exec('checkpoint')
+    const tarball = await client.dumpDataDir('gzip')
+    await writeFile(out, Buffer.from(await tarball.arrayBuffer()), { mode: 0o600 })
+  } finally {
+    await client.close()
+  }
+}
+
+async function backupPglite(): Promise<void> {
+  const dir = join(dataDir, 'pglite')
+  if (!(await exists(join(dir, 'PG_VERSION')))) fail(`there is no database in ${dir} (DATA_DIR=${dataDir})`)
+  const lockFile = `${dir}.lock`
+  let lock: { release(): void }
+  try {
+    lock = lockDataDir(lockFile, dir)
+  } catch (error) {
+    if (!(error instanceof DatabaseLockedError)) throw error
+    const pid = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10)
+    if (!Number.isInteger(pid) || pid <= 0) fail(error.message)
+    await askTheServer(pid)
+    return
+  }
+  try {
+    await dumpItself(dir)
+  } finally {
+    lock.release()
+  }
+}
+
+await mkdir(dirname(out), { recursive: true })
+if (await exists(out)) fail(`${out} exists already`)
+if (databaseUrl) await backupPostgres(databaseUrl)
+else await backupPglite()
+console.log(`Backup written: ${out} (${(await stat(out)).size} bytes)`)
