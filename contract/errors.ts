@@ -85,6 +85,9 @@ export const ApiErrorSchema = v.object({
     renewsAt: v.optional(v.string()),
     /** `chased_recently`: when the next chase is allowed. */
     retryAt: v.optional(v.string()),
+    /** `csv_invalid`: the header's unknown or repeated column, or the line the file stopped being CSV at. */
+    column: v.optional(v.string()),
+    line: v.optional(v.number()),
   }),
 })
 

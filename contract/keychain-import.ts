@@ -64,6 +64,22 @@ export const IMPORT_ROW_ERRORS = [
 ] as const
 export type ImportRowErrorCode = (typeof IMPORT_ROW_ERRORS)[number]
 
+/**
+ * Why a file cannot be read as a whole (`csv_invalid`, its `reason`; `column` or `line` say where): not CSV
+ * (`line`), empty, no rows under the header, an unknown or repeated column (`column`), no keychain_name column,
+ * more than `IMPORT_MAX_ROWS` rows. The message is English; the UI words each reason in its language.
+ */
+export const CSV_FILE_PROBLEMS = [
+  'not_csv',
+  'empty',
+  'no_rows',
+  'unknown_column',
+  'repeated_column',
+  'name_column_missing',
+  'too_many_rows',
+] as const
+export type CsvFileProblem = (typeof CSV_FILE_PROBLEMS)[number]
+
 /** The file's text as it was read (the browser reads it as UTF-8): `{ csv }`. */
 export const ImportRequestSchema = v.object(
   {

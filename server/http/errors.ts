@@ -19,6 +19,9 @@ export type ErrorFields = {
   renewsAt?: string
   /** `chased_recently`: when the next chase is allowed. */
   retryAt?: string
+  /** `csv_invalid`: the header's unknown or repeated column, or the line the file stopped being CSV at. */
+  column?: string
+  line?: number
 }
 
 /** Thrown anywhere under a request; the error handler turns it into `{ error: { code, message } }`. */

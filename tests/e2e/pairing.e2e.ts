@@ -85,10 +85,23 @@ describe('pairing free tags by scanning', () => {
       await page.getByText('Gardé sur cet appareil : ce sera envoyé au retour du réseau.').waitFor()
       await page.getByText('(en attente de synchronisation)').waitFor()
       expect(await pairedKeychains(organizationId)).toHaveLength(10)
+      // The keychain list (the device's copy, offline) shows it, marked as waiting: the only one.
+      await page.getByRole('link', { name: 'Trousseaux' }).first().click()
+      const list = page.getByRole('list', { name: 'Trousseaux' })
+      const waitingRow = list
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: 'Cave 11', exact: true }) })
+      await waitingRow.getByText('(en attente de synchronisation)').waitFor()
+      await list.getByRole('link', { name: 'Cave 10', exact: true }).waitFor()
+      expect(await list.getByText('(en attente de synchronisation)').count()).toBe(1)
       await context.setOffline(false)
       await expect
         .poll(async () => (await pairedKeychains(organizationId)).length, { timeout: 30_000 })
         .toBe(11)
+      // Sent: the mark goes.
+      await expect
+        .poll(() => list.getByText('(en attente de synchronisation)').count(), { timeout: 15_000 })
+        .toBe(0)
       const [manager] = await db.select().from(users).where(eq(users.email, MANAGER))
       const used = await db.select().from(idempotencyKeys).where(eq(idempotencyKeys.userId, manager!.id))
       expect(used.filter((row) => row.request === 'POST /api/keychains')).toHaveLength(11)

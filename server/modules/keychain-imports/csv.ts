@@ -1,6 +1,7 @@
 import { CsvError, parse } from 'csv-parse/sync'
 import { ErrorCode } from '../../../contract/errors.ts'
 import {
+  type CsvFileProblem,
   IMPORT_MAX_ROWS,
   KEYCHAIN_CSV_COLUMNS,
   KEYCHAIN_CSV_HEADERS,
@@ -18,7 +19,9 @@ export type CsvRow = {
 
 export type ParsedCsv = { delimiter: ',' | ';'; rows: CsvRow[] }
 
-const invalid = (message: string) => new ApiError(400, ErrorCode.csvInvalid, message)
+/** A file that cannot be read as a whole: `reason` (and where) for the UI to say it, `message` in English. */
+const invalid = (reason: CsvFileProblem, message: string, where: { column?: string; line?: number } = {}) =>
+  new ApiError(400, ErrorCode.csvInvalid, message, { fields: { reason, ...where } })
 
 /** "E-mail du détenteur" → "emaildudetenteur": headers compared without case, accents, spaces or punctuation. */
 export function headerKey(header: string): string {
@@ -52,16 +55,23 @@ function columnsOf(header: string[]): Array<KeychainCsvColumn | null> {
   const columns = header.map((name, index) => {
     if (name.trim() === '' && index === header.length - 1) return null // a trailing delimiter
     const column = COLUMN_BY_HEADER.get(headerKey(name))
+    const written = name.trim().slice(0, 40)
     if (!column)
       throw invalid(
-        `Unknown column "${name.trim().slice(0, 40)}": the columns are ${KEYCHAIN_CSV_COLUMNS.join(', ')}.`,
+        'unknown_column',
+        `Unknown column "${written}": the columns are ${KEYCHAIN_CSV_COLUMNS.join(', ')}.`,
+        { column: written },
       )
-    if (seen.has(column)) throw invalid(`The column ${column} appears twice in the header.`)
+    if (seen.has(column))
+      throw invalid('repeated_column', `The column ${column} appears twice in the header.`, {
+        column: written,
+      })
     seen.add(column)
     return column
   })
   if (!seen.has('keychain_name'))
     throw invalid(
+      'name_column_missing',
       `The header must name the column keychain_name (the columns are ${KEYCHAIN_CSV_COLUMNS.join(', ')}).`,
     )
   return columns
@@ -96,18 +106,25 @@ export function parseKeychainCsv(input: string): ParsedCsv {
   } catch (error) {
     if (error instanceof CsvError) {
       const line = (error as CsvError & { lines?: number }).lines
-      throw invalid(`The file is not valid CSV${line ? ` (line ${line})` : ''}: ${error.message}`)
+      throw invalid(
+        'not_csv',
+        `The file is not valid CSV${line ? ` (line ${line})` : ''}: ${error.message}`,
+        line ? { line } : {},
+      )
     }
     throw error
   }
   const [header, ...data] = records
-  if (!header) throw invalid('The file is empty: it needs a header line and one row per key.')
+  if (!header) throw invalid('empty', 'The file is empty: it needs a header line and one row per key.')
   const columns = columnsOf(header.record)
   const rows: CsvRow[] = []
   for (const { record, info } of data) {
     if (record.every((cell) => cell.trim() === '')) continue
     if (rows.length === IMPORT_MAX_ROWS)
-      throw invalid(`The file has more than ${IMPORT_MAX_ROWS} rows: split it into several files.`)
+      throw invalid(
+        'too_many_rows',
+        `The file has more than ${IMPORT_MAX_ROWS} rows: split it into several files.`,
+      )
     const cells = Object.fromEntries(KEYCHAIN_CSV_COLUMNS.map((column) => [column, ''])) as CsvRow['cells']
     let extraCells = false
     record.forEach((cell, index) => {
@@ -117,6 +134,6 @@ export function parseKeychainCsv(input: string): ParsedCsv {
     })
     rows.push({ line: info.lines, cells, extraCells })
   }
-  if (rows.length === 0) throw invalid('The file has no rows below its header.')
+  if (rows.length === 0) throw invalid('no_rows', 'The file has no rows below its header.')
   return { delimiter, rows }
 }

@@ -150,21 +150,37 @@ describe('POST /api/keychain-imports/previews', () => {
 
   it('refuses a file it cannot read as a whole with 400 csv_invalid, and an oversized body with 413', async () => {
     const { manager } = await world()
-    const cases: Array<[string, RegExp]> = [
-      ['', /empty/],
-      [HEADER, /no rows/],
-      ['keychain_name,colour\r\nA,red', /Unknown column "colour"/],
-      ['key_name\r\nA', /keychain_name/],
-      ['keychain_name,Trousseau\r\nA,B', /appears twice/],
-      [`${HEADER}\r\nA,,"Porte,KEY,`, /not valid CSV \(line \d\)/],
-      [csvOf(...Array.from({ length: 20_001 }, (_, index) => `K${index},,,,`)), /more than 20000 rows/],
+    // Each says why (`reason`, for the UI to word it) and where (`column`, `line`), with an English message.
+    const cases: Array<[string, RegExp, object]> = [
+      ['', /empty/, { reason: 'empty' }],
+      [HEADER, /no rows/, { reason: 'no_rows' }],
+      [
+        'keychain_name, colour \r\nA,red',
+        /Unknown column "colour": the columns are keychain_name, custodian_email/,
+        { reason: 'unknown_column', column: 'colour' },
+      ],
+      ['key_name\r\nA', /must name the column keychain_name/, { reason: 'name_column_missing' }],
+      [
+        'keychain_name, Trousseau \r\nA,B',
+        /The column keychain_name appears twice/,
+        { reason: 'repeated_column', column: 'Trousseau' },
+      ],
+      [`${HEADER}\r\nA,,"Porte,KEY,`, /not valid CSV \(line 2\)/, { reason: 'not_csv', line: 2 }],
+      [
+        csvOf(...Array.from({ length: 20_001 }, (_, index) => `K${index},,,,`)),
+        /more than 20000 rows/,
+        { reason: 'too_many_rows' },
+      ],
     ]
-    for (const [csv, message] of cases) {
+    for (const [csv, message, why] of cases) {
       const response = await preview(manager.cookie, csv)
       expect(response.status, csv.slice(0, 40)).toBe(400)
       const { error } = await response.json()
       expect(error.code).toBe('csv_invalid')
       expect(error.message).toMatch(message)
+      expect(error, csv.slice(0, 40)).toMatchObject(why)
+      if (!('column' in why)) expect(error.column).toBeUndefined()
+      if (!('line' in why)) expect(error.line).toBeUndefined()
     }
     const noBody = await t.post('/api/keychain-imports/previews', { cookie: manager.cookie, json: {} })
     expect((await noBody.json()).error).toMatchObject({

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen } from '@testing-library/react'
+import { act, cleanup, fireEvent, screen } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ImportPreview } from '../../../contract/keychain-import.ts'
 import { renderWithRouter, useLocale } from '../../../tests/render.tsx'
@@ -122,19 +122,49 @@ describe('the keychain import screen', () => {
     expect(JSON.parse(commit.body)).toEqual({ csv: 'keychain_name;key_name\r\nCave;Porte' })
   })
 
-  it('says why a file cannot be read', async () => {
+  const refusing = (error: object) =>
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () =>
-        Response.json(
-          { error: { code: 'csv_invalid', message: 'Unknown column "colour".' } },
-          { status: 400 },
-        ),
-      ),
+      vi.fn(async () => Response.json({ error: { code: 'csv_invalid', ...error } }, { status: 400 })),
     )
+
+  it('says why a file cannot be read, in the reader’s words, from the answer’s reason and where', async () => {
+    refusing({ message: 'Unknown column "colour".', reason: 'unknown_column', column: 'colour' })
     await renderScreen()
     await choose('colour\r\nred')
-    await screen.findByText('The file could not be read: Unknown column "colour".')
+    await screen.findByText(
+      'The file could not be read: The header has an unknown column “colour”: the columns are keychain_name, custodian_email, key_name, key_type, tag_code.',
+    )
+  })
+
+  it('words each reason of an unreadable file, with its line when known', async () => {
+    const cases: Array<[object, string]> = [
+      [
+        { reason: 'not_csv', line: 7 },
+        'The file stops being CSV at line 7: save it from your spreadsheet as CSV.',
+      ],
+      [{ reason: 'not_csv' }, 'The file is not CSV: save it from your spreadsheet as CSV.'],
+      [{ reason: 'empty' }, 'The file is empty: it needs a header line and one row per key.'],
+      [{ reason: 'no_rows' }, 'The file has no rows below its header.'],
+      [
+        { reason: 'repeated_column', column: 'Trousseau' },
+        'The header names the same column twice (“Trousseau”).',
+      ],
+      [
+        { reason: 'name_column_missing' },
+        'The header must name the column keychain_name (the columns are keychain_name, custodian_email, key_name, key_type, tag_code).',
+      ],
+      [{ reason: 'too_many_rows' }, 'The file has more than 20000 rows: split it into several files.'],
+      // A reason this version does not know yet: the server's own message.
+      [{ reason: 'from_the_future', message: 'Something new.' }, 'Something new.'],
+    ]
+    for (const [error, text] of cases) {
+      refusing({ message: 'In English.', ...error })
+      await renderScreen()
+      await choose('x\r\ny')
+      await screen.findByText(`The file could not be read: ${text}`)
+      cleanup()
+    }
   })
 
   it('shows nothing to import for a role that may not create keychains', async () => {

@@ -18,7 +18,7 @@ import { AppLink } from '../../ui/AppLink.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { EmptyState } from '../../ui/States.tsx'
-import { CSV_COLUMN_LABELS, IMPORT_ERROR_LABELS } from './import-labels.ts'
+import { CSV_COLUMN_LABELS, csvFileProblem, IMPORT_ERROR_LABELS } from './import-labels.ts'
 
 type Loaded = { name: string; csv: string; preview: ImportPreview; key: string }
 
@@ -121,10 +121,15 @@ export function KeychainImportScreen({ organizationId }: { organizationId: strin
   if (!ability.can('create', 'keychain'))
     return <EmptyState title={<Trans>Your role does not allow importing keychains.</Trans>} />
 
+  // A file that cannot be read as a whole: why, in the reader's words (the server's words for a new reason).
+  const unreadable = (error: unknown) => {
+    if (!(error instanceof ApiError) || error.code !== ErrorCode.csvInvalid) return null
+    const why = csvFileProblem(error.details)
+    const reason = why ? i18n._(why) : error.message
+    return t`The file could not be read: ${reason}`
+  }
   const readProblem = (error: unknown) =>
-    error instanceof ApiError && error.code === ErrorCode.csvInvalid
-      ? t`The file could not be read: ${error.message}`
-      : (errorMessage(error, i18n) ?? t`The file could not be checked.`)
+    unreadable(error) ?? errorMessage(error, i18n) ?? t`The file could not be checked.`
 
   const check = async (file: File) => {
     setProblem(null)
@@ -154,7 +159,7 @@ export function KeychainImportScreen({ organizationId }: { organizationId: strin
         const again = await preview.mutateAsync(loaded.csv).catch(() => null)
         if (again) setLoaded({ ...loaded, preview: again, key: crypto.randomUUID() })
       }
-      setProblem(errorMessage(error, i18n) ?? t`The keychains could not be imported.`)
+      setProblem(unreadable(error) ?? errorMessage(error, i18n) ?? t`The keychains could not be imported.`)
     }
   }
 

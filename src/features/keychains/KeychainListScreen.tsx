@@ -10,6 +10,8 @@ import { keychainListQuery, useDeleteKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { personName } from '../../lib/labels.ts'
 import { useHref } from '../../lib/use-locale.ts'
+import { keychainsAwaitingPairing } from '../../offline/pairing-waiting.ts'
+import { useOutbox } from '../../offline/useOutbox.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
@@ -40,11 +42,14 @@ function KeychainRow({
   onDelete,
   selected,
   onSelect,
+  waiting,
 }: {
   keychain: KeychainSummary
   onDelete?: (() => void) | undefined
   selected: boolean
   onSelect: (selected: boolean) => void
+  /** Made or changed by a pairing on this device that the server has not had yet. */
+  waiting: boolean
 }) {
   const { t } = useLingui()
   const href = useHref()
@@ -66,6 +71,12 @@ function KeychainRow({
         >
           {keychain.name}
         </AppLink>
+        {waiting ? (
+          <span className="text-sm text-amber-900">
+            {' '}
+            <Trans>(waiting to sync)</Trans>
+          </span>
+        ) : null}
         <p className="text-sm text-slate-700">
           {keychain.custodian ? personName(keychain.custodian) : <Trans>No custodian</Trans>} ·{' '}
           <Plural value={keychain.keyCount} one="# key" other="# keys" />
@@ -102,6 +113,7 @@ export function KeychainListScreen({
   const [custodianId, setCustodianId] = useState('')
   const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId))
   const keychains = list.data?.pages.flatMap((page) => page.data) ?? []
+  const waiting = keychainsAwaitingPairing(useOutbox(currentUserId) ?? [], organizationId)
   // The ticked rows, or all matching the filter (resolved by the server); a new filter starts afresh.
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set())
   const [allMatching, setAllMatching] = useState(false)
@@ -235,6 +247,7 @@ export function KeychainListScreen({
                 onDelete={ability.can('delete', 'keychain') ? () => setToDelete(keychain) : undefined}
                 selected={allMatching || picked.has(keychain.id)}
                 onSelect={(selected) => select(keychain.id, selected)}
+                waiting={waiting.has(keychain.id)}
               />
             ))}
           </ul>

@@ -1,6 +1,14 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
-import type { ImportRowErrorCode, KeychainCsvColumn } from '../../../contract/keychain-import.ts'
+import type { ApiErrorBody } from '../../../contract/errors.ts'
+import {
+  CSV_FILE_PROBLEMS,
+  type CsvFileProblem,
+  IMPORT_MAX_ROWS,
+  type ImportRowErrorCode,
+  KEYCHAIN_CSV_COLUMNS,
+  type KeychainCsvColumn,
+} from '../../../contract/keychain-import.ts'
 
 /** The file's columns as the import screen names them (the file's own header names stay as written). */
 export const CSV_COLUMN_LABELS: Record<KeychainCsvColumn, MessageDescriptor> = {
@@ -29,4 +37,35 @@ export const IMPORT_ERROR_LABELS: Record<ImportRowErrorCode, MessageDescriptor> 
   tag_repeated: msg`This tag code is already on an earlier row.`,
   text_invalid: msg`Line breaks, tabs and other control characters are not allowed here.`,
   column_count: msg`The row has more cells than the header has columns.`,
+}
+
+/**
+ * Why the file as a whole cannot be read (`csv_invalid`), in the reader's language, from the answer's `reason`,
+ * `column` and `line`; null for a reason this version does not know (the server's English message then shows).
+ */
+export function csvFileProblem(details: ApiErrorBody['error'] | null): MessageDescriptor | null {
+  const reason = details?.reason as CsvFileProblem | undefined
+  if (!reason || !CSV_FILE_PROBLEMS.includes(reason)) return null
+  const column = details?.column ?? ''
+  const line = details?.line
+  const columns = KEYCHAIN_CSV_COLUMNS.join(', ')
+  const max = IMPORT_MAX_ROWS
+  switch (reason) {
+    case 'not_csv':
+      return line === undefined
+        ? msg`The file is not CSV: save it from your spreadsheet as CSV.`
+        : msg`The file stops being CSV at line ${line}: save it from your spreadsheet as CSV.`
+    case 'empty':
+      return msg`The file is empty: it needs a header line and one row per key.`
+    case 'no_rows':
+      return msg`The file has no rows below its header.`
+    case 'unknown_column':
+      return msg`The header has an unknown column “${column}”: the columns are ${columns}.`
+    case 'repeated_column':
+      return msg`The header names the same column twice (“${column}”).`
+    case 'name_column_missing':
+      return msg`The header must name the column keychain_name (the columns are ${columns}).`
+    case 'too_many_rows':
+      return msg`The file has more than ${max} rows: split it into several files.`
+  }
 }
