@@ -14,7 +14,7 @@ import { formatInstant, renderReceiptPdf } from './pdf.ts'
 
 export const RECEIPT_MAIL_JOB = 'receipt.mail'
 
-const m = {
+export const receiptMailTexts = {
   subject: /*i18n*/ {
     id: 'mail.receipt.subject',
     message: 'Handover receipt: the keychain “{keychain}”',
@@ -31,6 +31,7 @@ const m = {
   },
   filename: /*i18n*/ { id: 'mail.receipt.filename', message: 'receipt' },
 } satisfies Record<string, MessageDescriptor>
+const m = receiptMailTexts
 
 const PayloadSchema = v.object({ receiptId: v.string(), userId: v.string() })
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { keychains, memberships, organizationEvents, transferReceipts, transfers } from '../../db/schema.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { scheduledTransfer } from '../../test/transfers.ts'
+import { SIGNATURE, TINY_JPEG } from './pdf-fixture.ts'
 import { checkedAcceptance } from './service.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
@@ -89,6 +90,25 @@ describe('a receipt', () => {
       tagIds: [],
       payload: { receiptId: row.id, typedName: true, signature: false, photo: false },
     })
+  })
+
+  it('logs a signature and a photo given without a typed name', async () => {
+    const w = await scheduledTransfer(t)
+    const photo = `data:image/jpeg;base64,${TINY_JPEG}`
+    expect((await accept(w.contact.cookie, w.transfer.id, { signature: SIGNATURE, photo })).status).toBe(201)
+    const row = await receiptOf(w.transfer.id)
+    expect(row).toMatchObject({ typedName: null, signature: SIGNATURE })
+    expect(Buffer.from(row.photo!).toString('base64')).toBe(TINY_JPEG)
+    const [event] = await t.db
+      .select({ payload: organizationEvents.payload })
+      .from(organizationEvents)
+      .where(
+        and(
+          eq(organizationEvents.organizationId, w.organization.id),
+          eq(organizationEvents.kind, 'transfer.receipt_signed'),
+        ),
+      )
+    expect(event!.payload).toEqual({ receiptId: row.id, typedName: false, signature: true, photo: true })
   })
 
   it('names the one who authorized the transfer as giver when nobody held the keychain', async () => {
