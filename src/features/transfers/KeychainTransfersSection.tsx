@@ -3,12 +3,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { ArrowRightLeft } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
 import type { Member } from '../../../contract/organizations.ts'
+import { useProfile } from '../../api/profile.ts'
 import { keychainTransfersQuery } from '../../api/transfers.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { ReceiptDisclosure, readsReceiptOf } from './ReceiptDisclosure.tsx'
 import { TransferActions } from './TransferActions.tsx'
 import { TransferTable } from './TransferTable.tsx'
 
@@ -38,6 +40,7 @@ export function KeychainTransfersSection({
   })
   const canCancel = ability.can('delete', 'transfer')
   const canManage = ability.can('create', 'transfer')
+  const viewer = { id: useProfile()?.id ?? '', managesTransfers: canManage }
   return (
     <Card className="flex flex-col gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -83,6 +86,9 @@ export function KeychainTransfersSection({
             actions={(transfer) => (
               <TransferActions transfer={transfer} canCancel={canCancel} canManage={canManage} />
             )}
+            details={(transfer) =>
+              readsReceiptOf(transfer, viewer) ? <ReceiptDisclosure transferId={transfer.id} /> : null
+            }
           />
           {pager(list.data.nextCursor)}
         </>

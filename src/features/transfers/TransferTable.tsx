@@ -38,18 +38,21 @@ export function ExpiryText({ transfer }: { transfer: Transfer }) {
 /**
  * Transfers as rows with their window, status and expiry. `view` says what else a row names: the keychain and
  * recipient (an organization's list), the recipient (a keychain's authorizations), or the keychain and
- * organization (my requests). `rowHref` links the title, `actions` adds buttons to a row.
+ * organization (my requests). `rowHref` links the title, `actions` adds buttons to a row, `details` a part
+ * across the row's whole width under it.
  */
 export function TransferTable({
   transfers,
   view,
   rowHref,
   actions,
+  details,
 }: {
   transfers: Transfer[]
   view: 'organization' | 'keychain' | 'requests'
   rowHref?: ((transfer: Transfer) => string) | undefined
   actions?: (transfer: Transfer) => ReactNode
+  details?: (transfer: Transfer) => ReactNode
 }) {
   const { t } = useLingui()
   const locale = useLocale()
@@ -93,6 +96,7 @@ export function TransferTable({
               </span>
             </div>
             {actions ? <div className="flex gap-2">{actions(transfer)}</div> : null}
+            {details?.(transfer)}
           </li>
         )
       })}
