@@ -50,6 +50,7 @@ const ADMIN = [
   'delete__member',
   'delete__organization',
   'manage__subscription',
+  'manage__webhook',
   'update__member',
   'update__organization',
 ]
@@ -61,7 +62,7 @@ const sorted = (list: readonly string[]) => [...list].sort()
 const cells = (list: readonly string[]) => [...new Set(list)].sort()
 
 describe('the role × permission matrix', () => {
-  it('names four roles, eight actions and thirteen subjects', () => {
+  it('names four roles, eight actions and fourteen subjects', () => {
     expect(ROLES).toEqual(['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'])
     expect(ACTIONS).toEqual(['read', 'create', 'update', 'delete', 'manage', 'scan', 'pickup', 'export'])
     expect(SUBJECTS).toEqual([
@@ -78,6 +79,7 @@ describe('the role × permission matrix', () => {
       'scan',
       'activity',
       'found_report',
+      'webhook',
     ])
     expect(v.is(RoleSchema, 'MANAGER')).toBe(true)
     expect(v.is(RoleSchema, 'OWNER')).toBe(false)

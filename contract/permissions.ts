@@ -21,6 +21,7 @@ export const SUBJECTS = [
   'scan',
   'activity',
   'found_report',
+  'webhook',
 ] as const
 export type Subject = (typeof SUBJECTS)[number]
 
@@ -79,6 +80,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'update__member',
     'delete__member',
     'manage__subscription',
+    // Outgoing webhooks: their URLs and signing secrets are the organization's integration settings.
+    'manage__webhook',
   ],
   MANAGER: MANAGER_PERMISSIONS,
   MEMBER: MEMBER_PERMISSIONS,

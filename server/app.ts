@@ -41,6 +41,7 @@ import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { syncRoutes } from './modules/sync/routes.ts'
 import { tagRoutes } from './modules/tags/routes.ts'
 import { transferRoutes } from './modules/transfers/routes.ts'
+import { webhookRoutes } from './modules/webhooks/routes.ts'
 
 export type AppOptions = {
   /** Verify every 2xx answer against its declared schema (tests turn this on). */
@@ -73,6 +74,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'orders', mount: orderRoutes },
   { tag: 'subscriptions', mount: subscriptionRoutes },
   { tag: 'payments', mount: paymentRoutes },
+  { tag: 'webhooks', mount: webhookRoutes },
 ]
 
 /** Stripe posts its webhook from its servers (no Origin) with a body that must stay raw for the signature. */

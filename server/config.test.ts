@@ -37,7 +37,32 @@ describe('loadConfig', () => {
       stripeApiBase: null,
       shutdownGraceMs: 10_000,
       metricsToken: null,
+      webhookAllowPrivateTargets: true,
+      webhookTimeoutMs: 10_000,
     })
+  })
+
+  it('refuses private webhook targets in production unless told, and bounds the webhook timeout', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).webhookAllowPrivateTargets).toBe(true)
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://keys.example.com',
+      ALLOW_SANDBOX_PAYMENTS: 'true',
+    }
+    expect(loadConfig(production).webhookAllowPrivateTargets).toBe(false)
+    expect(
+      loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets,
+    ).toBe(true)
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' }).webhookAllowPrivateTargets).toBe(false)
+    expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '2500' }).webhookTimeoutMs).toBe(2500)
+    const bounds =
+      'Invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000'
+    expect(failure({ WEBHOOK_TIMEOUT_MS: '99' })).toBe(bounds)
+    expect(failure({ WEBHOOK_TIMEOUT_MS: '60001' })).toBe(bounds)
+    expect(failure({ WEBHOOK_TIMEOUT_MS: '1s' })).toBe(bounds)
+    expect(failure({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' })).toBe(
+      'Invalid configuration: WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false',
+    )
   })
 
   it('reads every variable', () => {

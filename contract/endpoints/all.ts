@@ -23,6 +23,7 @@ import { subscriptionEndpoints } from './subscriptions.ts'
 import { syncEndpoints } from './sync.ts'
 import { tagEndpoints } from './tags.ts'
 import { transferEndpoints } from './transfers.ts'
+import { webhookEndpoints } from './webhooks.ts'
 
 /** Every endpoint table by name, for the checks that read them all (the browser imports each table it calls). */
 export const endpointTables: Record<string, Record<string, Endpoint>> = {
@@ -50,4 +51,5 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   syncEndpoints,
   tagEndpoints,
   transferEndpoints,
+  webhookEndpoints,
 }

@@ -88,6 +88,7 @@ describe('the endpoint tables', () => {
       syncEndpoints: 1,
       tagEndpoints: 6,
       transferEndpoints: 12,
+      webhookEndpoints: 7,
     })
   })
 

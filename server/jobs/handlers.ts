@@ -3,6 +3,8 @@ import { NOTICE_JOB } from '../modules/notices/job.ts'
 import { noticeHandler } from '../modules/notices/notices.ts'
 import { RECEIPT_MAIL_JOB, receiptMailHandler } from '../modules/receipts/mail.ts'
 import { REMINDER_JOB, reminderHandler } from '../modules/transfers/reminders.ts'
+import { webhookDeliveryHandler } from '../modules/webhooks/delivery-job.ts'
+import { WEBHOOK_JOB } from '../modules/webhooks/enqueue.ts'
 import { MAIL_JOB, sendMailJob } from './mail.ts'
 import { createJobRunner, type JobRunner } from './runner.ts'
 
@@ -15,6 +17,7 @@ export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRun
       [REMINDER_JOB]: reminderHandler(deps),
       [NOTICE_JOB]: noticeHandler(deps),
       [RECEIPT_MAIL_JOB]: receiptMailHandler(deps),
+      [WEBHOOK_JOB]: webhookDeliveryHandler(deps),
     },
     worker,
   )

@@ -2,11 +2,19 @@ import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
-import { calendarFeeds, keys, transferExtensions, transferPickups, transferReceipts } from '../db/schema.ts'
+import {
+  calendarFeeds,
+  keys,
+  transferExtensions,
+  transferPickups,
+  transferReceipts,
+  webhookEndpoints,
+} from '../db/schema.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
 import { keyedHash, newLinkToken } from '../modules/auth/secrets.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import { storeFoundReport } from '../modules/found-reports/service.ts'
+import { sealSecret } from '../modules/webhooks/secret-box.ts'
 import {
   addMember,
   makeKeychain,
@@ -176,6 +184,24 @@ const keyPath = async (w: World, organizationId: string) => {
 }
 const tagPath = async (w: World, organizationId: string, suffix = '') =>
   `/api/tags/${(await w.tag(organizationId)).publicId}${suffix}`
+const MATRIX_WEBHOOK_URL = 'http://127.0.0.1:9/matrix'
+/** A new webhook of the organization, to a port that refuses at once (a test send fails fast, offline). */
+const webhookPath = async (w: World, organizationId: string, suffix = '') => {
+  const now = w.t.clock.now()
+  const [row] = await w.t.db
+    .insert(webhookEndpoints)
+    .values({
+      organizationId,
+      url: MATRIX_WEBHOOK_URL,
+      eventTypes: ['order.status_changed'],
+      secretBox: sealSecret(w.t.deps.secret, 'whsec_matrix'),
+      secretHint: '…trix',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+  return `/api/webhooks/${row!.id}${suffix}`
+}
 /** A found-key report kept for a new tag of the organization (the finder left an address to reply to). */
 const foundReportPath = async (w: World, organizationId: string, suffix = '') => {
   const tag = await w.tag(organizationId)
@@ -502,6 +528,31 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /reports/unseen': aboutAPerson('/api/reports/unseen'),
   'GET /reports/unseen/export': aboutAPerson('/api/reports/unseen/export'),
   'GET /reports/monthly': single(selected('read__activity'), get('/api/reports/monthly'), LIST_ONLY),
+  'GET /webhooks': single(selected('manage__webhook'), get('/api/webhooks'), LIST_ONLY),
+  'POST /webhooks': single(
+    selected('manage__webhook'),
+    async () => ({
+      path: '/api/webhooks',
+      json: { url: MATRIX_WEBHOOK_URL, eventTypes: ['transfer.authorized'] },
+    }),
+    CREATE_ONLY,
+  ),
+  'PATCH /webhooks/:id': inEach(selected('manage__webhook'), async (w, id) => ({
+    path: await webhookPath(w, id),
+    json: { enabled: false },
+  })),
+  'DELETE /webhooks/:id': inEach(selected('manage__webhook'), async (w, id) => ({
+    path: await webhookPath(w, id),
+  })),
+  'POST /webhooks/:id/secret-rotations': inEach(selected('manage__webhook'), async (w, id) => ({
+    path: await webhookPath(w, id, '/secret-rotations'),
+  })),
+  'GET /webhooks/:id/deliveries': inEach(selected('manage__webhook'), async (w, id) => ({
+    path: await webhookPath(w, id, '/deliveries'),
+  })),
+  'POST /webhooks/:id/tests': inEach(selected('manage__webhook'), async (w, id) => ({
+    path: await webhookPath(w, id, '/tests'),
+  })),
   'GET /reports/monthly/export': single(
     selected('read__activity'),
     get('/api/reports/monthly/export'),

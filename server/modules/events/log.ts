@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { EventKind } from '../../../contract/events.ts'
 import type { Db } from '../../db/client.ts'
+import { webhooksOfEvent } from '../webhooks/enqueue.ts'
 
 export type NewEvent = {
   organizationId: string
@@ -27,6 +28,8 @@ const uuidArray = (ids: string[] = []) => sql`${`{${[...new Set(ids)].join(',')}
  * then held for the commit only, and every transaction takes it after its other locks (no deadlock).
  */
 export async function appendEvent(tx: Db, event: NewEvent): Promise<void> {
+  // Webhook deliveries of the kinds they carry, in this transaction, before the counter's lock is taken.
+  await webhooksOfEvent(tx, event)
   await tx.execute(sql`select append_organization_event(
     ${event.organizationId}::uuid, ${event.kind}::text, ${event.actorId}::uuid,
     ${event.clientTime?.toISOString() ?? null}::timestamptz, ${event.serverTime.toISOString()}::timestamptz,

@@ -6,6 +6,7 @@ import { type OrderRow, orders } from '../../db/schema.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { noticeJob } from '../notices/job.ts'
+import { enqueueWebhookEvent } from '../webhooks/enqueue.ts'
 
 /** The moves the organization's admins are told of by mail. */
 const NOTICES: Partial<Record<OrderStatus, 'order.paid' | 'order.shipped' | 'order.delivered'>> = {
@@ -70,6 +71,12 @@ export async function moveOrder(
       throw invalidTransition(latest.status, to, allowedNextStatuses(latest))
     }
     if (effect) await effect(tx, moved)
+    await enqueueWebhookEvent(tx, {
+      organizationId: moved.organizationId,
+      type: 'order.status_changed',
+      occurredAt: now,
+      data: { orderId, from: current.status, to },
+    })
     const notice = NOTICES[to]
     if (notice) {
       await enqueueJobs(tx, [

@@ -17,6 +17,7 @@ import {
 import { displayName } from '../members/invitations.ts'
 import { activeMembersWith } from '../members/service.ts'
 import { calendarDayIn, hourIn, zonedTime } from '../subscriptions/calendar.ts'
+import { enqueueWebhookEvent, namedEventId } from '../webhooks/enqueue.ts'
 import { findTransferRow, type TransferViewRow } from './view.ts'
 
 export const REMINDER_JOB = 'transfer.reminder'
@@ -142,6 +143,25 @@ async function mailsFor(
 }
 
 /**
+ * The `transfer.overdue` webhook event, when the overdue reminder finds the keys still out (before its quiet
+ * hours: machines do not sleep). Named by the transfer and its to-date, so a deferred or retried run, or a
+ * second process, writes it once.
+ */
+const overdueWebhook = (db: Db, transfer: TransferRow, now: Date) =>
+  enqueueWebhookEvent(db, {
+    organizationId: transfer.organizationId,
+    type: 'transfer.overdue',
+    occurredAt: now,
+    eventId: namedEventId(`transfer.overdue:${transfer.id}:${transfer.toDate}`),
+    data: {
+      transferIds: [transfer.id],
+      keychainIds: [transfer.keychainId],
+      holderId: transfer.recipientId,
+      toDate: transfer.toDate,
+    },
+  })
+
+/**
  * Runs a reminder: when it still applies and it is daytime in the organization, its mails become mail jobs
  * (keyed by this job and each person, so a retried run enqueues nothing twice); at night it waits for 08:00.
  */
@@ -155,6 +175,7 @@ export function reminderHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'conf
     if (transfer.fromDate !== payload.fromDate || transfer.toDate !== payload.toDate) return undefined
     const now = deps.clock.now()
     if (!stillApplies(payload.step, transfer, now)) return undefined
+    if (payload.step === 'overdue') await overdueWebhook(db, transfer, now)
     const quiet = quietUntil(organization.timeZone, now)
     if (quiet) return { deferUntil: quiet }
     const mails = await mailsFor(db, payload.step, row, deps.config.publicUrl)
