@@ -1,9 +1,11 @@
 // npm run bench:api — requests per second of one server process against the limit of one Node process here:
 // a bare node:http hello-world (A) and the product as production runs it (B), interleaved A B A B for each
 // target, on PostgreSQL and on PGlite; ratios, p99 and resident memory (idle, and after the load).
-// BENCH_DATABASES (postgres,pglite), BENCH_ROUNDS (3), BENCH_SECONDS (10), BENCH_KEYCHAINS (1000);
+// BENCH_DATABASES (postgres,pglite), BENCH_TARGETS (live,keychain,keychains,scan), BENCH_ROUNDS (3),
+// BENCH_SECONDS (10), BENCH_KEYCHAINS (1000);
 // PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (a fresh database, dropped after). Needs `wrk` and
-// a build (`npm run build`). Results: bench/results/api-<time>.json.
+// a build (`npm run build`; BENCH_BUNDLE names another server bundle under the root, e.g. one built for a
+// change without replacing the shared `dist-server/server.mjs`). Results: bench/results/api-<time>.json.
 import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -16,6 +18,9 @@ const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',') 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const KEYCHAINS = Number(process.env.BENCH_KEYCHAINS ?? 1000)
+const BUNDLE = process.env.BENCH_BUNDLE
+/** Only these targets (e.g. `scan`), for a change that concerns one; all by default. */
+const ONLY = process.env.BENCH_TARGETS?.split(',')
 
 /** The issue's targets: product ÷ bare req/s at least, p99 of reads at most. */
 const TARGETS: Record<Database, Record<string, number>> = {
@@ -32,7 +37,7 @@ async function benchDatabase(kind: Database) {
   const database = await freshDatabase(kind, process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL)
   try {
     const organization = await seed(database, KEYCHAINS)
-    const product = await startProduct(database, root)
+    const product = await startProduct(database, root, BUNDLE ? { bundle: BUNDLE } : {})
     const bare = await startBare()
     try {
       const cookie = `session=${organization.fieldSession}`
@@ -62,7 +67,7 @@ async function benchDatabase(kind: Database) {
         },
       ]
       const rows = []
-      for (const target of targets) {
+      for (const target of targets.filter((each) => !ONLY || ONLY.includes(each.name))) {
         const runs: { bare: Result[]; product: Result[] } = { bare: [], product: [] }
         for (let round = 0; round < ROUNDS; round += 1) {
           runs.bare.push(await wrk(bare.url, { name: 'bare', path: '/' }, SECONDS))

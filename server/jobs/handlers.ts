@@ -2,6 +2,7 @@ import type { AppDeps } from '../deps.ts'
 import { NOTICE_JOB } from '../modules/notices/job.ts'
 import { noticeHandler } from '../modules/notices/notices.ts'
 import { RECEIPT_MAIL_JOB, receiptMailHandler } from '../modules/receipts/mail.ts'
+import { SCAN_LEDGER_JOB, scanLedgerHandler } from '../modules/scans/ledger.ts'
 import { REMINDER_JOB, reminderHandler } from '../modules/transfers/reminders.ts'
 import { webhookDeliveryHandler } from '../modules/webhooks/delivery-job.ts'
 import { WEBHOOK_JOB } from '../modules/webhooks/enqueue.ts'
@@ -18,6 +19,7 @@ export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRun
       [NOTICE_JOB]: noticeHandler(deps),
       [RECEIPT_MAIL_JOB]: receiptMailHandler(deps),
       [WEBHOOK_JOB]: webhookDeliveryHandler(deps),
+      [SCAN_LEDGER_JOB]: scanLedgerHandler(deps),
     },
     worker,
   )

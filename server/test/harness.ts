@@ -9,6 +9,7 @@ import type { Locale } from '../../contract/locale.ts'
 import { createApp } from '../app.ts'
 import { type Config, loadConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
+import { uncounted } from '../db/statement-count.ts'
 import type { AppDeps } from '../deps.ts'
 import { sessionCookieName } from '../http/session-cookie.ts'
 import { createJobs } from '../jobs/handlers.ts'
@@ -133,7 +134,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     })
     if (nudged && runJobsAfterRequests) {
       nudged = false
-      await jobs.drain()
+      await uncounted(() => jobs.drain())
     }
     return response
   }

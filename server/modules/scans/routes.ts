@@ -6,6 +6,7 @@ import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotentResponse, idempotentWrite } from '../../http/idempotency.ts'
 import { noticeLostTagScan } from '../tags/lost.ts'
 import { withKeychainTags } from '../transfers/view.ts'
+import { wakeScanLedger } from './ledger.ts'
 import { recordScanStatement, resolveScan } from './service.ts'
 
 export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
@@ -22,6 +23,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
     },
     async (c, { session, organization, headers, body }) => {
       const now = deps.clock.now()
+      const ledger: { organizationId: string | null } = { organizationId: null }
       const answer = await idempotentWrite(
         deps.database.db,
         {
@@ -33,7 +35,7 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
         },
         recordScanStatement,
         async () => {
-          const { result, values, lost } = await resolveScan(deps.database.db, {
+          const resolved = await resolveScan(deps.database.db, {
             userId: session.user.id,
             scope: organization,
             value: body.value,
@@ -42,10 +44,14 @@ export function scanRoutes(api: ApiRouter, deps: AppDeps): void {
             now,
             publicUrl: deps.config.publicUrl,
           })
+          const { result, values, lost } = resolved
+          ledger.organizationId = resolved.ledgerOrganizationId
           if (lost) await noticeLostTagScan(deps, { id: lost.tagId }, { retired: lost.retired })
           return { status: 201, body: result, values }
         },
       )
+      // Also on a replay: the first answer's process may have stopped between its commit and this wake.
+      if (ledger.organizationId) await wakeScanLedger(deps, ledger.organizationId, now)
       return idempotentResponse(c, answer, (body) => storedScan(body as ScanResult))
     },
   )

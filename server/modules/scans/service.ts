@@ -96,26 +96,23 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
 
 /**
  * Inserts the scan's row when `claimed` holds: the write of `idempotentWrite`, its values those of
- * `resolveScan`.
+ * `resolveScan`. A resolved scan is an entry of its tag's organization's log (`scan.recorded`); the others (an
+ * unknown value, another organization's tag) are only the scanner's. The row marks the entry pending
+ * (`ledger_organization_id`), and the scan ledger's job appends it (`./ledger.ts`): the scan takes no lock of
+ * the log, and its entry is written exactly once, with the scan's row.
  */
 export const recordScanStatement = {
   name: 'scan_record',
   write: (claimed: SQL): SQL => {
     const value = (name: string) => sql.placeholder(name)
-    return sql`insert into ${scans} (id, user_id, organization_id, value, result, tag_id, client_time, server_time, from_queue)
+    return sql`insert into ${scans} (id, user_id, organization_id, value, result, tag_id, client_time, server_time,
+        from_queue, ledger_organization_id, ledger_keychain_id)
       select ${value('id')}::uuid, ${value('userId')}::uuid, ${value('organizationId')}::uuid, ${value('value')}::text,
         ${value('result')}::text, ${value('tagId')}::uuid, ${value('clientTime')}::timestamptz,
-        ${value('serverTime')}::timestamptz, ${value('fromQueue')}::boolean
+        ${value('serverTime')}::timestamptz, ${value('fromQueue')}::boolean,
+        ${value('ledgerOrganizationId')}::uuid, ${value('ledgerKeychainId')}::uuid
       where ${claimed} returning 1`
   },
-  // A resolved scan is an entry of its tag's organization's log (`scan.recorded`); the others (an unknown value,
-  // another organization's tag) are only the scanner's. In the same statement: written with the scan, or not.
-  followUp: sql`select append_organization_event(
-      ${sql.placeholder('eventOrganizationId')}::uuid, 'scan.recorded', ${sql.placeholder('userId')}::uuid,
-      ${sql.placeholder('clientTime')}::timestamptz, ${sql.placeholder('serverTime')}::timestamptz,
-      ${sql.placeholder('fromQueue')}::boolean, ${sql.placeholder('eventKeychainIds')}::uuid[],
-      ${sql.placeholder('eventTagIds')}::uuid[], '{}'::uuid[], jsonb_build_object('scanId', ${sql.placeholder('id')}::uuid))
-    from written where ${sql.placeholder('eventOrganizationId')}::uuid is not null`,
 } satisfies IdempotentWrite
 
 /**
@@ -135,6 +132,8 @@ export async function resolveScan(
   values: Record<string, unknown>
   /** A lost tag, or a retired QR of one, was scanned: its admins are to be told. */
   lost: { tagId: string; retired: boolean } | null
+  /** The organization whose log the scan joins (`wakeScanLedger` once written), or null. */
+  ledgerOrganizationId: string | null
 }> {
   const { result, tagId, logged, lost } = await answerScan(db, input, randomUUID())
   const values = {
@@ -147,11 +146,15 @@ export async function resolveScan(
     clientTime: input.clientTime?.toISOString() ?? null,
     serverTime: input.now.toISOString(),
     fromQueue: input.fromQueue,
-    eventOrganizationId: logged?.organizationId ?? null,
-    eventKeychainIds: `{${logged?.keychainId ?? ''}}`,
-    eventTagIds: `{${tagId ?? ''}}`,
+    ledgerOrganizationId: logged?.organizationId ?? null,
+    ledgerKeychainId: logged?.keychainId ?? null,
   }
-  return { result, values, lost: lost && tagId ? { tagId, retired: lost.retired } : null }
+  return {
+    result,
+    values,
+    lost: lost && tagId ? { tagId, retired: lost.retired } : null,
+    ledgerOrganizationId: logged?.organizationId ?? null,
+  }
 }
 
 async function answerScan(
