@@ -29,6 +29,19 @@ export const groups = {
     '!server/modules/calendar/*.test.ts',
     'server/modules/activity/*.ts',
     '!server/modules/activity/*.test.ts',
+    // Issue 19's import, bulk actions, label sheets, lost tags and keychain lookup (session 33).
+    'server/modules/keychain-imports/*.ts',
+    '!server/modules/keychain-imports/*.test.ts',
+    'server/modules/keychain-bulk/*.ts',
+    '!server/modules/keychain-bulk/*.test.ts',
+    'server/modules/labels/*.ts',
+    '!server/modules/labels/*.test.ts',
+    'server/modules/tags/lost.ts',
+    'server/modules/keychains/find.ts',
+    // Their route files are OpenAPI text around one call each (the calls' rules are the services', tested above).
+    '!server/modules/keychain-imports/routes.ts',
+    '!server/modules/keychain-bulk/routes.ts',
+    '!server/modules/labels/routes.ts',
     // Issue 18's handover receipts and the field mirror's change feed (session 33).
     'server/modules/receipts/{mail,pdf,photo,service}.ts',
     'server/modules/sync/feed.ts',
