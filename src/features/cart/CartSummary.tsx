@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { PricePreview } from '../../ui/PricePreview.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { useTagCodeRangesText } from '../../ui/tag-code-ranges.ts'
 
 /** How a cart line reads: "Plan Pro, yearly", "Tags “Cave” (CAV)". */
 function useItemLabel(): (item: CartItem) => string {
@@ -39,6 +40,7 @@ export function CartSummary({
   const { t } = useLingui()
   const failed = useFailureToast()
   const itemLabel = useItemLabel()
+  const rangesText = useTagCodeRangesText()
   const locale = useLocale()
   const [busy, setBusy] = useState(false)
   const { data: cart, isPending, isError, refetch } = useQuery(cartQuery(organizationId))
@@ -77,6 +79,9 @@ export function CartSummary({
           <li key={item.id} className="flex items-center gap-3 px-4 py-3">
             <div className="min-w-0 flex-1">
               <p className="font-medium text-slate-900">{itemLabel(item)}</p>
+              {item.codes?.length ? (
+                <p className="font-mono text-sm text-slate-700">{rangesText(item.codes)}</p>
+              ) : null}
               <p className="text-sm text-slate-700">
                 {item.quantity} × {formatMoney(item.unitAmountInCents, locale)} ={' '}
                 {formatMoney(item.lineTotalInCents, locale)}

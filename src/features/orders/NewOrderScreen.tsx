@@ -3,6 +3,7 @@ import type { Order } from '../../../contract/commerce.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { PricePreview } from '../../ui/PricePreview.tsx'
+import { TagNumbersNote } from './TagNumbersNote.tsx'
 import { QuantityField, TagDesignFields } from './TagOrderFields.tsx'
 import { TagPreview } from './TagPreview.tsx'
 import { firstCode } from './tag-order.ts'
@@ -44,6 +45,11 @@ export function NewOrderScreen({
                 : undefined
             }
           />
+          <TagNumbersNote
+            numbering={order.numbering}
+            askedFirstCode={firstCode(draft)}
+            onStartAt={(startNumber) => order.update({ startNumber })}
+          />
           <div className="flex flex-wrap gap-3">
             <Button variant="secondary" isDisabled={order.busy} onPress={() => void order.submit(false)}>
               <Trans>Add to cart</Trans>
@@ -55,7 +61,7 @@ export function NewOrderScreen({
         </Card>
         <div className="flex flex-col items-center gap-5">
           <TagPreview
-            code={firstCode(draft)}
+            code={order.numbering?.codes[0]?.first ?? firstCode(draft)}
             name={draft.name}
             foreground={draft.foregroundColor}
             background={draft.backgroundColor}

@@ -15,6 +15,7 @@ import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { PricePreview } from '../../ui/PricePreview.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { useTagCodeRangesText } from '../../ui/tag-code-ranges.ts'
 import { toasts } from '../../ui/toast/store.ts'
 
 type Move = 'confirmations' | 'productions' | 'shipments' | 'deliveries'
@@ -31,6 +32,7 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
   const failed = useFailureToast()
   const locale = useLocale()
   const href = useHref()
+  const rangesText = useTagCodeRangesText()
   const moveOrder = useMoveOrder(orderId)
   const [busy, setBusy] = useState(false)
   const { data, isPending, isError, error, refetch } = useQuery(orderDetailsQuery(orderId))
@@ -44,6 +46,11 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
       />
     )
   const { order, tags } = data
+  const planned = order.lines.flatMap((line) =>
+    line.codes?.length && 'alphaCode' in line.configuration
+      ? [{ id: line.id, name: line.configuration.name, codes: line.codes }]
+      : [],
+  )
 
   const act = async (run: () => Promise<unknown>) => {
     setBusy(true)
@@ -129,9 +136,22 @@ export function OrderDetailScreen({ orderId }: { orderId: string }) {
             <Trans>Tags</Trans>
           </h2>
           {tags.length === 0 ? (
-            <p className="text-slate-700">
-              <Trans>The tags are created when the order is paid.</Trans>
-            </p>
+            <>
+              <p className="text-slate-700">
+                <Trans>The tags are created when the order is paid.</Trans>
+              </p>
+              {planned.length > 0 ? (
+                <ul aria-label={t`Codes the tags will carry`} className="mt-2 flex flex-col gap-1 text-sm">
+                  {planned.map((line) => (
+                    <li key={line.id}>
+                      <Trans>
+                        “{line.name}”: <span className="font-mono">{rangesText(line.codes)}</span>
+                      </Trans>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </>
           ) : (
             <ul aria-label={t`Tags of the order`} className="grid gap-2 sm:grid-cols-2">
               {tags.map((tag) => (

@@ -6,6 +6,8 @@ import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { PricePreview } from '../../ui/PricePreview.tsx'
 import { TextField } from '../../ui/TextField.tsx'
+import { useTagCodeRangesText } from '../../ui/tag-code-ranges.ts'
+import { TagNumbersNote } from './TagNumbersNote.tsx'
 import { QuantityField, TagDesignFields } from './TagOrderFields.tsx'
 import { TagPreview } from './TagPreview.tsx'
 import { firstCode, type TagOrderDraft } from './tag-order.ts'
@@ -34,6 +36,7 @@ export function StepOrderScreen({
 }) {
   const { t } = useLingui()
   const order = useTagOrder(organizationId, onOrdered, () => setStep('design'))
+  const rangesText = useTagCodeRangesText()
   const [step, setStep] = useState<Step>('design')
   const [shipping, setShipping] = useState<Address>(address)
   const [shippingTried, setShippingTried] = useState(false)
@@ -123,7 +126,8 @@ export function StepOrderScreen({
                 <Trans>Tags</Trans>
               </dt>
               <dd>
-                {draft.quantity} × “{draft.name}”, {firstCode(draft)} …
+                {draft.quantity} × “{draft.name}”
+                {order.numbering?.codes.length ? `, ${rangesText(order.numbering.codes)}` : ''}
               </dd>
               <dt className="font-medium text-slate-600">
                 <Trans>Shipping address</Trans>
@@ -133,6 +137,13 @@ export function StepOrderScreen({
                 {shipping.line2 ? `, ${shipping.line2}` : ''}, {shipping.postalCode} {shipping.city}
               </dd>
             </dl>
+          ) : null}
+          {step !== 'shipping' ? (
+            <TagNumbersNote
+              numbering={order.numbering}
+              askedFirstCode={firstCode(draft)}
+              onStartAt={(startNumber) => order.update({ startNumber })}
+            />
           ) : null}
           <div className="flex flex-wrap gap-3">
             {index > 0 ? (
@@ -162,7 +173,7 @@ export function StepOrderScreen({
         </Card>
         <div className="flex flex-col items-center gap-5">
           <TagPreview
-            code={firstCode(draft)}
+            code={order.numbering?.codes[0]?.first ?? firstCode(draft)}
             name={draft.name}
             foreground={draft.foregroundColor}
             background={draft.backgroundColor}

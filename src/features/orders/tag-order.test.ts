@@ -1,7 +1,7 @@
 import { i18n } from '@lingui/core'
 import { describe, expect, it } from 'vitest'
 import type { Prices } from '../../../contract/pricing.ts'
-import { draftProblems, EMPTY_DRAFT, firstCode, tagCartItem } from './tag-order.ts'
+import { draftProblems, EMPTY_DRAFT, firstCode, numberingQuery, tagCartItem } from './tag-order.ts'
 
 const prices: Prices = {
   currency: 'EUR',
@@ -54,5 +54,28 @@ describe('tag order draft', () => {
     expect(lightOnDark.backgroundColor).toMatch(/dark colour on a light background/)
     const pale = messages({ ...valid, foregroundColor: '#bbbbbb', backgroundColor: '#ffffff' })
     expect(pale.backgroundColor).toMatch(/contrast of at least 4.5:1/)
+  })
+})
+
+describe('numberingQuery', () => {
+  it('asks for the proposal while the code is not a valid one', () => {
+    expect(numberingQuery(EMPTY_DRAFT)).toEqual({})
+    expect(numberingQuery({ ...valid, alphaCode: 'v1' })).toEqual({})
+    expect(numberingQuery({ ...valid, alphaCode: 'ABCDE' })).toEqual({})
+  })
+
+  it('sends the code upper case, with the start number and quantity only when they are valid', () => {
+    expect(numberingQuery({ ...valid, alphaCode: ' vol ', startNumber: '61' })).toEqual({
+      alphaCode: 'VOL',
+      startNumber: '61',
+      quantity: '100',
+    })
+    expect(numberingQuery({ ...valid, startNumber: '0', quantity: '5001' })).toEqual({ alphaCode: 'VOL' })
+    expect(numberingQuery({ ...valid, startNumber: '100000', quantity: '' })).toEqual({ alphaCode: 'VOL' })
+    expect(numberingQuery({ ...valid, startNumber: '99999', quantity: '1' })).toEqual({
+      alphaCode: 'VOL',
+      startNumber: '99999',
+      quantity: '1',
+    })
   })
 })

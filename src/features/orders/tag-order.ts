@@ -77,3 +77,25 @@ export function firstCode(draft: TagOrderDraft): string {
   const code = (draft.alphaCode.trim().toUpperCase() || 'ABC').slice(0, 4)
   return `${code}-${String(Number.isInteger(number) && number > 0 ? number : 1).padStart(5, '0')}`
 }
+
+/**
+ * What to ask `GET /cart/tag-numbers` for this draft: only the fields that are valid (a start number only with
+ * its own code); an empty draft asks for the organization's code and next number.
+ */
+export function numberingQuery(draft: TagOrderDraft): {
+  alphaCode?: string
+  startNumber?: string
+  quantity?: string
+} {
+  const alphaCode = draft.alphaCode.trim().toUpperCase()
+  if (!/^[A-Z]{2,4}$/.test(alphaCode)) return {}
+  const start = Number(draft.startNumber)
+  const quantity = Number(draft.quantity)
+  return {
+    alphaCode,
+    ...(Number.isInteger(start) && start >= 1 && start <= 99_999 ? { startNumber: String(start) } : {}),
+    ...(Number.isInteger(quantity) && quantity >= 1 && quantity <= 5000
+      ? { quantity: String(quantity) }
+      : {}),
+  }
+}

@@ -1,15 +1,15 @@
 import { useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Order } from '../../../contract/commerce.ts'
 import type { Address } from '../../../contract/organizations.ts'
 import { priceBreakdown, tagUnitPrice } from '../../../contract/pricing.ts'
-import { useAddToCart, useCheckout } from '../../api/cart.ts'
+import { tagNumbersQuery, useAddToCart, useCheckout } from '../../api/cart.ts'
 import { pricesQuery } from '../../api/prices.ts'
 import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { toasts } from '../../ui/toast/store.ts'
-import { draftProblems, EMPTY_DRAFT, type TagOrderDraft, tagCartItem } from './tag-order.ts'
+import { draftProblems, EMPTY_DRAFT, numberingQuery, type TagOrderDraft, tagCartItem } from './tag-order.ts'
 
 /** State and actions of a tag order, shared by both order screens so they produce the same cart lines. */
 export function useTagOrder(organizationId: string, onOrdered: (order: Order) => void, onAdded: () => void) {
@@ -19,9 +19,40 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
   const checkout = useCheckout(organizationId)
   const prices = useQuery(pricesQuery).data
   const [draft, setDraft] = useState<TagOrderDraft>(EMPTY_DRAFT)
+  // The draft as proposed (the organization's code and next number): leaving it untouched loses nothing.
+  const [proposed, setProposed] = useState<TagOrderDraft>(EMPTY_DRAFT)
   const [showProblems, setShowProblems] = useState(false)
   const [busy, setBusy] = useState(false)
-  useUnsavedChanges(draft !== EMPTY_DRAFT)
+  useUnsavedChanges(draft !== EMPTY_DRAFT && draft !== proposed)
+  const asked = numberingQuery(draft)
+  const settled = useSettled(asked)
+  const numberingResult = useQuery(tagNumbersQuery(organizationId, settled))
+  // Only an answer to the draft as it is now (not a previous one kept on screen while typing).
+  const numbering =
+    JSON.stringify(asked) === JSON.stringify(settled) && !numberingResult.isPlaceholderData
+      ? numberingResult.data
+      : undefined
+  const proposing = useRef(true)
+  // Until the person types a start number, it follows the alpha code's next free number.
+  const startTyped = useRef(false)
+  useEffect(() => {
+    if (!numbering) return
+    if (proposing.current && draft === EMPTY_DRAFT) {
+      proposing.current = false
+      const next = {
+        ...EMPTY_DRAFT,
+        alphaCode: numbering.alphaCode,
+        startNumber: String(numbering.nextNumber),
+      }
+      setProposed(next)
+      setDraft(next)
+      return
+    }
+    const nextNumber = String(numbering.nextNumber)
+    if (!startTyped.current && numbering.alphaCode === asked.alphaCode && draft.startNumber !== nextNumber) {
+      setDraft((current) => ({ ...current, startNumber: nextNumber }))
+    }
+  }, [draft, numbering, asked.alphaCode])
   const problems = draftProblems(draft, prices)
   const valid = Object.keys(problems).length === 0
   const quantity = Number(draft.quantity)
@@ -48,7 +79,10 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
       failed(t`The tags could not be added to the cart.`, error)
       return false
     }
-    // The line is in the cart now: clear the form so a retry can never add it twice.
+    // The line is in the cart now: clear the form so a retry can never add it twice; then propose the
+    // numbers after it.
+    proposing.current = true
+    startTyped.current = false
     setDraft(EMPTY_DRAFT)
     setShowProblems(false)
     if (!complete) {
@@ -80,7 +114,22 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
     setShowProblems,
     busy,
     breakdown,
-    update: (patch: Partial<TagOrderDraft>) => setDraft((current) => ({ ...current, ...patch })),
+    numbering: asked.alphaCode ? numbering : undefined,
+    update: (patch: Partial<TagOrderDraft>) => {
+      if (patch.startNumber !== undefined) startTyped.current = true
+      setDraft((current) => ({ ...current, ...patch }))
+    },
     submit,
   }
+}
+
+/** `query` once it has stayed the same for a moment (typing a code asks the server once, not per key). */
+function useSettled<T extends object>(query: T, delayMs = 300): T {
+  const key = JSON.stringify(query)
+  const [settled, setSettled] = useState(key)
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(key), delayMs)
+    return () => clearTimeout(timer)
+  }, [key, delayMs])
+  return JSON.parse(settled) as T
 }
