@@ -165,8 +165,6 @@ describe(`npm run backup / restore (${adminUrl ? 'PostgreSQL' : 'PGlite'})`, () 
       const backup = script('backup.ts', ['--out', file], source)
       expect(backup.status, backup.stderr + server.output()).toBe(0)
       expect(backup.stdout).toContain(`Backup written: ${file}`)
-      // On PGlite the running server wrote it (it alone may open its data directory).
-      if (!adminUrl) expect(server.output()).toContain('backup written')
       writing = false
       await writer
       expect(written).toBeGreaterThan(writtenBefore)
@@ -194,6 +192,9 @@ describe(`npm run backup / restore (${adminUrl ? 'PostgreSQL' : 'PGlite'})`, () 
       server.child.kill('SIGTERM')
       expect(await server.exited).toBe(0)
     }
+    // On PGlite the running server wrote it (it alone may open its data directory); its log is written
+    // asynchronously, so it is read once the server has exited.
+    if (!adminUrl) expect(server.output()).toContain('backup written')
 
     // The server stopped: a backup of the idle database restores to exactly the same rows, table by table.
     const backupDir = await mkdtemp(join(tmpdir(), 'trousseau-backups-'))

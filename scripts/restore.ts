@@ -5,7 +5,7 @@
 // is kept aside as `pglite.before-restore-<time>`, not deleted. The server must be stopped on PGlite (the
 // directory is locked while it runs). Start the server after: it applies the migrations newer than the backup.
 import { spawnSync } from 'node:child_process'
-import { open, readdir, readFile, rename } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DatabaseLockedError, lockDataDir } from '../server/db/pglite-lock.ts'
@@ -71,6 +71,7 @@ async function restorePostgres(url: string, path: string): Promise<void> {
 
 async function restorePglite(path: string): Promise<void> {
   const dir = join(dataDir, 'pglite')
+  await mkdir(dataDir, { recursive: true })
   let lock: { release(): void }
   try {
     lock = lockDataDir(`${dir}.lock`, dir)
