@@ -47,7 +47,7 @@ const projects = {
         'server/modules/{receipts,sync}/**/*.test.ts',
         // Issue 19 (session 33).
         'server/modules/{keychain-imports,keychain-bulk,labels,keychains}/**/*.test.ts',
-        'server/modules/tags/{lost,retired-qr}.test.ts',
+        'server/modules/tags/{lost,lost-rules,retired-qr}.test.ts',
       ],
     ),
   ],
