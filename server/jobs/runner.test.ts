@@ -140,6 +140,28 @@ describe('the job runner', () => {
     expect(ran).toEqual([1])
   })
 
+  it('claims no more batch once stopped, and finishes the batch it claimed', async () => {
+    await enqueueJobs(
+      database.db,
+      Array.from({ length: 11 }, (_, index) => job(index + 1)),
+    )
+    const ran: number[] = []
+    let stopping: Promise<void> | undefined
+    const runner = createJobRunner(
+      { database, clock, logger: capturingLogger().logger },
+      {
+        test: async (claimed) => {
+          ran.push((claimed.payload as { n: number }).n)
+          stopping ??= runner.stop()
+          return undefined
+        },
+      },
+    )
+    expect(await runner.drain()).toBe(10)
+    await stopping
+    expect(ran).toHaveLength(10)
+  })
+
   it('joins a drain asked for while one runs', async () => {
     await enqueueJobs(database.db, [job(1), job(2)])
     const { runner, ran } = recordingRunner()

@@ -65,6 +65,8 @@ export function createJobRunner(
   async function drainOnce(): Promise<number> {
     let total = 0
     for (;;) {
+      // Stopping (a shutdown): the jobs claimed run to the end, no more are claimed.
+      if (stopped) return total
       const batch = await claimJobs(db, worker, deps.clock.now(), BATCH)
       if (batch.length === 0) return total
       for (const job of batch) await runOne(job)
