@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+
+/** Test helpers for real server processes and an nginx in front of them (server/multi-process.test.ts). */
+
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: () => string,
+  timeoutMs = 40_000,
+) {
+  const started = Date.now()
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`Timed out waiting: ${what()}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+export type Child = {
+  process: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+  stop: () => Promise<void>
+}
+
+function track(child: ChildProcess): Child {
+  let output = ''
+  child.stdout?.on('data', (chunk) => (output += chunk))
+  child.stderr?.on('data', (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return {
+    process: child,
+    output: () => output,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+    },
+  }
+}
+
+const mainFile = new URL('../main.ts', import.meta.url).pathname
+
+/** `node server/main.ts` with the given environment, resolved once it logs that it listens. */
+export async function startServer(env: Record<string, string>): Promise<Child> {
+  const child = track(
+    spawn(process.execPath, [mainFile], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'development',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
+  await waitFor(
+    () => child.output().includes('Trousseau listening') || child.process.exitCode !== null,
+    () => `server did not start:\n${child.output()}`,
+  )
+  if (child.process.exitCode !== null) throw new Error(`server exited at start:\n${child.output()}`)
+  return child
+}
+
+/** Debian's nginx, wherever it is; CI installs it (.ci/run). Missing, the test fails: it never skips. */
+export function nginxBinary(): string {
+  for (const path of ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx']) {
+    if (existsSync(path)) return path
+  }
+  throw new Error('nginx is not installed: `apt-get install -y nginx` (.ci/run installs it when missing)')
+}
+
+/**
+ * nginx in the foreground (one process, `master_process off`: it runs as the calling user, no worker switching
+ * to nobody) with its pid, logs and temp files in `dir`, listening on loopback `port` and sending requests to
+ * the upstream ports in turn (round robin). The access log names the upstream that answered each request.
+ */
+export async function startNginx(
+  dir: string,
+  port: number,
+  upstreams: number[],
+): Promise<Child & { accessLog: string }> {
+  await mkdir(join(dir, 'temp'), { recursive: true })
+  const accessLog = join(dir, 'access.log')
+  const conf = join(dir, 'nginx.conf')
+  await writeFile(
+    conf,
+    `daemon off;
+master_process off;
+worker_processes 1;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 256; }
+http {
+  log_format upstream '$request_method $request_uri $status $upstream_addr';
+  access_log ${accessLog} upstream;
+  client_body_temp_path ${join(dir, 'temp', 'body')};
+  proxy_temp_path ${join(dir, 'temp', 'proxy')};
+  fastcgi_temp_path ${join(dir, 'temp', 'fastcgi')};
+  uwsgi_temp_path ${join(dir, 'temp', 'uwsgi')};
+  scgi_temp_path ${join(dir, 'temp', 'scgi')};
+  upstream trousseau {
+${upstreams.map((upstream) => `    server 127.0.0.1:${upstream};`).join('\n')}
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://trousseau;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+    }
+  }
+}
+`,
+  )
+  const child = track(
+    spawn(nginxBinary(), ['-p', dir, '-c', conf, '-e', join(dir, 'error.log')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  )
+  await waitFor(
+    async () => {
+      if (child.process.exitCode !== null) return true
+      try {
+        await fetch(`http://127.0.0.1:${port}/api/health`)
+        return true
+      } catch {
+        return false
+      }
+    },
+    () => `nginx did not start:\n${child.output()}`,
+  )
+  if (child.process.exitCode !== null) throw new Error(`nginx exited at start:\n${child.output()}`)
+  return { ...child, accessLog }
+}
