@@ -124,4 +124,60 @@ describe('pairing a scanned free tag', () => {
     expect((await mirroredKeychain('kc-cave'))?.keys).toEqual([])
     expect(await scanned()).toMatchObject({ status: 'resolved', keychain: null })
   })
+
+  it('online attach: one request puts the key, named by the tag’s code, on the keychain chosen', async () => {
+    await mirrorKeychain(keychain('kc-cave', { name: 'Cave', keys: [] }))
+    const key = keyOf('AGC-00050', FREE)
+    const fetch = vi.fn(async () => Response.json(key, { status: 201 }))
+    vi.stubGlobal('fetch', fetch)
+    const paired = await submitPairing(context, {
+      kind: 'attach',
+      tag: FREE,
+      keychain: { id: 'kc-cave', name: 'Cave' },
+    })
+    expect(paired).toEqual({ keychainId: 'kc-cave', keychainName: 'Cave', queued: false })
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit]
+    expect(url).toMatch(/\/keychains\/kc-cave\/keys$/)
+    expect(JSON.parse(String(init.body))).toMatchObject({ name: 'AGC-00050', type: 'TAG' })
+    expect(await offlineDb().outbox.toArray()).toMatchObject([
+      { kind: 'pairAttach', status: 'sent', label: 'AGC-00050 → Cave', keychainId: 'kc-cave' },
+    ])
+    expect(await scanned()).toMatchObject({ keychain: { id: 'kc-cave', name: 'Cave' } })
+  })
+
+  it('offline: answers what it made, waiting, and labels each pairing for the sync panel', async () => {
+    await mirrorKeychain(keychain('kc-cave', { name: 'Cave', keys: [] }))
+    vi.stubGlobal('navigator', { ...navigator, onLine: false })
+    const made = await submitPairing(context, { kind: 'create', tag: FREE, name: 'Garage' })
+    const [created] = await offlineDb().outbox.toArray()
+    expect(made).toEqual({ keychainId: created!.id, keychainName: 'Garage', queued: true })
+    expect(created).toMatchObject({
+      label: 'AGC-00050 → Garage',
+      keyName: 'AGC-00050',
+      tagPublicId: FREE.publicId,
+    })
+    const other = tag('AGC-00051', 'otherotherotherother', null)
+    await putTags(offlineDb(), [asMirroredTag(ORG, other)])
+    const attached = await submitPairing(context, {
+      kind: 'attach',
+      tag: other,
+      keychain: { id: 'kc-cave', name: 'Cave' },
+    })
+    expect(attached).toEqual({ keychainId: 'kc-cave', keychainName: 'Cave', queued: true })
+    const items = await offlineDb().outbox.toArray()
+    expect(items.map((item) => item.label)).toEqual(['AGC-00050 → Garage', 'AGC-00051 → Cave'])
+  })
+
+  it('online, refused: the server’s status, code and message reach the screen', async () => {
+    const refusal = { error: { code: 'validation_failed', message: 'The name is too long.' } }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json(refusal, { status: 400 })),
+    )
+    await expect(submitPairing(context, { kind: 'create', tag: FREE, name: 'X' })).rejects.toMatchObject({
+      status: 400,
+      code: 'validation_failed',
+      message: 'The name is too long.',
+    })
+  })
 })
