@@ -60,7 +60,7 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
       ? await statements.byPublicId.execute({ publicId: target.publicId })
       : await statements.byCode.execute({ organizationId: scope.organizationId, code: target.code })
   // The old QR of a tag reprinted since (a replacement of a lost tag): it is that tag, lost for good.
-  let retired = false
+  let retiredPublicId: string | null = null
   if (!row && target.kind === 'publicId') {
     const [old] = await db
       .select({ tagId: tagRetiredPublicIds.tagId })
@@ -73,7 +73,7 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
         .where(eq(tags.id, old.tagId))
       if (current) {
         ;[row] = await statements.byCode.execute(current)
-        retired = true
+        retiredPublicId = target.publicId
       }
     }
   }
@@ -81,12 +81,12 @@ async function findTag(db: Db, scope: OrganizationScope, value: string) {
   const { tag, key, keychainName } = row
   return {
     ...row,
-    retired,
+    retired: retiredPublicId !== null,
     /** The public id scanned: an old QR's, for a retired one (never the reprint's). */
-    publicId: retired && target.kind === 'publicId' ? target.publicId : row.tag.publicId,
-    keyId: key?.id ?? null,
+    publicId: retiredPublicId ?? row.tag.publicId,
     keychainId: key?.keychainId ?? null,
     link:
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: a key's keychain has a name (the left join types it nullable)
       key && keychainName !== null
         ? { id: key.id, name: key.name, keychainId: key.keychainId, keychainName }
         : null,
