@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest'
+import { ApiError } from '../../http/errors.ts'
+import { delimiterOf, headerKey, parseKeychainCsv, unescapeFormula } from './csv.ts'
+
+/** The `csv_invalid` refusal `parse` throws, as `{ reason, column?, line?, message }`. */
+function refusal(text: string) {
+  try {
+    parseKeychainCsv(text)
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    expect(error.status).toBe(400)
+    expect(error.code).toBe('csv_invalid')
+    return { ...error.fields, message: error.message }
+  }
+  throw new Error('parsed')
+}
+
+describe('the keychain CSV reader', () => {
+  it('compares headers without case, accents, spaces or punctuation', () => {
+    expect(headerKey(' E-mail du Détenteur ')).toBe('emaildudetenteur')
+    expect(headerKey('Nom_du_trousseau')).toBe('nomdutrousseau')
+  })
+
+  it('takes `;` only when the header holds more semicolons than commas', () => {
+    expect(delimiterOf('a;b;c\r\nx,y,z,w,v')).toBe(';')
+    expect(delimiterOf('a,b;c;d\nx')).toBe(';')
+    expect(delimiterOf('a;b,c,d')).toBe(',')
+    expect(delimiterOf('a;b,c')).toBe(',')
+    expect(delimiterOf('keychain_name')).toBe(',')
+  })
+
+  it('takes off the quote the export puts before a formula, and only there', () => {
+    for (const start of ['=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠'])
+      expect(unescapeFormula(`'${start}1`)).toBe(`${start}1`)
+    expect(unescapeFormula("'abc")).toBe("'abc")
+    expect(unescapeFormula("x'=1")).toBe("x'=1")
+    expect(unescapeFormula('=1')).toBe('=1')
+  })
+
+  it('reads French headers and `;`, skips empty rows and a byte order mark, keeps each row’s line', () => {
+    const parsed = parseKeychainCsv(
+      '\uFEFFTrousseau;Clé;Type;Étiquette;\r\n Cave ; Porte ;KEY;;\r\n;;;;\r\n"Garage\nnord";Badge;TAG;AGC-00001;\r\n',
+    )
+    expect(parsed.delimiter).toBe(';')
+    expect(parsed.rows).toEqual([
+      {
+        line: 2,
+        cells: {
+          keychain_name: 'Cave',
+          custodian_email: '',
+          key_name: 'Porte',
+          key_type: 'KEY',
+          tag_code: '',
+        },
+        extraCells: false,
+      },
+      {
+        line: 5,
+        cells: {
+          keychain_name: 'Garage\nnord',
+          custodian_email: '',
+          key_name: 'Badge',
+          key_type: 'TAG',
+          tag_code: 'AGC-00001',
+        },
+        extraCells: false,
+      },
+    ])
+  })
+
+  it('marks a row with cells beyond the header, but not one with empty cells there', () => {
+    const { rows } = parseKeychainCsv('keychain_name\r\nCave,,\r\nGarage, extra\r\n')
+    expect(rows.map((row) => row.extraCells)).toEqual([false, true])
+  })
+
+  it('says why a file cannot be read, and where', () => {
+    expect(refusal('')).toMatchObject({ reason: 'empty' })
+    expect(refusal('keychain_name,key_name\r\n,\r\n , \r\n')).toMatchObject({ reason: 'no_rows' })
+    expect(
+      refusal('keychain_name,couleur de la clé très très très très longue et plus\r\nA,b'),
+    ).toMatchObject({
+      reason: 'unknown_column',
+      column: 'couleur de la clé très très très très lo',
+    })
+    // A trailing delimiter leaves an empty last header: it is no column.
+    expect(parseKeychainCsv('keychain_name,\r\nA,').rows).toHaveLength(1)
+    expect(refusal('keychain_name,,key_name\r\nA,,b')).toMatchObject({ reason: 'unknown_column', column: '' })
+    expect(refusal('Trousseau,keychain_name\r\nA,B')).toMatchObject({
+      reason: 'repeated_column',
+      column: 'keychain_name',
+    })
+    expect(refusal('key_name\r\nA')).toMatchObject({ reason: 'name_column_missing' })
+    const broken = refusal('keychain_name\r\nA\r\n"B\r\n')
+    expect(broken).toMatchObject({ reason: 'not_csv', line: expect.any(Number) })
+    expect(broken.message).toMatch(/^The file is not valid CSV/)
+  })
+})
