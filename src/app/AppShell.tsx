@@ -4,6 +4,7 @@ import {
   ArrowRightLeft,
   Building2,
   ChartNoAxesColumn,
+  CreditCard,
   History,
   Inbox,
   KeyRound,
@@ -39,6 +40,12 @@ const MENU: MenuEntry[] = [
   { path: '/app', label: <Trans>Dashboard</Trans>, icon: LayoutDashboard, exact: true },
   { path: '/app/keychains', label: <Trans>Keychains</Trans>, icon: KeyRound, needs: ['read', 'keychain'] },
   { path: '/app/orders', label: <Trans>Orders</Trans>, icon: Package, needs: ['read', 'order'] },
+  {
+    path: '/app/plans',
+    label: <Trans>Plans</Trans>,
+    icon: CreditCard,
+    needs: ['manage', 'subscription'],
+  },
   { path: '/app/organizations', label: <Trans>Organizations</Trans>, icon: Building2 },
   { path: '/app/profile', label: <Trans>My profile</Trans>, icon: UserRound },
   {

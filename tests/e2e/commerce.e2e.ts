@@ -169,6 +169,16 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
       await subscription.waitFor()
       expect(await subscription.textContent()).toMatch(/^Formule .+, jusqu'au /)
       await page.getByText(/transferts restants sur \d+ ce mois-ci/).waitFor()
+      // The plans page opens on the plan's billing period, marks it, shows its use, and offers to switch.
+      await page.goto('/app/plans')
+      expect(await page.getByTestId('current-plan').textContent()).toMatch(
+        /^Votre formule : .+, annuelle, jusqu'au /,
+      )
+      await page.getByRole('meter', { name: 'Transferts utilisés ce mois-ci' }).waitFor()
+      expect(await page.getByRole('button', { name: 'Annuel' }).getAttribute('aria-pressed')).toBe('true')
+      await page.getByText('Formule actuelle').waitFor()
+      expect(await page.getByRole('button', { name: /^Passer à / }).count()).toBeGreaterThan(0)
+      expect(await page.getByRole('button', { name: /^Choisir / }).count()).toBe(0)
     })
   })
 })

@@ -46,6 +46,7 @@ describe('foundation, in a real browser against the real server', () => {
         'Tableau de bord',
         'Trousseaux',
         'Commandes',
+        'Formules',
         'Organisations',
         'Mon profil',
         'Transferts',

@@ -5,24 +5,37 @@ import { useState } from 'react'
 import type { BillingCycle, Plan } from '../../../contract/commerce.ts'
 import { useAddToCart } from '../../api/cart.ts'
 import { planCartItem, plansQuery } from '../../api/plans.ts'
+import { subscriptionQuery } from '../../api/subscriptions.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatMoney } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
+import { Badge } from '../../ui/Badge.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { PlanUsage } from './PlanUsage.tsx'
 
 const cycleOf = (plan: Plan): BillingCycle => (plan.recurringInterval === 'year' ? 'YEARLY' : 'MONTHLY')
 
-function PlanCard({ plan, onChoose, busy }: { plan: Plan; onChoose: (() => void) | null; busy: boolean }) {
+type PlanChoice = { kind: 'current' } | { kind: 'choose' | 'switch'; onPress: () => void } | null
+
+function PlanCard({ plan, choice, busy }: { plan: Plan; choice: PlanChoice; busy: boolean }) {
   const locale = useLocale()
   const yearly = cycleOf(plan) === 'YEARLY'
   const months = 12 * plan.recurringIntervalCount
+  const current = choice?.kind === 'current'
   return (
-    <Card className="flex flex-col gap-4">
-      <h2 className="text-xl font-bold text-slate-900">{plan.name}</h2>
+    <Card className={`flex flex-col gap-4 ${current ? 'ring-2 ring-brand-700' : ''}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-xl font-bold text-slate-900">{plan.name}</h2>
+        {current ? (
+          <Badge tone="brand">
+            <Trans>Current plan</Trans>
+          </Badge>
+        ) : null}
+      </div>
       {yearly ? (
         <div>
           <p className="text-3xl font-black text-slate-900">
@@ -43,9 +56,13 @@ function PlanCard({ plan, onChoose, busy }: { plan: Plan; onChoose: (() => void)
         <Check aria-hidden className="size-4 text-emerald-700" />
         <Plural value={plan.quantity} one="# transfer per month" other="# transfers per month" />
       </p>
-      {onChoose ? (
-        <Button className="mt-auto" isDisabled={busy} onPress={onChoose}>
-          <Trans>Choose {plan.name}</Trans>
+      {choice && choice.kind !== 'current' ? (
+        <Button className="mt-auto" isDisabled={busy} onPress={choice.onPress}>
+          {choice.kind === 'switch' ? (
+            <Trans>Switch to {plan.name}</Trans>
+          ) : (
+            <Trans>Choose {plan.name}</Trans>
+          )}
         </Button>
       ) : null}
     </Card>
@@ -64,9 +81,17 @@ export function PlansScreen({
   const failed = useFailureToast()
   const ability = useAbility()
   const addToCart = useAddToCart(organizationId ?? '')
-  const [cycle, setCycle] = useState<BillingCycle>('MONTHLY')
+  const [chosenCycle, setCycle] = useState<BillingCycle | null>(null)
   const [busy, setBusy] = useState(false)
   const { data: plans, isPending, isError, refetch } = useQuery(plansQuery)
+  const readsSubscription = organizationId !== null && ability.can('read', 'subscription')
+  const subscription = useQuery({
+    ...subscriptionQuery(organizationId ?? ''),
+    enabled: readsSubscription,
+  }).data
+  const active = subscription?.status === 'ACTIVE' ? subscription : null
+  // The page opens on the billing period of the organization's plan.
+  const cycle = chosenCycle ?? active?.billingCycle ?? 'MONTHLY'
   const choose = async (plan: Plan) => {
     if (!organizationId) {
       toasts.add({ severity: 'warn', summary: t`Select an organization before choosing a plan.`, life: 6000 })
@@ -107,6 +132,7 @@ export function PlansScreen({
           ))}
         </div>
       </PageHeader>
+      {active ? <PlanUsage subscription={active} /> : null}
       {canChoose ? null : (
         <p className="mb-6 text-slate-700">
           <Trans>Only an administrator can choose the plan.</Trans>
@@ -125,7 +151,13 @@ export function PlansScreen({
               key={plan.id}
               plan={plan}
               busy={busy}
-              onChoose={canChoose ? () => void choose(plan) : null}
+              choice={
+                active?.planId === plan.id
+                  ? { kind: 'current' }
+                  : canChoose
+                    ? { kind: active ? 'switch' : 'choose', onPress: () => void choose(plan) }
+                    : null
+              }
             />
           ))}
         </div>
