@@ -1,7 +1,7 @@
 // npm run bench:scale — does a request cost the same at 1,000 and at 100,000 keychains and tags? For each
 // database (BENCH_DATABASES: postgres,pglite) and size (BENCH_SIZES: 1000,10000,100000), a fresh server with one
 // organization of that many keychains and tags, then p50 and p95 of BENCH_CALLS (50) sequential calls of each
-// list, search, scan, dashboard and mirror page. Target: the largest size within 1.5× of the smallest (p50).
+// list, search, scan, dashboard and mirror page (BENCH_ONLY: the calls whose name starts with one of these). Target: the largest size within 1.5× of the smallest (p50).
 // PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL. Results: bench/results/scale-<time>.json.
 
 import { execFile } from 'node:child_process'
@@ -20,6 +20,8 @@ const root = new URL('..', import.meta.url).pathname
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',') as Database[]
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number)
 const CALLS = Number(process.env.BENCH_CALLS ?? 50)
+/** Only the calls whose name starts with one of these (e.g. `keychain search`); all by default. */
+const ONLY = process.env.BENCH_ONLY?.split(',')
 const RATIO_TARGET = 1.5
 
 type Call = { name: string; request: () => Promise<Response> }
@@ -96,7 +98,8 @@ async function atSize(kind: Database, size: number) {
       { name: 'mirror page', request: get('/api/sync/changes?limit=500') },
     ]
     const figures: Record<string, { p50: number; p95: number }> = {}
-    for (const call of calls) figures[call.name] = await measure(call)
+    for (const call of calls.filter((each) => !ONLY || ONLY.some((name) => each.name.startsWith(name))))
+      figures[call.name] = await measure(call)
     console.log(
       `${kind} ${size}: ${Object.entries(figures)
         .map(([name, f]) => `${name} ${f.p50}`)

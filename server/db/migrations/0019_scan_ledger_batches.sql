@@ -62,3 +62,8 @@ BEGIN
   RETURN cardinality(picked);
 END
 $$;
+--> statement-breakpoint
+-- Keychain name searches read the trigram index's entries only (issue 14): with `fastupdate` new entries wait in
+-- a pending list that every search reads whole until a vacuum merges it, and PGlite runs no autovacuum.
+ALTER INDEX "keychains_name_trgm_idx" SET (fastupdate = off);--> statement-breakpoint
+SELECT gin_clean_pending_list('keychains_name_trgm_idx'::regclass);

@@ -7,6 +7,7 @@ import { keychains, users } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
 import { decodeCursor, likeContains, pageLimit, toPage } from '../../http/pagination.ts'
 import { toPerson } from '../members/service.ts'
+import { nameSearch } from './name-search.ts'
 
 export type KeychainListQuery = { cursor?: string; limit?: number; q?: string; custodianId?: string }
 
@@ -59,13 +60,20 @@ const byName = [asc(sql`lower(${keychains.name})`), asc(keychains.id)]
  * One page of the organization's keychains in (lower(name), id) order, read through the index of the same
  * shape: `limit + 1` rows from the cursor on, whatever the organization's size. Exported for the plan test.
  */
-export function keychainPageQuery(db: Db, organizationId: string, query: KeychainListQuery, limit: number) {
+export function keychainPageQuery(
+  db: Db,
+  organizationId: string,
+  query: KeychainListQuery,
+  limit: number,
+  /** The search's condition (`nameSearch`); without it, `q` is looked up whole. */
+  named?: SQL,
+) {
   return selectSummaries(db)
     .where(
       and(
         eq(keychains.organizationId, organizationId),
         query.cursor ? afterCursor(query.cursor) : undefined,
-        query.q ? sql`lower(${keychains.name}) like ${likeContains(query.q)}` : undefined,
+        query.q ? (named ?? sql`lower(${keychains.name}) like ${likeContains(query.q)}`) : undefined,
         query.custodianId ? eq(keychains.custodianId, query.custodianId) : undefined,
       ),
     )
@@ -102,8 +110,11 @@ function preparePages(db: Db) {
 
 const preparedPages = new WeakMap<Db, ReturnType<typeof preparePages>>()
 
-function pageRows(db: Db, organizationId: string, query: KeychainListQuery, limit: number) {
-  if (query.q || query.custodianId) return keychainPageQuery(db, organizationId, query, limit)
+async function pageRows(db: Db, organizationId: string, query: KeychainListQuery, limit: number) {
+  if (query.q || query.custodianId) {
+    const named = query.q ? await nameSearch(db, organizationId, query.q) : undefined
+    return keychainPageQuery(db, organizationId, query, limit, named)
+  }
   let pages = preparedPages.get(db)
   if (!pages) {
     pages = preparePages(db)
