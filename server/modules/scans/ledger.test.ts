@@ -1,5 +1,6 @@
-// A resolved scan is an entry of its tag's organization's log (`scan.recorded`), written in the scan's own
-// statement: once per Idempotency-Key, chained like any entry, and skipped by the field mirror's change feed.
+// A resolved scan is an entry of its tag's organization's log (`scan.recorded`), marked pending by the scan's
+// statement and appended by the scan ledger's job, which the test app runs before the request answers: once per
+// Idempotency-Key, chained like any entry, and skipped by the field mirror's change feed (`ledger-batches.test.ts`).
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
