@@ -114,9 +114,160 @@ describe('the handover receipt, signed on a phone offline', () => {
       expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-')
     })
 
+    // The admin finds the same receipt in the keychain's transfer list, opened in place.
+    await stack.withPage(async (page, context) => {
+      await stack.signInByCode(page, ADMIN)
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.goto(`/app/keychains/${keychainId}`)
+      const transfers = page.getByRole('list', { name: 'Transferts' })
+      const row = transfers.getByRole('listitem').filter({ hasText: 'Rémi' })
+      const toggle = row.getByRole('button', { name: 'Voir le reçu' })
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false')
+      await toggle.click()
+      const receipt = row.getByRole('region', { name: 'Reçu de remise' })
+      await receipt.getByTestId('receipt-accepted').getByText('Accepté par Rémi', { exact: false }).waitFor()
+      await receipt.getByRole('img', { name: 'Signature de Rémi' }).waitFor()
+      // The same button now closes it.
+      const hide = row.getByRole('button', { name: 'Masquer le reçu' })
+      expect(await hide.getAttribute('aria-expanded')).toBe('true')
+      const href = (await receipt.getByRole('link', { name: 'Reçu (PDF)' }).getAttribute('href'))!
+      expect(href).toBe(`/api/transfers/${transfer.id}/receipt/pdf`)
+      const pdf = await context.request.get(href)
+      expect(pdf.status()).toBe(200)
+      expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-')
+    })
+
     // Both parties got the PDF by mail; the recipient's is in French, their language.
     const mail = await stack.mailbox.nextMailTo(FIELD, 0, 15_000, /application\/pdf/)
     expect(mail.raw).toContain('recu-Loge-du-8.pdf')
     await stack.mailbox.nextMailTo(ADMIN, 0, 15_000, /application\/pdf/)
+  })
+
+  it('signs with a finger on a 360 px touch phone: the stroke lands where the finger went, the page stays put', async () => {
+    const { deps } = stack
+    const db = deps.database.db
+    const admin = 'zoe.admin@example.com'
+    const field = 'lina.terrain@example.com'
+    const organizationId = await organizationOfNewAdmin(stack, admin, 'Clés de Belleville', {
+      line1: '3 rue Ramponeau',
+      postalCode: '75020',
+      city: 'Paris',
+    })
+    await stack.subscribe(organizationId)
+    const fieldId = await stack.addMember(organizationId, field, 'MEMBER', 'Lina')
+    const [tag] = await stack.createTags(organizationId, { alphaCode: 'BLV', count: 1, name: 'Atelier' })
+    const keychainId = await stack.createKeychainWithTag(organizationId, 'Atelier du 3', tag!.id)
+    const [adminRow] = await db.select().from(users).where(eq(users.email, admin))
+    const transfer = await createTransfer(deps, {
+      organizationId,
+      actor: adminRow!,
+      keychainId,
+      transfer: {
+        recipient: { kind: 'member', userId: fieldId },
+        fromDate: today('Europe/Paris').toString(),
+        toDate: today('Europe/Paris').add({ days: 2 }).toString(),
+      },
+    })
+
+    const context = await stack.browser.newContext({
+      baseURL: stack.baseUrl,
+      viewport: { width: 360, height: 740 },
+      hasTouch: true,
+      isMobile: true,
+    })
+    try {
+      const page = await context.newPage()
+      await stack.signInByCode(page, field)
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready
+      })
+      await expect.poll(async () => (await storedRows(page, 'transfers')).length, { timeout: 15_000 }).toBe(1)
+      await page.goto('/app/scan')
+      await page.getByLabel("Code ou lien de l'étiquette").fill(tag!.code)
+      await page.keyboard.press('Enter')
+      await page.getByRole('heading', { level: 2, name: 'Atelier du 3' }).waitFor()
+      await page.getByRole('button', { name: 'Confirmer le retrait' }).tap()
+      const accept = page.getByRole('button', { name: 'Accepter et confirmer le retrait' })
+      await accept.waitFor()
+      const pad = page.getByTestId('signature-pad')
+      await pad.scrollIntoViewIfNeeded()
+      const box = (await pad.boundingBox())!
+      const scrolled = await page.evaluate(() => window.scrollY)
+
+      // A real touch drag through Chromium's input pipeline (touch start, moves, end), not synthetic DOM events.
+      const cdp = await context.newCDPSession(page)
+      const at = ([x, y]: readonly [number, number]) => ({
+        x: box.x + box.width * x,
+        y: box.y + box.height * y,
+      })
+      const path = [
+        [0.1, 0.7],
+        [0.2, 0.3],
+        [0.35, 0.8],
+        [0.5, 0.25],
+        [0.65, 0.75],
+        [0.8, 0.3],
+        [0.9, 0.6],
+      ] as const
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [at(path[0])] })
+      // Each segment in small moves, as a finger goes; then it rests before lifting (no fling left running).
+      for (const [n, point] of path.slice(1).entries()) {
+        const from = path[n]!
+        for (let step = 1; step <= 4; step += 1) {
+          const x = from[0] + ((point[0] - from[0]) * step) / 4
+          const y = from[1] + ((point[1] - from[1]) * step) / 4
+          await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [at([x, y])] })
+        }
+      }
+      await page.waitForTimeout(150)
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] })
+      await expect.poll(() => accept.isDisabled()).toBe(false)
+      // The finger drew; the page did not scroll under it.
+      expect(await page.evaluate(() => window.scrollY)).toBe(scrolled)
+      await accept.tap()
+      await page
+        .getByText('Retrait confirmé.')
+        .waitFor({ timeout: 15_000 })
+        .catch(async (error) => {
+          await page.screenshot({ path: 'test-results/receipt-touch.png', fullPage: true })
+          throw error
+        })
+
+      await expect
+        .poll(
+          async () =>
+            (await db.select().from(transferReceipts).where(eq(transferReceipts.transferId, transfer.id)))
+              .length,
+          {
+            timeout: 15_000,
+          },
+        )
+        .toBe(1)
+      const [receipt] = await db
+        .select()
+        .from(transferReceipts)
+        .where(eq(transferReceipts.transferId, transfer.id))
+      expect(receipt).toMatchObject({ recipientId: fieldId, typedName: null })
+      // One stroke, through the points the finger went, in the 600 × 200 box of the pad.
+      const points = [...receipt!.signature!.matchAll(/([ML])(\d+) (\d+)/g)].map(([, op, x, y]) => ({
+        op,
+        x: Number(x),
+        y: Number(y),
+      }))
+      expect(points.filter((point) => point.op === 'M')).toHaveLength(1)
+      expect(points[0]).toMatchObject({ op: 'M' })
+      // Every corner of the drag is on the stroke, in order, within 3 units of where the finger turned.
+      let from = 0
+      for (const [x, y] of path) {
+        const hit = points.findIndex(
+          (point, n) => n >= from && Math.abs(point.x - x * 600) <= 3 && Math.abs(point.y - y * 200) <= 3,
+        )
+        expect(hit, `the stroke passes by (${x * 600}, ${y * 200})`).toBeGreaterThanOrEqual(from)
+        from = hit
+      }
+    } finally {
+      await context.close()
+    }
   })
 })

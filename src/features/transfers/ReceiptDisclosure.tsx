@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { ChevronDown, ChevronUp } from 'lucide-react'
 import { lazy, Suspense, useId, useState } from 'react'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { Button } from '../../ui/Button.tsx'
@@ -39,7 +38,6 @@ export function ReceiptDisclosure({ transferId }: { transferId: string }) {
         aria-controls={panel}
         onPress={() => setOpen(!open)}
       >
-        {open ? <ChevronUp aria-hidden className="size-4" /> : <ChevronDown aria-hidden className="size-4" />}
         {open ? <Trans>Hide the receipt</Trans> : <Trans>Show the receipt</Trans>}
       </Button>
       {open ? (
