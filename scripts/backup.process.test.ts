@@ -99,7 +99,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const started = Date.now()
   while (!output.includes('Trousseau listening')) {
-    if (Date.now() - started > 120_000 || child.exitCode !== null) throw new Error(`did not start:\n${output}`)
+    if (Date.now() - started > 120_000 || child.exitCode !== null)
+      throw new Error(`did not start:\n${output}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   return { child, output: () => output, exited, url: `http://127.0.0.1:${port}` }
