@@ -110,10 +110,12 @@ describe.each(['en', 'fr'] as const)('the receipt under a transfer of the list (
     await act(async () => {
       fireEvent.click(toggle)
     })
-    const region = await screen.findByRole('region', { name: texts.region })
+    const region = await screen.findByRole('region', { name: texts.region }, { timeout: 10_000 })
     expect(toggle.getAttribute('aria-expanded')).toBe('true')
     expect(toggle.getAttribute('aria-controls')).toBe(region.id)
-    expect((await screen.findByTestId('receipt-accepted')).textContent).toBe(texts.accepted)
+    expect((await screen.findByTestId('receipt-accepted', {}, { timeout: 10_000 })).textContent).toBe(
+      texts.accepted,
+    )
     expect(fetchMock).toHaveBeenCalledTimes(1)
     expect(String(fetchMock.mock.calls[0]![0])).toContain(`/api/transfers/${ID}/receipt`)
     expect(screen.getByText('Léa M.')).toBeTruthy()
@@ -135,7 +137,7 @@ describe.each(['en', 'fr'] as const)('the receipt under a transfer of the list (
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: texts.show }))
     })
-    expect(await screen.findByText(texts.none)).toBeTruthy()
+    expect(await screen.findByText(texts.none, {}, { timeout: 10_000 })).toBeTruthy()
     expect(screen.queryByRole('link', { name: texts.pdf })).toBeNull()
   })
 })
