@@ -18,8 +18,9 @@ const { values } = parseArgs({ options: { out: { type: 'string' } } })
 const databaseUrl = process.env.DATABASE_URL?.trim() || null
 const dataDir = process.env.DATA_DIR?.trim() || './data'
 const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+// By default beside the data, never in the working copy (a backup holds every user's data).
 const out = resolve(
-  values.out ?? join('backups', `trousseau-${stamp}.${databaseUrl ? 'pgdump' : 'pglite.tar.gz'}`),
+  values.out ?? join(backupsDir(dataDir), `trousseau-${stamp}.${databaseUrl ? 'pgdump' : 'pglite.tar.gz'}`),
 )
 
 function fail(message: string): never {

@@ -5,7 +5,7 @@
 // is kept aside as `pglite.before-restore-<time>`, not deleted. The server must be stopped on PGlite (the
 // directory is locked while it runs). Start the server after: it applies the migrations newer than the backup.
 import { spawnSync } from 'node:child_process'
-import { mkdir, open, readdir, readFile, rename } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DatabaseLockedError, lockDataDir } from '../server/db/pglite-lock.ts'
@@ -92,13 +92,19 @@ async function restorePglite(path: string): Promise<void> {
       import('@electric-sql/pglite/contrib/pg_trgm'),
     ])
     const loadDataDir = new Blob([await readFile(path)], { type: 'application/x-gzip' })
-    const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } })
     try {
-      // Proves the copy opens and reads: the migrations the backup had.
-      await client.query('select count(*) from drizzle.__drizzle_migrations')
-      await client.exec('checkpoint')
-    } finally {
-      await client.close()
+      const client = await PGlite.create({ dataDir: dir, loadDataDir, extensions: { pg_trgm } })
+      try {
+        // Proves the copy opens and is Trousseau's: the migrations the backup had.
+        await client.query('select count(*) from drizzle.__drizzle_migrations')
+        await client.exec('checkpoint')
+      } finally {
+        await client.close()
+      }
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true })
+      lock.release()
+      fail(`${path} did not open as a Trousseau database: ${error instanceof Error ? error.message : error}`)
     }
   } finally {
     lock.release()
