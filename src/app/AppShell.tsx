@@ -180,7 +180,7 @@ export function AppShell({
       <button
         type="button"
         onClick={onSignOut}
-        className="flex min-h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70"
+        className="flex min-h-11 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70 lg:min-h-10"
       >
         <LogOut aria-hidden className="size-4" />
         <Trans>Sign out</Trans>

@@ -30,7 +30,7 @@ export function SyncIndicator({ userId }: { userId: string }) {
   return (
     <AppLink
       href={href('/app/sync')}
-      className={`flex flex-col gap-0.5 rounded-lg px-3 py-2 text-sm ${
+      className={`flex min-h-11 flex-col justify-center gap-0.5 rounded-lg px-3 py-2 text-sm ${
         online ? 'text-slate-700 hover:bg-slate-100' : 'bg-amber-50 text-amber-950 ring-1 ring-amber-300'
       }`}
     >

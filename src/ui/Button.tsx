@@ -10,7 +10,7 @@ const variants: Record<ButtonVariant, string> = {
 }
 
 export const buttonClass = (variant: ButtonVariant = 'primary', extra = '') =>
-  `inline-flex min-h-10 items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${variants[variant]} ${extra}`
+  `inline-flex min-h-11 min-w-11 items-center justify-center lg:min-h-10 lg:min-w-0 gap-2 rounded-lg px-4 py-2 text-sm font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${variants[variant]} ${extra}`
 
 export type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled' | 'onClick'> & {
   variant?: ButtonVariant

@@ -30,7 +30,7 @@ export function LanguageLink({
         onFollow?.(event)
       }}
       aria-label={t`Switch language to ${NAMES[target]}`}
-      className="inline-flex min-h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70"
+      className="inline-flex min-h-11 items-center lg:min-h-10 gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70"
     >
       <Languages aria-hidden className="size-4" />
       {/* The name is the accessible label; on a narrow phone the visible text shrinks to the language's code. */}

@@ -22,7 +22,7 @@ export function CartButton({
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className="flex min-h-10 items-center gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70"
+        className="flex min-h-11 items-center lg:min-h-10 gap-2 rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-200/70"
       >
         <ShoppingCart aria-hidden className="size-4" />
         <Trans>Cart</Trans>

@@ -69,7 +69,7 @@ export function KeyRow({
             maxLength={120}
             // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
             autoFocus
-            className="min-h-10 flex-1 rounded-lg border border-slate-300 px-2"
+            className="min-h-11 flex-1 rounded-lg lg:min-h-10 border border-slate-300 px-2"
           />
           <Button type="submit" variant="ghost" isDisabled={busy} aria-label={t`Save the name`}>
             <Check aria-hidden className="size-4" />

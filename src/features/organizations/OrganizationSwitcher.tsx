@@ -23,7 +23,7 @@ export function OrganizationSwitcher({ selectedId }: { selectedId: string | null
         value={known ? (selectedId ?? '') : ''}
         disabled={isPending}
         onChange={(event) => void select(event.target.value)}
-        className="min-h-10 w-full rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm font-semibold text-slate-900"
+        className="min-h-11 w-full rounded-lg lg:min-h-10 border border-slate-300 bg-white px-2 py-1.5 text-sm font-semibold text-slate-900"
       >
         {known ? null : <option value="">{t`Choose an organization`}</option>}
         {organizations.map((organization) => (

@@ -125,7 +125,7 @@ export function PlansScreen({
               type="button"
               aria-pressed={cycle === each}
               onClick={() => setCycle(each)}
-              className={`rounded-md px-4 py-1.5 text-sm font-semibold ${cycle === each ? 'bg-brand-700 text-white' : 'text-slate-800 hover:bg-slate-100'}`}
+              className={`min-h-11 rounded-md px-4 py-1.5 text-sm font-semibold lg:min-h-0 ${cycle === each ? 'bg-brand-700 text-white' : 'text-slate-800 hover:bg-slate-100'}`}
             >
               {each === 'MONTHLY' ? t`Monthly` : t`Yearly`}
             </button>

@@ -123,7 +123,7 @@ export function ScanScreen({
                   <SwitchCamera aria-hidden className="size-4" />
                   <span className="sr-only">{t`Camera`}</span>
                   <select
-                    className="min-h-10 rounded-lg border border-slate-300 bg-white px-2"
+                    className="min-h-11 rounded-lg border border-slate-300 bg-white px-2"
                     value={camera.state.cameraId ?? ''}
                     onChange={(event) => void camera.switchCamera(event.target.value)}
                   >

@@ -72,7 +72,7 @@ function Scan() {
           extra={
             canCreate ? (
               <>
-                <label className="flex items-center gap-2 font-medium text-slate-800">
+                <label className="flex min-h-11 items-center gap-2 font-medium text-slate-800">
                   <input
                     type="checkbox"
                     checked={session}
