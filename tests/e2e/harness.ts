@@ -80,13 +80,15 @@ export function productionEnv(options: {
  * The real product for a browser test: the production build served by the real server (PGlite in a temp
  * folder), mail delivered over SMTP to a loopback receiver, and Debian's Chromium.
  */
-export async function startStack() {
+/** `env`: more variables for the server (a test's own, e.g. WEBHOOK_ALLOW_PRIVATE_TARGETS for a loopback receiver). */
+export async function startStack(env: Record<string, string> = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-e2e-'))
   const mailbox = await startMailbox()
   const port = await freePort()
   const config = loadConfig({
     ...productionEnv({ port, dataDir, smtpUrl: mailbox.url, staticDir: 'dist' }),
     OPERATOR_EMAILS: OPERATOR_EMAIL,
+    ...env,
   })
   const clock = new OffsetClock()
   const server = await startServer(config, createLogger('warn'), { clock })
@@ -95,6 +97,16 @@ export async function startStack() {
 
   async function newContext(): Promise<BrowserContext> {
     return browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } })
+  }
+
+  /** A phone: 360×740, touch, mobile viewport (the field screens' size). */
+  async function newPhoneContext(): Promise<BrowserContext> {
+    return browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 360, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+    })
   }
 
   /** Signs in through the UI with the mailed code (from the sign-in page it is on, or a fresh one). */
@@ -222,6 +234,7 @@ export async function startStack() {
     mailbox,
     browser,
     newContext,
+    newPhoneContext,
     signInByCode,
     async stop() {
       await browser.close()

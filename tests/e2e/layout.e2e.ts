@@ -26,12 +26,7 @@ describe('layout on a phone and on a laptop', () => {
     ['/sign-in', 'Se connecter · Trousseau'],
     ['/en/sign-in', 'Sign in · Trousseau'],
   ])('%s fits a 360 px screen without sideways scrolling, titled "%s"', async (path, title) => {
-    const context = await stack.browser.newContext({
-      baseURL: stack.baseUrl,
-      viewport: { width: 360, height: 740 },
-      isMobile: true,
-      hasTouch: true,
-    })
+    const context = await stack.newPhoneContext()
     try {
       const page = await context.newPage()
       await page.goto(path)

@@ -61,12 +61,7 @@ async function smallTargets(page: Page): Promise<string[]> {
 
 describe('touch targets on the phone routes (issue 23)', () => {
   it('gives every control of the field screens at least 44×44 CSS px at 360×740', async () => {
-    const context = await stack.browser.newContext({
-      baseURL: stack.baseUrl,
-      viewport: { width: 360, height: 740 },
-      isMobile: true,
-      hasTouch: true,
-    })
+    const context = await stack.newPhoneContext()
     try {
       const page = await context.newPage()
       await stack.signInByCode(page, ADMIN)
