@@ -46,9 +46,20 @@ async function probe(db: Db, organizationId: string, words: string[]): Promise<S
  * other words only, and the whole pattern is checked on the few rows they find (`strpos`, which the index does
  * not serve). A search of one word, or of common words only, asks the index for the whole pattern.
  */
-export async function nameSearch(db: Db, organizationId: string, q: string, now = Date.now()): Promise<SQL> {
+export type NameSearch = {
+  condition: SQL
+  /** Whether the index is asked for the rare words only (the organization is then checked row by row). */
+  rareWords: boolean
+}
+
+export async function nameSearch(
+  db: Db,
+  organizationId: string,
+  q: string,
+  now = Date.now(),
+): Promise<NameSearch> {
   const text = q.toLowerCase()
-  const whole = sql`lower(${keychains.name}) like ${likeContains(q)}`
+  const whole = { condition: sql`lower(${keychains.name}) like ${likeContains(q)}`, rareWords: false }
   const words = [...new Set(text.split(/\s+/).filter((word) => word.length >= SHORTEST_WORD))]
   if (words.length < 2) return whole
   const unknown = words.filter((word) => (commonWords.get(`${organizationId} ${word}`)?.until ?? 0) <= now)
@@ -59,5 +70,8 @@ export async function nameSearch(db: Db, organizationId: string, q: string, now 
   const rare = words.filter((word) => !commonWords.get(`${organizationId} ${word}`)?.common)
   if (rare.length === 0 || rare.length === words.length) return whole
   const pattern = `%${rare.map((word) => likeContains(word).slice(1, -1)).join('%')}%`
-  return sql`lower(${keychains.name}) like ${pattern} and strpos(lower(${keychains.name}), ${text}) > 0`
+  return {
+    condition: sql`lower(${keychains.name}) like ${pattern} and strpos(lower(${keychains.name}), ${text}) > 0`,
+    rareWords: true,
+  }
 }
