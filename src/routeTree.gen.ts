@@ -19,6 +19,7 @@ import { Route as Char123LocaleChar125AppPlansRouteImport } from './routes/{-$lo
 import { Route as Char123LocaleChar125AppProfileRouteImport } from './routes/{-$locale}/app/profile'
 import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$locale}/app/scan'
 import { Route as Char123LocaleChar125AppSyncRouteImport } from './routes/{-$locale}/app/sync'
+import { Route as Char123LocaleChar125AppWebhooksRouteImport } from './routes/{-$locale}/app/webhooks'
 import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$locale}/tags/index'
 import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{-$locale}/tags/$publicId'
 import { Route as Char123LocaleChar125AppFoundReportsIndexRouteImport } from './routes/{-$locale}/app/found-reports/index'
@@ -103,6 +104,12 @@ const Char123LocaleChar125AppSyncRoute =
   Char123LocaleChar125AppSyncRouteImport.update({
     id: '/sync',
     path: '/sync',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppWebhooksRoute =
+  Char123LocaleChar125AppWebhooksRouteImport.update({
+    id: '/webhooks',
+    path: '/webhooks',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125TagsIndexRoute =
@@ -266,6 +273,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
+  '/{-$locale}/app/webhooks': typeof Char123LocaleChar125AppWebhooksRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
@@ -301,6 +309,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
+  '/{-$locale}/app/webhooks': typeof Char123LocaleChar125AppWebhooksRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
@@ -339,6 +348,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
+  '/{-$locale}/app/webhooks': typeof Char123LocaleChar125AppWebhooksRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
@@ -378,6 +388,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/app/sync'
+    | '/{-$locale}/app/webhooks'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
@@ -413,6 +424,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/app/sync'
+    | '/{-$locale}/app/webhooks'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app'
     | '/{-$locale}/tags'
@@ -450,6 +462,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/app/sync'
+    | '/{-$locale}/app/webhooks'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
@@ -552,6 +565,13 @@ declare module '@tanstack/react-router' {
       path: '/sync'
       fullPath: '/{-$locale}/app/sync'
       preLoaderRoute: typeof Char123LocaleChar125AppSyncRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/webhooks': {
+      id: '/{-$locale}/app/webhooks'
+      path: '/webhooks'
+      fullPath: '/{-$locale}/app/webhooks'
+      preLoaderRoute: typeof Char123LocaleChar125AppWebhooksRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/tags/': {
@@ -738,6 +758,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppProfileRoute: typeof Char123LocaleChar125AppProfileRoute
   Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
   Char123LocaleChar125AppSyncRoute: typeof Char123LocaleChar125AppSyncRoute
+  Char123LocaleChar125AppWebhooksRoute: typeof Char123LocaleChar125AppWebhooksRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
   Char123LocaleChar125AppFoundReportsIdRoute: typeof Char123LocaleChar125AppFoundReportsIdRoute
   Char123LocaleChar125AppKeychainsImportRoute: typeof Char123LocaleChar125AppKeychainsImportRoute
@@ -771,6 +792,7 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
     Char123LocaleChar125AppSyncRoute: Char123LocaleChar125AppSyncRoute,
+    Char123LocaleChar125AppWebhooksRoute: Char123LocaleChar125AppWebhooksRoute,
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
     Char123LocaleChar125AppFoundReportsIdRoute:
       Char123LocaleChar125AppFoundReportsIdRoute,

@@ -8,6 +8,7 @@ import {
   type OrganizationTab,
 } from '../../../../../features/organizations/OrganizationDetailScreen.tsx'
 import { SubscriptionCard } from '../../../../../features/plans/SubscriptionCard.tsx'
+import { WebhooksLink } from '../../../../../features/webhooks/WebhooksLink.tsx'
 
 export const Route = createFileRoute('/{-$locale}/app/organizations/$id/')({
   validateSearch: v.object({ tab: v.optional(v.picklist(['users', 'orders', 'tags'])) }),
@@ -20,14 +21,18 @@ function OrganizationDetail() {
   const { tab = 'users' } = Route.useSearch()
   const navigate = useNavigate({ from: Route.fullPath })
   const profile = useProfile()
+  const selectedOrganizationId = profile?.selectedOrganizationId ?? null
   return (
-    <OrganizationDetailScreen
-      key={id}
-      organizationId={id}
-      tab={tab}
-      selectedOrganizationId={profile?.selectedOrganizationId ?? null}
-      subscription={<SubscriptionCard organizationId={id} />}
-      onTabChange={(next: OrganizationTab) => void navigate({ search: { tab: next }, replace: true })}
-    />
+    <>
+      <OrganizationDetailScreen
+        key={id}
+        organizationId={id}
+        tab={tab}
+        selectedOrganizationId={selectedOrganizationId}
+        subscription={<SubscriptionCard organizationId={id} />}
+        onTabChange={(next: OrganizationTab) => void navigate({ search: { tab: next }, replace: true })}
+      />
+      <WebhooksLink organizationId={id} selectedOrganizationId={selectedOrganizationId} />
+    </>
   )
 }
