@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { Hono } from 'hono'
 import { ErrorCode } from '../contract/errors.ts'
 import type { AppDeps } from './deps.ts'
+import { mountApiDocs } from './http/api-docs.ts'
 import { ApiRouter } from './http/api-router.ts'
 import { compressResponses } from './http/compression.ts'
 import type { AppEnv } from './http/env.ts'
@@ -15,6 +16,8 @@ import { sessionMiddleware } from './http/session.ts'
 import { sessionCookieName } from './http/session-cookie.ts'
 import { staticSpa } from './http/static-spa.ts'
 import { activityRoutes } from './modules/activity/routes.ts'
+import { resolveApiToken } from './modules/api-tokens/resolve.ts'
+import { apiTokenRoutes } from './modules/api-tokens/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { resolveSession } from './modules/auth/sessions.ts'
 import { calendarRoutes } from './modules/calendar/routes.ts'
@@ -53,6 +56,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'health', mount: healthRoutes },
   { tag: 'auth', mount: authRoutes },
   { tag: 'profile', mount: profileRoutes },
+  { tag: 'api-tokens', mount: apiTokenRoutes },
   { tag: 'organizations', mount: organizationRoutes },
   { tag: 'members', mount: memberRoutes },
   { tag: 'keychains', mount: keychainRoutes },
@@ -103,7 +107,13 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
   api.use(originCheck(config, (path) => WEBHOOK_PATH.test(path)))
   api.use(limitBody((path) => IMPORT_PATH.test(path)))
   api.use(jsonOnly((path) => WEBHOOK_PATH.test(path) || SANDBOX_FORM_PATH.test(path)))
-  api.use(sessionMiddleware(deps, (sessionId) => resolveSession(deps, sessionId)))
+  api.use(
+    sessionMiddleware(
+      deps,
+      (sessionId) => resolveSession(deps, sessionId),
+      (token) => resolveApiToken(deps, token),
+    ),
+  )
   api.use(async (c, next) => {
     await next()
     c.res.headers.set('Cache-Control', c.res.headers.get('Cache-Control') ?? 'no-store')
@@ -119,6 +129,12 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
     api.route('/', router.hono)
   }
 
+  const apiDocument = () =>
+    openApiDocument(registry, {
+      version: deps.version,
+      cookieName: sessionCookieName(config),
+      serverUrl: '/api',
+    })
   const openApiRouter = new ApiRouter(registry, 'meta', { db: deps.database.db })
   openApiRouter.route(
     {
@@ -128,16 +144,10 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
       access: 'public',
       responses: { 200: { description: 'OpenAPI 3.1' } },
     },
-    (c) =>
-      c.json(
-        openApiDocument(registry, {
-          version: deps.version,
-          cookieName: sessionCookieName(config),
-          serverUrl: '/api',
-        }),
-      ),
+    (c) => c.json(apiDocument()),
   )
   api.route('/', openApiRouter.hono)
+  mountApiDocs(api, apiDocument)
   const allowedMethods = allowedMethodsOf(registry)
   api.all('*', (c) => {
     const allowed = allowedMethods(c.req.path.replace(/^\/api/, ''))

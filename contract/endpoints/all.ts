@@ -1,4 +1,5 @@
 import { activityEndpoints } from './activity.ts'
+import { apiTokenEndpoints } from './api-tokens.ts'
 import { authEndpoints } from './auth.ts'
 import { calendarEndpoints } from './calendar.ts'
 import { cartEndpoints } from './cart.ts'
@@ -28,6 +29,7 @@ import { webhookEndpoints } from './webhooks.ts'
 /** Every endpoint table by name, for the checks that read them all (the browser imports each table it calls). */
 export const endpointTables: Record<string, Record<string, Endpoint>> = {
   activityEndpoints,
+  apiTokenEndpoints,
   authEndpoints,
   calendarEndpoints,
   cartEndpoints,

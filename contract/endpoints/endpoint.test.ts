@@ -65,6 +65,7 @@ describe('the endpoint tables', () => {
       Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, Object.keys(table).length])),
     ).toEqual({
       activityEndpoints: 3,
+      apiTokenEndpoints: 6,
       authEndpoints: 3,
       calendarEndpoints: 4,
       cartEndpoints: 6,

@@ -20,6 +20,10 @@ import { memberRole } from './member-role.ts'
  * - `orOperator(...)`: an organization declaration that platform operators pass whatever their memberships;
  *   their handler gets the organization scope when they also hold the permission there, else null, and
  *   must then look resources up across organizations.
+ *
+ * API tokens: a personal token passes as its user's session would. An organization token passes organization
+ * declarations only, in its own organization (another one named in the path answers 404), with the role it
+ * was given; `'signedIn'` and `'operator'` routes answer it 403 (they are a person's).
  */
 export type Access = 'public' | 'signedIn' | 'operator' | OrganizationAccess
 export type OrganizationAccess = {
@@ -52,6 +56,13 @@ export type OrganizationScope = {
 export const noOrganizationSelected = () =>
   new ApiError(400, ErrorCode.noOrganizationSelected, 'No organization selected')
 
+export const organizationTokenRefused = () =>
+  new ApiError(403, ErrorCode.forbidden, "An organization API token calls its organization's routes only.")
+
+/** A route that takes a session cookie only (managing API tokens): 403 to any API token. */
+export const apiTokenRefused = () =>
+  new ApiError(403, ErrorCode.forbidden, 'This route takes a signed-in session, not an API token.')
+
 export function requiresSession(access: Access): boolean {
   return access !== 'public'
 }
@@ -69,6 +80,10 @@ export async function resolveAccess(
 ): Promise<OrganizationScope | null> {
   if (access === 'public') return null
   if (!session) throw unauthenticated()
+  // An organization token acts in its organization only: a person's own routes are not its to call.
+  if (session.token?.kind === 'organization' && (access === 'signedIn' || access === 'operator')) {
+    throw organizationTokenRefused()
+  }
   if (access === 'signedIn') return null
   if (access === 'operator') {
     if (!operator) throw forbidden()
@@ -99,6 +114,9 @@ async function organizationScope(
     if (access.organization === 'selected') throw noOrganizationSelected()
     throw new Error('a route with organization: "path" needs an :id path parameter')
   }
+  if (session.token?.kind === 'organization' && organizationId !== session.token.organizationId) {
+    throw notFound('No such organization.')
+  }
   // The selected organization's role came with the session (same request: nothing changed it since).
   const role =
     organizationId === session.user.selectedOrganizationId
@@ -110,8 +128,12 @@ async function organizationScope(
   return { organizationId, role, permissions }
 }
 
-/** How the OpenAPI document and error lists describe a declaration. */
-export function describeAccess(access: Access): string {
+/** How the OpenAPI document and the API docs page describe a declaration, API tokens included. */
+export function describeAccess(access: Access, credentials?: 'session'): string {
+  return `${describeCaller(access)} ${describeTokens(access, credentials)}`
+}
+
+function describeCaller(access: Access): string {
   if (access === 'public') return 'Open to anyone.'
   if (access === 'signedIn') return 'Requires a signed-in user.'
   if (access === 'operator') return 'Platform operators only (OPERATOR_EMAILS).'
@@ -120,4 +142,12 @@ export function describeAccess(access: Access): string {
       ? `Requires \`${access.permission}\` in the selected organization`
       : `Requires \`${access.permission}\` in the organization {id}`
   return access.operators ? `${scoped}, or a platform operator.` : `${scoped}.`
+}
+
+function describeTokens(access: Access, credentials?: 'session'): string {
+  if (access === 'public') return 'No credential needed.'
+  if (credentials === 'session') return 'A session only: API tokens are refused (403).'
+  if (access === 'signedIn' || access === 'operator')
+    return 'A session or a personal API token; organization tokens are refused (403).'
+  return 'A session, a personal API token (as its user), or an organization token of that organization (with its role).'
 }

@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { ErrorCode } from '../../contract/errors.ts'
 import type { Db } from '../db/client.ts'
 import type { Access, OrganizationAccess, OrganizationScope } from './access.ts'
-import { requiresSession, resolveAccess } from './access.ts'
+import { apiTokenRefused, requiresSession, resolveAccess } from './access.ts'
 import type { AppEnv, CurrentSession } from './env.ts'
 import { ApiError, unauthenticated } from './errors.ts'
 import type { HttpMethod, ResponseSpec, RouteRegistry } from './openapi.ts'
@@ -46,6 +46,8 @@ export type RouteDefinition<B, Q, P, H, A extends Access> = {
   responses: Record<number, ResponseSpec>
   /** Replaces the usual 400 `validation_failed` when the input does not parse (sign-in answers one message). */
   invalidInput?: () => ApiError
+  /** `'session'`: a signed-in session only, never an API token (403), e.g. the routes that manage tokens. */
+  credentials?: 'session'
 }
 
 export type RouteHandler<B, Q, P, H, A extends Access> = (
@@ -106,8 +108,11 @@ export class ApiRouter {
       }
       const session = c.var.session
       if (requiresSession(definition.access) && !session) throw unauthenticated()
+      if (definition.credentials === 'session' && session?.token) throw apiTokenRefused()
       const params = await parse(definition.params, () => c.req.param())
-      const operator = session ? this.#isOperator(session.user.email) : false
+      // An organization token is no person: it never acts as a platform operator.
+      const operator =
+        session && session.token?.kind !== 'organization' ? this.#isOperator(session.user.email) : false
       const organization = await resolveAccess(this.#db, definition.access, session, params, operator)
       const headers = await parse(definition.headers, () => c.req.header())
       const query = await parse(definition.query, () => c.req.query())

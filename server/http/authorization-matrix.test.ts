@@ -1,9 +1,12 @@
+import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ROLE_PERMISSIONS, ROLES } from '../../contract/permissions.ts'
+import { ROLE_PERMISSIONS, ROLES, type Role } from '../../contract/permissions.ts'
 import { createApp } from '../app.ts'
 import type { Database } from '../db/client.ts'
+import { apiTokens } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { createLogger } from '../logger.ts'
+import { createApiToken, revokeApiToken } from '../modules/api-tokens/service.ts'
 import {
   buildWorld,
   type Caller,
@@ -66,29 +69,92 @@ function expectedStatus(route: RouteSpec, caller: Caller, target: 'own' | 'forei
   return target === 'foreign' ? 404 : success
 }
 
+/**
+ * API token callers (`Authorization: Bearer`, no cookie): a personal token of each role (and of the operator),
+ * an organization token of the own organization made by its ADMIN with each role, and a revoked and an
+ * expired token.
+ */
+type TokenCaller =
+  | { via: 'personal'; role: Exclude<Caller, 'signed out'> }
+  | { via: 'organization'; role: Role }
+  | { via: 'revoked' }
+  | { via: 'expired' }
+const TOKEN_CALLERS: Record<string, TokenCaller> = Object.fromEntries([
+  ...[...ROLES, 'operator' as const].map((role) => [`personal token of ${role}`, { via: 'personal', role }]),
+  ...ROLES.map((role) => [`organization token as ${role}`, { via: 'organization', role }]),
+  ['revoked token', { via: 'revoked' }],
+  ['expired token', { via: 'expired' }],
+])
+
+/**
+ * A token caller gets what a session caller of its role gets, except: routes that take a session only (the
+ * token routes) answer 403; an organization token answers 403 on a person's routes (`signedIn`, `operator`)
+ * and is never an operator; a revoked or expired token answers 401 everywhere.
+ */
+function expectedTokenStatus(route: RouteSpec, caller: TokenCaller, target: 'own' | 'foreign'): number {
+  if (caller.via === 'revoked' || caller.via === 'expired') return 401
+  if (route.credentials === 'session') return 403
+  if (caller.via === 'personal') return expectedStatus(route, caller.role, target)
+  if (route.access === 'signedIn' || route.access === 'operator') return 403
+  return expectedStatus(route, caller.role, target)
+}
+
 const t = setupTestApp({ config: { operatorEmails: [MATRIX_OPERATOR], ...MATRIX_STRIPE } })
 let world: World
+const tokens = new Map<string, string>()
 beforeAll(async () => {
   world = await buildWorld(t)
+  for (const [name, caller] of Object.entries(TOKEN_CALLERS)) {
+    const creator = {
+      ...world.callers[caller.via === 'personal' ? caller.role : 'ADMIN'],
+      firstName: '',
+      lastName: '',
+    }
+    const made =
+      caller.via === 'organization'
+        ? await createApiToken(t.deps, {
+            kind: 'organization',
+            organizationId: world.own,
+            role: caller.role,
+            creator,
+            name,
+            expiresAt: null,
+          })
+        : await createApiToken(t.deps, { kind: 'personal', creator, name, expiresAt: null })
+    if (caller.via === 'revoked') {
+      await revokeApiToken(t.deps, made.apiToken.id, { kind: 'personal', userId: creator.id })
+    }
+    if (caller.via === 'expired') {
+      await t.db.update(apiTokens).set({ expiresAt: t.clock.now() }).where(eq(apiTokens.id, made.apiToken.id))
+    }
+    tokens.set(name, made.token)
+  }
 })
 
-async function send(route: RouteSpec, caller: Caller, target: 'own' | 'foreign') {
+async function send(route: RouteSpec, caller: Caller | string, target: 'own' | 'foreign') {
   const fixture = FIXTURES[keyOf(route)]!
   const build = target === 'own' ? fixture.own : fixture.foreign
   if (typeof build !== 'function') return null
-  const request = await build(world, caller === 'signed out' ? null : world.callers[caller])
+  const token = tokens.get(caller)
+  const tokenCaller = TOKEN_CALLERS[caller]
+  // The user a request acts as: a token's owner (an organization token's creator), for per-user data.
+  const user =
+    caller === 'signed out'
+      ? null
+      : tokenCaller
+        ? world.callers[tokenCaller.via === 'personal' ? tokenCaller.role : 'ADMIN']
+        : world.callers[caller as Exclude<Caller, 'signed out'>]
+  const request = await build(world, user)
   let cookie: string | undefined
-  if (caller !== 'signed out') {
-    cookie = request.throwawaySession
-      ? (await t.signIn(world.callers[caller].email)).cookie
-      : world.callers[caller].cookie
+  if (user && !token) {
+    cookie = request.throwawaySession ? (await t.signIn(user.email)).cookie : user.cookie
   }
   const response = await t.request(request.path, {
     method: route.method.toUpperCase(),
     cookie,
     json: request.json,
     body: request.body,
-    headers: request.headers,
+    headers: token ? { ...request.headers, authorization: `Bearer ${token}` } : request.headers,
   })
   return { status: response.status, body: await response.text() }
 }
@@ -126,6 +192,28 @@ describe.each(routes.map((route) => [keyOf(route), route] as const))('%s', (key,
           result.status,
           `${key} as ${caller}, ${target} organization: ${result.body.slice(0, 200)}`,
         ).toBe(expectedStatus(route, caller, target))
+      }
+    },
+  )
+})
+
+describe.each(routes.map((route) => [keyOf(route), route] as const))('%s with an API token', (key, route) => {
+  it.each(Object.keys(TOKEN_CALLERS))(
+    'answers a %s as a session of its role, within its scope',
+    async (name) => {
+      const caller = TOKEN_CALLERS[name]!
+      // A dead token is refused before any route: the own request says it.
+      const targets =
+        caller.via === 'revoked' || caller.via === 'expired'
+          ? (['own'] as const)
+          : (['own', 'foreign'] as const)
+      for (const target of targets) {
+        const result = await send(route, name, target)
+        if (!result) continue
+        expect(
+          result.status,
+          `${key} with a ${name}, ${target} organization: ${result.body.slice(0, 200)}`,
+        ).toBe(expectedTokenStatus(route, caller, target))
       }
     },
   )

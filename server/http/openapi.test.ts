@@ -58,7 +58,7 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(sessions.responses)).toEqual(
       expect.arrayContaining(['201', '400', '401', '403', '415']),
     )
-    expect(document.paths['/profile'].get.security).toEqual([{ sessionCookie: [] }])
+    expect(document.paths['/profile'].get.security).toEqual([{ sessionCookie: [] }, { bearerToken: [] }])
     expect(
       document.paths['/profile'].patch.requestBody.content['application/json'].schema.properties,
     ).toHaveProperty('phoneNumber')
@@ -72,9 +72,11 @@ describe('GET /api/openapi.json', () => {
       expect(operation['x-access'], `${route.method} ${route.path}`).toEqual(route.access)
     }
     const remove = document.paths['/keychains/{id}'].delete
-    expect(remove.description).toBe('Requires `delete__keychain` in the selected organization.')
+    expect(remove.description).toBe(
+      'Requires `delete__keychain` in the selected organization. A session, a personal API token (as its user), or an organization token of that organization (with its role).',
+    )
     expect(Object.keys(remove.responses)).toEqual(expect.arrayContaining(['204', '400', '401', '403', '404']))
-    expect(document.paths['/tags/{publicId}'].get.security).toBeUndefined()
+    expect(document.paths['/tags/{publicId}'].get.security).toEqual([])
     const scan = document.paths['/scans'].post
     expect(scan.parameters).toEqual(
       expect.arrayContaining([
@@ -89,6 +91,7 @@ describe('GET /api/openapi.json', () => {
     )
     const mounted = t.registry.routes.map((route) => `${route.method} ${route.path}`)
     expect([...mounted].sort()).toEqual([...declared, 'get /openapi.json'].sort())
+    expect(mounted).not.toContain('get /docs')
   })
 
   it('turns Hono path parameters into OpenAPI ones', () => {

@@ -4,6 +4,7 @@ import { withoutControlCharacters } from '../../contract/common.ts'
 import { ApiErrorSchema } from '../../contract/errors.ts'
 import { existingCalendarDate } from '../../contract/transfers.ts'
 import { type Access, describeAccess, requiresSession } from './access.ts'
+import { errorsByStatus } from './openapi-errors.ts'
 import type { AnySchema } from './validate.ts'
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
@@ -24,6 +25,8 @@ export type RouteSpec = {
   params?: AnySchema
   headers?: AnySchema
   responses: Record<number, ResponseSpec>
+  /** `'session'`: a signed-in session only, never an API token (the routes that manage tokens). */
+  credentials?: 'session'
 }
 
 export class RouteRegistry {
@@ -70,10 +73,9 @@ function convert(schema: AnySchema, typeMode: ConversionConfig['typeMode']): Jso
 }
 
 const errorRef = { $ref: '#/components/schemas/ApiError' }
-const errorResponse = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: errorRef } },
-})
+
+export const operationIdOf = (spec: Pick<RouteSpec, 'method' | 'path'>) =>
+  `${spec.method}${openApiPath(spec.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`
 
 function parameters(spec: RouteSpec): JsonObject[] {
   const out: JsonObject[] = []
@@ -93,9 +95,34 @@ function parameters(spec: RouteSpec): JsonObject[] {
   return out
 }
 
+/** Who may call it: nobody needed (`[]`), a session only, or a session or an API token. */
+function security(spec: RouteSpec): JsonObject[] {
+  if (!requiresSession(spec.access)) return []
+  if (spec.credentials === 'session') return [{ sessionCookie: [] }]
+  return [{ sessionCookie: [] }, { bearerToken: [] }]
+}
+
+/** An error answer: the `ApiError` body with its `code` narrowed to those this status answers here. */
+function errorContent(codes: readonly string[]): JsonObject {
+  return {
+    'application/json': {
+      schema: {
+        allOf: [
+          errorRef,
+          {
+            type: 'object',
+            properties: { error: { type: 'object', properties: { code: { enum: codes } } } },
+          },
+        ],
+      },
+    },
+  }
+}
+
 function operation(spec: RouteSpec): JsonObject {
   const responses: JsonObject = {}
   for (const [status, response] of Object.entries(spec.responses)) {
+    if (Number(status) >= 400) continue
     responses[status] = response.schema
       ? {
           description: response.description,
@@ -103,26 +130,21 @@ function operation(spec: RouteSpec): JsonObject {
         }
       : { description: response.description }
   }
+  for (const [status, { codes, cases }] of errorsByStatus(spec)) {
+    responses[status] = {
+      description: cases.map((error) => `\`${error.code}\`: ${error.when}`).join('; '),
+      content: errorContent(codes),
+      'x-error-codes': codes,
+    }
+  }
   const { access } = spec
-  const scoped = typeof access === 'object'
-  if (spec.body || spec.query || spec.params || spec.headers)
-    responses['400'] ??= errorResponse('Invalid input')
-  if (scoped && access.organization === 'selected')
-    responses['400'] ??= errorResponse('No organization selected')
-  if (requiresSession(access)) responses['401'] ??= errorResponse('Not signed in')
-  if (scoped) responses['403'] ??= errorResponse(`The role lacks ${access.permission}`)
-  if (access === 'operator') responses['403'] ??= errorResponse('Not a platform operator')
-  if (spec.method !== 'get') responses['403'] ??= errorResponse('Origin not trusted')
-  if (scoped || spec.params) responses['404'] ??= errorResponse('Not found (or in another organization)')
-  if (spec.body) responses['415'] ??= errorResponse('Body is not JSON')
-  responses['500'] ??= errorResponse('Unexpected error')
   return {
-    operationId: `${spec.method}${openApiPath(spec.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? '').toUpperCase())}`,
+    operationId: operationIdOf(spec),
     summary: spec.summary,
-    description: describeAccess(access),
+    description: describeAccess(access, spec.credentials),
     tags: [spec.tag],
     'x-access': access,
-    ...(requiresSession(access) ? { security: [{ sessionCookie: [] }] } : {}),
+    security: security(spec),
     ...(parameters(spec).length > 0 ? { parameters: parameters(spec) } : {}),
     ...(spec.body
       ? {
@@ -153,7 +175,21 @@ export function openApiDocument(
     paths,
     components: {
       schemas: { ApiError: outputSchema(ApiErrorSchema) },
-      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: info.cookieName } },
+      securitySchemes: {
+        sessionCookie: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: info.cookieName,
+          description: 'The session a sign-in sets. State-changing requests must come from a trusted Origin.',
+        },
+        bearerToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'trs_<prefix>_<secret>',
+          description:
+            'A personal or organization API token (profile or organization page): `Authorization: Bearer <token>`. No Origin check; rate-limited per token.',
+        },
+      },
     },
   }
 }

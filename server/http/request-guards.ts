@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { ErrorCode } from '../../contract/errors.ts'
 import { type Config, publicOrigin } from '../config.ts'
+import { bearerTokenOf } from './bearer.ts'
 import { ApiError, errorResponse } from './errors.ts'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -19,7 +20,8 @@ const originRejected = () => new ApiError(403, ErrorCode.originRejected, 'The re
 /**
  * CSRF defence: a state-changing request must carry a trusted Origin (PUBLIC_URL's or one in CORS_ORIGINS),
  * and `Sec-Fetch-Site: cross-site` is refused unless its Origin was allow-listed in CORS_ORIGINS on purpose.
- * `exempt` names the paths called by other servers (the signed Stripe webhook) rather than browsers.
+ * `exempt` names the paths called by other servers (the signed Stripe webhook) rather than browsers. Requests
+ * with an `Authorization: Bearer` API token pass: they carry no ambient credential.
  */
 export function originCheck(
   config: Pick<Config, 'publicUrl' | 'corsOrigins'>,
@@ -28,7 +30,9 @@ export function originCheck(
   const own = publicOrigin(config)
   const allowed = new Set(config.corsOrigins)
   return async (c, next) => {
-    if (isStateChanging(c.req.method) && !exempt(c.req.path)) {
+    // A bearer request is authenticated by its token alone (the session middleware never reads its cookies):
+    // a cross-site page cannot make a browser add that header without a CORS preflight, so no Origin is asked.
+    if (isStateChanging(c.req.method) && !exempt(c.req.path) && bearerTokenOf(c) === undefined) {
       const origin = c.req.header('origin')
       if (!origin || (origin !== own && !allowed.has(origin))) throw originRejected()
       if (c.req.header('sec-fetch-site') === 'cross-site' && !allowed.has(origin)) throw originRejected()
@@ -44,7 +48,14 @@ export function corsForAllowList(config: Pick<Config, 'corsOrigins'>): Middlewar
     origin: (origin) => (allowed.has(origin) ? origin : null),
     credentials: true,
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-    allowHeaders: ['Content-Type', 'Idempotency-Key', 'X-Client-Time', 'X-From-Queue', 'X-Request-Id'],
+    allowHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Idempotency-Key',
+      'X-Client-Time',
+      'X-From-Queue',
+      'X-Request-Id',
+    ],
     exposeHeaders: ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     maxAge: 600,
   })

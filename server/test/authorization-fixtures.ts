@@ -11,6 +11,7 @@ import {
   webhookEndpoints,
 } from '../db/schema.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
+import { createApiToken } from '../modules/api-tokens/service.ts'
 import { keyedHash, newLinkToken } from '../modules/auth/secrets.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import { storeFoundReport } from '../modules/found-reports/service.ts'
@@ -99,6 +100,21 @@ export async function buildWorld(t: TestApp) {
       const keychain = await makeKeychain(t, organizationId, 'Lent')
       const recipientId = organizationId === ownId && caller ? caller.id : foreign.admin.id
       return makeTransfer(t, { organizationId, keychainId: keychain.id, recipientId })
+    },
+    /** The id of a new API token: the user's personal one, or an organization's (made by the user). */
+    apiToken: async (input: { userId: string; organizationId?: string }) => {
+      const creator = { id: input.userId, firstName: '', lastName: '', email: '' }
+      const made = input.organizationId
+        ? await createApiToken(t.deps, {
+            kind: 'organization',
+            organizationId: input.organizationId,
+            role: 'MEMBER',
+            creator,
+            name: 'Matrix',
+            expiresAt: null,
+          })
+        : await createApiToken(t.deps, { kind: 'personal', creator, name: 'Matrix', expiresAt: null })
+      return made.apiToken.id
     },
     /** A personal calendar feed of the user, with its token. */
     calendarFeed: async (userId: string) => {
@@ -571,6 +587,29 @@ export const FIXTURES: Record<string, Fixture> = {
     }),
     foreign: async (w) => ({ path: `/api/calendar-feeds/${(await w.calendarFeed(w.foreignAdminId)).id}` }),
   },
+  'GET /api-tokens': single('signedIn', get('/api/api-tokens'), LIST_ONLY),
+  'POST /api-tokens': single(
+    'signedIn',
+    async () => ({ path: '/api/api-tokens', json: { name: 'Matrix' } }),
+    'makes the caller’s own token: nothing foreign to name',
+  ),
+  'DELETE /api-tokens/:id': {
+    access: 'signedIn',
+    own: async (w, caller) => ({
+      path: `/api/api-tokens/${await w.apiToken({ userId: caller?.id ?? w.callers.ADMIN.id })}`,
+    }),
+    foreign: async (w) => ({ path: `/api/api-tokens/${await w.apiToken({ userId: w.foreignAdminId })}` }),
+  },
+  'GET /organizations/:id/api-tokens': inEach(inPath('update__organization'), async (_w, id) => ({
+    path: `/api/organizations/${id}/api-tokens`,
+  })),
+  'POST /organizations/:id/api-tokens': inEach(inPath('update__organization'), async (_w, id) => ({
+    path: `/api/organizations/${id}/api-tokens`,
+    json: { name: 'Matrix', role: 'MEMBER' },
+  })),
+  'DELETE /organizations/:id/api-tokens/:tokenId': inEach(inPath('update__organization'), async (w, id) => ({
+    path: `/api/organizations/${id}/api-tokens/${await w.apiToken({ userId: id === w.own ? w.callers.ADMIN.id : w.foreignAdminId, organizationId: id })}`,
+  })),
   'GET /calendar/:token': single(
     'public',
     async (w) => ({ path: `/api/calendar/${(await w.calendarFeed(w.foreignAdminId)).token}.ics` }),

@@ -53,7 +53,7 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
       invalidInput: () => signInFailed(400),
       responses: {
         201: { description: 'Signed in; the session cookie is set' },
-        401: { description: 'Sign-in failed' },
+        401: { description: '`sign_in_failed`: the link or code is wrong, used or expired' },
         429: { description: 'Too many failed sign-ins from this network' },
       },
     },

@@ -31,7 +31,7 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('update__cart'),
       responses: {
         201: { description: 'Added; the whole cart' },
-        409: { description: 'price_mismatch (with expectedUnitAmountInCents), or the cart is full' },
+        409: { description: '`price_mismatch` (with expectedUnitAmountInCents), or `conflict`: the cart is full' },
       },
     },
     async (c, { session, organization, body }) => {
@@ -90,7 +90,7 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('create__order'),
       responses: {
         201: { description: 'The new order' },
-        409: { description: 'cart_empty' },
+        409: { description: '`cart_empty`, or `conflict`: a plan of the cart is no longer offered' },
       },
     },
     async (c, { session, organization, operator, body }) =>

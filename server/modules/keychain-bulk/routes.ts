@@ -22,7 +22,10 @@ export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('update__keychain'),
       responses: {
         200: { description: 'How many changed, how many already had that custodian' },
-        400: { description: 'Bad selection, custodian not a member, or too many keychains' },
+        400: {
+          description:
+            '`validation_failed`: bad selection or custodian not a member; `bulk_selection_too_large`: too many keychains',
+        },
         409: { description: 'One of them is out on a transfer: nothing changed' },
         422: { description: 'The Idempotency-Key was used for another request' },
       },
@@ -52,7 +55,9 @@ export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('delete__keychain'),
       responses: {
         200: { description: 'How many were deleted' },
-        400: { description: 'Bad selection, or too many keychains' },
+        400: {
+          description: '`validation_failed`: bad selection; `bulk_selection_too_large`: too many keychains',
+        },
         409: { description: 'One of them has an active transfer: nothing deleted' },
         422: { description: 'The Idempotency-Key was used for another request' },
       },
@@ -80,7 +85,10 @@ export function keychainBulkRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('create__transfer'),
       responses: {
         201: { description: 'How many transfers were authorized, and their ids' },
-        400: { description: 'Bad selection or dates, or too many keychains' },
+        400: {
+          description:
+            '`validation_failed`: bad selection or dates; `bulk_selection_too_large`: too many keychains',
+        },
         402: {
           description:
             '`subscription_required`, or `transfer_allowance_exceeded` when the month has room for fewer than selected (nothing authorized)',

@@ -9,7 +9,10 @@ import { selectLabels } from './selection.ts'
 export function labelRoutes(api: ApiRouter, deps: AppDeps): void {
   const { db } = deps.database
   const responses = {
-    400: { description: 'Unknown format, no tag chosen or matching, or more than 1,000 tags' },
+    400: {
+      description:
+        '`validation_failed`: unknown format or no tag chosen; `label_selection_empty`: no tag matches; `label_selection_too_large`: more than 1,000 tags',
+    },
     404: { description: 'A chosen tag is not one of the organization’s' },
   }
 

@@ -40,7 +40,7 @@ export function memberRoutes(api: ApiRouter, deps: AppDeps): void {
         200: { description: 'The updated member' },
         409: {
           description:
-            "The last active admin, or names (`member_names_locked`) or an e-mail that are no longer the organization's to change",
+            "`conflict`: the last active admin, or an e-mail that is no longer the organization's to change; `member_names_locked`: names that are no longer its to change",
         },
       },
     },

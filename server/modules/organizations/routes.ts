@@ -96,7 +96,7 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inPathOrganization('create__member'),
       responses: {
         201: { description: 'Invited (INVITED until their next sign-in)' },
-        409: { description: 'Already a member' },
+        409: { description: '`conflict`: already a member' },
       },
     },
     async (c, { organization, session, body }) =>

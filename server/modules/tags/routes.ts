@@ -92,7 +92,10 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
       ...tagEndpoints.orderReplacement,
       summary: "Put a reprint of the tag (same code, new QR once paid) into the caller's cart",
       access: inSelectedOrganization('create__order'),
-      responses: { 201: { description: 'In the cart (the same line when already there)' } },
+      responses: {
+        201: { description: 'In the cart (the same line when already there)' },
+        409: { description: '`conflict`: the cart is full' },
+      },
     },
     async (c, { organization, session, params }) =>
       c.json(
