@@ -54,6 +54,9 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
         postalCode: '75011',
         city: 'Paris',
       })
+      // An empty order list offers the next step: ordering tags.
+      await page.goto('/app/orders')
+      await page.getByText("Aucune commande pour l'instant.").waitFor()
       await page.getByRole('link', { name: 'Commander des étiquettes' }).click()
       await page.waitForURL('**/new-order')
       await fillDesign(page, 'Caves', 'vol')

@@ -113,4 +113,23 @@ describe('the activity screen', () => {
       await screen.findByText('Tampered with: entry #7 or the one before it was changed or removed.'),
     ).toBeTruthy()
   })
+
+  it('offers to clear the filters when a filtered view is empty, and nothing to clear when none is set', async () => {
+    server({ entries: 0, valid: true, brokenAt: null }, [])
+    const changes: unknown[] = []
+    const { unmount } = renderWithProviders(
+      <ActivityScreen
+        organizationId="o1"
+        filter={{ q: 'cave', from: '2030-01-01' }}
+        onFilterChange={(filter) => changes.push(filter)}
+      />,
+    )
+    await screen.findByText('Nothing happened in this view.')
+    fireEvent.click(screen.getByRole('button', { name: 'Clear the filters' }))
+    expect(changes).toEqual([{}])
+    unmount()
+    renderWithProviders(<ActivityScreen organizationId="o1" filter={{}} onFilterChange={() => undefined} />)
+    await screen.findByText('Nothing happened in this view.')
+    expect(screen.queryByRole('button', { name: 'Clear the filters' })).toBeNull()
+  })
 })

@@ -173,7 +173,13 @@ export function ActivityScreen({
           onRetry={() => void list.refetch()}
         />
       ) : list.data.data.length === 0 ? (
-        <EmptyState title={<Trans>Nothing happened in this view.</Trans>} />
+        <EmptyState title={<Trans>Nothing happened in this view.</Trans>}>
+          {Object.values(filter).some((value) => value !== undefined && value !== '') ? (
+            <Button variant="secondary" onPress={() => onFilterChange({})}>
+              <Trans>Clear the filters</Trans>
+            </Button>
+          ) : null}
+        </EmptyState>
       ) : (
         <>
           <ul

@@ -1,12 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { orderListQuery } from '../../api/orders.ts'
+import { useProfile } from '../../api/profile.ts'
+import { useAbility } from '../../lib/ability.tsx'
 import { formatDate, formatMoney } from '../../lib/format.ts'
 import { ORDER_STATUS_LABELS } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Badge } from '../../ui/Badge.tsx'
-import { Button } from '../../ui/Button.tsx'
+import { Button, buttonClass } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { OrderContents } from './OrderContents.tsx'
@@ -16,7 +18,11 @@ export function OrderListScreen() {
   const { t, i18n } = useLingui()
   const locale = useLocale()
   const href = useHref()
+  const ability = useAbility()
   const list = useInfiniteQuery(orderListQuery)
+  const selected = useProfile()?.selectedOrganizationId
+  const orderHref =
+    selected && ability.can('create', 'order') ? href(`/app/organizations/${selected}/new-order`) : null
   const orders = list.data?.pages.flatMap((page) => page.data) ?? []
   return (
     <>
@@ -29,7 +35,13 @@ export function OrderListScreen() {
           onRetry={() => void list.refetch()}
         />
       ) : orders.length === 0 ? (
-        <EmptyState title={<Trans>No orders yet.</Trans>} />
+        <EmptyState title={<Trans>No orders yet.</Trans>}>
+          {orderHref ? (
+            <AppLink href={orderHref} className={buttonClass('primary')}>
+              <Trans>Order tags</Trans>
+            </AppLink>
+          ) : null}
+        </EmptyState>
       ) : (
         <div className="overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
           <table className="w-full text-left text-sm">

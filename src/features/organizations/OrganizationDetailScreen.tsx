@@ -59,7 +59,17 @@ function MembersTab({
   )
 }
 
-function OrdersTab({ organizationId }: { organizationId: string }) {
+/** An empty tab's next step: order tags (when the caller may, in the selected organization). */
+function OrderTagsLink({ href }: { href: string | null }) {
+  if (!href) return null
+  return (
+    <AppLink href={href} className={buttonClass('primary')}>
+      <Trans>Order tags</Trans>
+    </AppLink>
+  )
+}
+
+function OrdersTab({ organizationId, orderHref }: { organizationId: string; orderHref: string | null }) {
   const { i18n } = useLingui()
   const locale = useLocale()
   const href = useHref()
@@ -69,7 +79,12 @@ function OrdersTab({ organizationId }: { organizationId: string }) {
     return (
       <ErrorState message={<Trans>The orders could not be loaded.</Trans>} onRetry={() => void refetch()} />
     )
-  if (data.data.length === 0) return <EmptyState title={<Trans>No orders yet.</Trans>} />
+  if (data.data.length === 0)
+    return (
+      <EmptyState title={<Trans>No orders yet.</Trans>}>
+        <OrderTagsLink href={orderHref} />
+      </EmptyState>
+    )
   return (
     <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
       {data.data.map((order) => (
@@ -86,7 +101,15 @@ function OrdersTab({ organizationId }: { organizationId: string }) {
   )
 }
 
-function TagsTab({ organizationId, linked }: { organizationId: string; linked: boolean }) {
+function TagsTab({
+  organizationId,
+  linked,
+  orderHref,
+}: {
+  organizationId: string
+  linked: boolean
+  orderHref: string | null
+}) {
   const href = useHref()
   const { cursor, pager } = useCursorPages()
   const { data, isPending, isError, refetch } = useQuery(organizationTagsQuery(organizationId, cursor))
@@ -96,7 +119,11 @@ function TagsTab({ organizationId, linked }: { organizationId: string; linked: b
       <ErrorState message={<Trans>The tags could not be loaded.</Trans>} onRetry={() => void refetch()} />
     )
   if (data.data.length === 0)
-    return <EmptyState title={<Trans>No tags yet: they are created when a tag order is paid.</Trans>} />
+    return (
+      <EmptyState title={<Trans>No tags yet: they are created when a tag order is paid.</Trans>}>
+        <OrderTagsLink href={orderHref} />
+      </EmptyState>
+    )
   return (
     <div className="flex flex-col gap-4">
       <TagTable
@@ -147,6 +174,11 @@ export function OrganizationDetailScreen({
   const granted = permissionsFor(organization.role)
   const canInvite = hasPermission(granted, 'create', 'member')
   const linked = organizationId === selectedOrganizationId
+  // Tag orders go through the selected organization's cart.
+  const orderHref =
+    linked && hasPermission(granted, 'create', 'order')
+      ? href(`/app/organizations/${organizationId}/new-order`)
+      : null
   const tabs = [
     hasPermission(granted, 'read', 'member')
       ? {
@@ -156,13 +188,17 @@ export function OrganizationDetailScreen({
         }
       : null,
     hasPermission(granted, 'read', 'order')
-      ? { id: 'orders', label: <Trans>Orders</Trans>, content: <OrdersTab organizationId={organizationId} /> }
+      ? {
+          id: 'orders',
+          label: <Trans>Orders</Trans>,
+          content: <OrdersTab organizationId={organizationId} orderHref={orderHref} />,
+        }
       : null,
     hasPermission(granted, 'read', 'tag')
       ? {
           id: 'tags',
           label: <Trans>Tags</Trans>,
-          content: <TagsTab organizationId={organizationId} linked={linked} />,
+          content: <TagsTab organizationId={organizationId} linked={linked} orderHref={orderHref} />,
         }
       : null,
   ].filter((item) => item !== null)
@@ -170,12 +206,9 @@ export function OrganizationDetailScreen({
   return (
     <>
       <PageHeader title={organization.name}>
-        {linked && hasPermission(granted, 'create', 'order') ? (
+        {orderHref ? (
           <div className="flex flex-wrap gap-2">
-            <AppLink
-              href={href(`/app/organizations/${organizationId}/new-order`)}
-              className={buttonClass('primary')}
-            >
+            <AppLink href={orderHref} className={buttonClass('primary')}>
               <Trans>Order tags</Trans>
             </AppLink>
             <AppLink
