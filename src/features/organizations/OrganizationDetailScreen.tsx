@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import { hasPermission, permissionsFor } from '../../../contract/permissions.ts'
 import { membersQuery } from '../../api/members.ts'
 import { organizationOrdersQuery } from '../../api/organization-orders.ts'
@@ -18,6 +18,8 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { Tabs } from '../../ui/Tabs.tsx'
 import { TagTable } from '../../ui/TagTable.tsx'
 import { InviteMemberForm } from './InviteMemberForm.tsx'
+
+const OrganizationTokensCard = lazy(() => import('./OrganizationTokensCard.tsx'))
 
 export type OrganizationTab = 'users' | 'orders' | 'tags'
 
@@ -231,6 +233,11 @@ export function OrganizationDetailScreen({
           onSelect={(id) => onTabChange(id as OrganizationTab)}
           items={tabs}
         />
+      ) : null}
+      {hasPermission(granted, 'update', 'organization') ? (
+        <Suspense fallback={null}>
+          <OrganizationTokensCard organizationId={organizationId} />
+        </Suspense>
       ) : null}
     </>
   )

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useStore } from '@tanstack/react-form'
+import { lazy, Suspense } from 'react'
 import * as v from 'valibot'
 import { PhoneSchema, type Profile } from '../../../contract/auth.ts'
 import { useUpdateProfile } from '../../api/profile.ts'
@@ -11,6 +12,8 @@ import { useAppForm } from '../../ui/form.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { CalendarFeedsCard } from './CalendarFeedsCard.tsx'
+
+const PersonalTokensCard = lazy(() => import('./PersonalTokensCard.tsx'))
 
 export function ProfileScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
@@ -92,6 +95,9 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
       </Card>
       <ReminderMailsSetting profile={profile} />
       <CalendarFeedsCard canFollowOrganization={profile.permissions.includes('create__transfer')} />
+      <Suspense fallback={null}>
+        <PersonalTokensCard />
+      </Suspense>
     </>
   )
 }

@@ -1,0 +1,151 @@
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useState } from 'react'
+import type { ApiToken } from '../../contract/api-tokens.ts'
+import { formatDateTime } from '../lib/format.ts'
+import { ROLE_LABELS } from '../lib/labels.ts'
+import { useLocale } from '../lib/use-locale.ts'
+import { Button } from './Button.tsx'
+import { ConfirmDialog } from './ConfirmDialog.tsx'
+import { SelectField } from './SelectField.tsx'
+import { TextField } from './TextField.tsx'
+import { toasts } from './toast/store.ts'
+
+const DAY = 24 * 60 * 60 * 1000
+/** Expiry choices, in days (0: never). */
+const LIFETIMES = [30, 90, 365, 0] as const
+
+/** The expiry a choice of the lifetime select stands for: an instant, or null for never. */
+export const expiresAtOf = (days: string, now = Date.now()) =>
+  days === '0' ? null : new Date(now + Number(days) * DAY).toISOString()
+
+export function LifetimeField({ value, onChange }: { value: string; onChange: (days: string) => void }) {
+  const { t } = useLingui()
+  return (
+    <SelectField
+      label={t`Expires`}
+      name="lifetime"
+      value={value}
+      onChange={onChange}
+      options={LIFETIMES.map((days) => ({
+        value: String(days),
+        label: days === 0 ? t`Never` : t`In ${days} days`,
+      }))}
+    />
+  )
+}
+
+/** A token just made: shown this once, with a copy button. */
+export function TokenShownOnce({ token, onDone }: { token: string; onDone: () => void }) {
+  const { t } = useLingui()
+  return (
+    <div className="flex flex-col gap-2 rounded-lg bg-brand-50 p-3" role="status">
+      <TextField label={t`New token`} name="apiToken" value={token} onChange={() => undefined} isReadOnly />
+      <p className="text-sm">
+        <Trans>Copy it now and keep it somewhere safe: it is shown only once.</Trans>
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          variant="secondary"
+          onPress={async () => {
+            try {
+              await navigator.clipboard.writeText(token)
+              toasts.add({ severity: 'success', summary: t`Token copied.`, life: 3000 })
+            } catch {
+              toasts.add({ severity: 'warn', summary: t`Copying failed: select the token and copy it.` })
+            }
+          }}
+        >
+          <Trans>Copy</Trans>
+        </Button>
+        <Button variant="ghost" onPress={onDone}>
+          <Trans>Done</Trans>
+        </Button>
+      </div>
+    </div>
+  )
+}
+
+/** The tokens, each with when it was made, last used and expires, and a revoke button (asked first). */
+export function ApiTokenList({
+  tokens,
+  label,
+  showRole,
+  onRevoke,
+  isRevoking,
+}: {
+  tokens: ApiToken[]
+  label: string
+  showRole?: boolean
+  onRevoke: (token: ApiToken) => void
+  isRevoking: boolean
+}) {
+  const { t, i18n } = useLingui()
+  const locale = useLocale()
+  const [asked, setAsked] = useState<ApiToken | null>(null)
+  if (tokens.length === 0)
+    return (
+      <p className="text-sm text-slate-600">
+        <Trans>No token yet.</Trans>
+      </p>
+    )
+  const now = Date.now()
+  return (
+    <>
+      <ul className="flex flex-col divide-y divide-slate-200" aria-label={label}>
+        {tokens.map((token) => {
+          const made = formatDateTime(token.createdAt, locale)
+          const used = token.lastUsedAt ? formatDateTime(token.lastUsedAt, locale) : null
+          const expires = token.expiresAt ? formatDateTime(token.expiresAt, locale) : null
+          const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= now
+          const creator =
+            `${token.createdBy.firstName} ${token.createdBy.lastName}`.trim() || token.createdBy.email
+          return (
+            <li key={token.id} className="flex flex-wrap items-start justify-between gap-2 py-2">
+              <div className="flex flex-col text-sm">
+                <span className="font-medium text-slate-900">
+                  {token.name} <code className="text-xs text-slate-600">{token.prefix}…</code>
+                  {showRole && token.role ? ` · ${i18n._(ROLE_LABELS[token.role])}` : null}
+                </span>
+                <span className="text-slate-600">
+                  {showRole ? (
+                    <Trans>
+                      Made on {made} by {creator}
+                    </Trans>
+                  ) : (
+                    <Trans>Made on {made}</Trans>
+                  )}
+                  {' · '}
+                  {used ? <Trans>last used {used}</Trans> : <Trans>never used</Trans>}
+                  {' · '}
+                  {expired ? (
+                    <Trans>expired {expires}</Trans>
+                  ) : expires ? (
+                    <Trans>expires {expires}</Trans>
+                  ) : (
+                    <Trans>does not expire</Trans>
+                  )}
+                </span>
+              </div>
+              <Button variant="secondary" isDisabled={isRevoking} onPress={() => setAsked(token)}>
+                <Trans>Revoke</Trans>
+              </Button>
+            </li>
+          )
+        })}
+      </ul>
+      <ConfirmDialog
+        isOpen={asked !== null}
+        onOpenChange={(open) => (open ? undefined : setAsked(null))}
+        title={t`Revoke this token?`}
+        confirmLabel={<Trans>Revoke</Trans>}
+        isPending={isRevoking}
+        onConfirm={() => {
+          if (asked) onRevoke(asked)
+          setAsked(null)
+        }}
+      >
+        <Trans>Programs using it are refused from their next request. This cannot be undone.</Trans>
+      </ConfirmDialog>
+    </>
+  )
+}
