@@ -39,12 +39,30 @@ describe('POST /tag-labels (the print view’s labels)', () => {
     )
   })
 
+  it('answers 404, saying so, when a chosen tag is not the organization’s', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const other = await organizationWithAdmin(t, 'Ailleurs')
+    const [mine] = await makeTags(t, organization.id, 1, 'OWN')
+    const [theirs] = await makeTags(t, other.organization.id, 1, 'OTR')
+    const response = await t.post('/api/tag-labels', {
+      cookie: admin.cookie,
+      json: { format: 'a4-sheet', selection: { by: 'ids', ids: [mine!.id, theirs!.id] } },
+    })
+    expect(response.status).toBe(404)
+    expect((await response.json()).error.message).toBe('Some of these tags do not exist.')
+  })
+
   it('selects as the tags list does: an exact code, part of a code or a name in any case, unused or not', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const made = await makeTags(t, organization.id, 3, 'QQA')
     const [onKey, plain, named] = made
     await makeTags(t, organization.id, 1, 'ZZB')
     await t.db.update(tags).set({ name: 'Grenier Nord' }).where(eq(tags.id, named!.id))
+    // A name that holds another tag's code: a search by that code still finds the code alone.
+    await t.db
+      .update(tags)
+      .set({ name: `Ancien ${plain!.code}` })
+      .where(eq(tags.id, onKey!.id))
     const keychain = await makeKeychain(t, organization.id, 'Used')
     await t.db.insert(keys).values({
       keychainId: keychain.id,

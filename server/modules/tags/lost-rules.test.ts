@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { TAG_PRODUCT_ID } from '../../../contract/commerce.ts'
-import { cartItems, tagRetiredPublicIds, tags } from '../../db/schema.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
+import { cartItems, memberships, organizationEvents, tagRetiredPublicIds, tags } from '../../db/schema.ts'
+import { makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { transferWorld } from '../../test/transfers.ts'
 import { MAX_CART_ITEMS } from '../cart/service.ts'
-import { LOST_SCAN_NOTICE_WINDOW_MS, replaceTag } from './lost.ts'
+import { createOrder } from '../orders/checkout.ts'
+import { PLAN_IDS } from '../plans/catalog.ts'
+import { findActivePlan, planConfiguration } from '../plans/service.ts'
+import { LOST_SCAN_NOTICE_WINDOW_MS, noticeLostTagScan, replaceTag } from './lost.ts'
 
 const t = setupTestApp()
 
@@ -42,6 +45,33 @@ describe('the lost tag notice', () => {
     await declare(world.admin.cookie, world.tag.id)
     await scan(world.member.cookie, world.tag.code)
     expect(await notices()).toHaveLength(3)
+  })
+})
+
+describe('noticeLostTagScan', () => {
+  it('wakes the job runner only when it queued mails: a lost tag with admins, once in its hour', async () => {
+    const world = await transferWorld(t)
+    const nudge = vi.spyOn(t.deps.jobs, 'nudge')
+    try {
+      await noticeLostTagScan(t.deps, world.tag)
+      expect(nudge).not.toHaveBeenCalled() // not lost
+      await declare(world.admin.cookie, world.tag.id)
+      nudge.mockClear()
+      await noticeLostTagScan(t.deps, world.tag)
+      expect(nudge).toHaveBeenCalledTimes(1)
+      await noticeLostTagScan(t.deps, world.tag)
+      expect(nudge).toHaveBeenCalledTimes(1) // within the hour
+      // An organization whose admins have all left: nothing to send, nothing to wake.
+      const [alone] = await makeTags(t, (await organizationWithAdmin(t, 'Seule')).organization.id)
+      await t.db.update(tags).set({ lostAt: t.clock.now() }).where(eq(tags.id, alone!.id))
+      await t.db.delete(memberships).where(eq(memberships.organizationId, alone!.organizationId))
+      await noticeLostTagScan(t.deps, alone!)
+      expect(nudge).toHaveBeenCalledTimes(1)
+      const [row] = await t.db.select().from(tags).where(eq(tags.id, alone!.id))
+      expect(row!.lostNoticeAt).toEqual(t.clock.now())
+    } finally {
+      nudge.mockRestore()
+    }
   })
 })
 
@@ -94,5 +124,42 @@ describe('a replacement', () => {
     const [row] = await t.db.select().from(tags).where(eq(tags.id, world.tag.id))
     expect(row!.publicId).toBe(world.tag.publicId)
     expect(await t.db.select().from(tagRetiredPublicIds)).toHaveLength(0)
+  })
+
+  it('paid, logs which tag was replaced by which order', async () => {
+    const world = await transferWorld(t)
+    const now = t.clock.now()
+    const plan = (await findActivePlan(t.db, PLAN_IDS.proMonthly))!
+    const orderId = await createOrder(t.db, {
+      organizationId: world.organization.id,
+      userId: world.admin.profile.id,
+      items: [
+        { productType: 'PLAN', productRefId: plan.id, quantity: 1, configuration: planConfiguration(plan) },
+      ],
+      status: 'PAID',
+      now,
+    })
+    const input = { organizationId: world.organization.id, tagId: world.tag.id, orderId, now }
+    expect(await replaceTag(t.db, input)).toBe(world.tag.id)
+    const events = await t.db
+      .select()
+      .from(organizationEvents)
+      .where(eq(organizationEvents.kind, 'tag.replaced'))
+    expect(events).toEqual([
+      expect.objectContaining({
+        organizationId: world.organization.id,
+        tagIds: [world.tag.id],
+        payload: { orderId },
+        actorId: null,
+      }),
+    ])
+  })
+
+  it('for another organization’s tag is a 404 that says no such tag', async () => {
+    const world = await transferWorld(t)
+    const other = await organizationWithAdmin(t, 'Autre')
+    const response = await replace(other.admin.cookie, world.tag.id)
+    expect(response.status).toBe(404)
+    expect((await response.json()).error.message).toBe('No such tag.')
   })
 })
