@@ -95,6 +95,7 @@ describe('receiptMail()', () => {
       'receipt-Cles-OEuvre-Strasse-Lodz-AEro.pdf',
       'receipt-Clés-Œuvre-Straße-Łódź-Ærø.pdf',
     ])
+    expect(names('æ œ ø Ø ł đ Đ')[0]).toBe('receipt-ae-oe-o-O-l-d-D.pdf')
     // A name in another script keeps its letters in UTF-8 only; the ASCII name falls back.
     expect(names('東京 倉庫')).toEqual(['receipt-trousseau.pdf', 'receipt-東京-倉庫.pdf'])
     // 40 letters at most, counted as letters (not UTF-16 units), and no hyphen left at the cut.

@@ -158,4 +158,11 @@ describe('a receipt', () => {
     }
     expect(await status(w.admin.cookie)).toBe(200)
   })
+
+  it('is not there before the pickup, for the organization’s admin either', async () => {
+    const w = await scheduledTransfer(t)
+    const response = await t.get(`/api/transfers/${w.transfer.id}/receipt`, { cookie: w.admin.cookie })
+    expect(response.status).toBe(404)
+    expect((await response.json()).error.message).toBe('No receipt for this transfer.')
+  })
 })
