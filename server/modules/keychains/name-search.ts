@@ -44,7 +44,8 @@ async function probe(db: Db, organizationId: string, words: string[]): Promise<S
  * The condition of a keychain name search (`q`, any part of the name, any case). The whole pattern in the
  * trigram index reads the lists of every trigram in it, the common words' too; so the index is asked for the
  * other words only, and the whole pattern is checked on the few rows they find (`strpos`, which the index does
- * not serve). A search of one word, or of common words only, asks the index for the whole pattern.
+ * not serve). A search of common words only is not put to the trigram index at all; one without a common word
+ * asks it for the whole pattern.
  */
 export type NameSearch = {
   condition: SQL
@@ -61,14 +62,18 @@ export async function nameSearch(
   const text = q.toLowerCase()
   const whole = { condition: sql`lower(${keychains.name}) like ${likeContains(q)}`, rareWords: false }
   const words = [...new Set(text.split(/\s+/).filter((word) => word.length >= SHORTEST_WORD))]
-  if (words.length < 2) return whole
+  if (words.length === 0) return whole
   const unknown = words.filter((word) => (commonWords.get(`${organizationId} ${word}`)?.until ?? 0) <= now)
   if (unknown.length > 0) {
     const common = await probe(db, organizationId, unknown)
     for (const word of unknown) remember(`${organizationId} ${word}`, common.has(word), now)
   }
   const rare = words.filter((word) => !commonWords.get(`${organizationId} ${word}`)?.common)
-  if (rare.length === 0 || rare.length === words.length) return whole
+  if (rare.length === words.length) return whole
+  // Common words only: most names hold them, so the walk of the name index in order finds a page at once;
+  // the trigram index would list the whole organization first.
+  if (rare.length === 0)
+    return { condition: sql`strpos(lower(${keychains.name}), ${text}) > 0`, rareWords: false }
   const pattern = `%${rare.map((word) => likeContains(word).slice(1, -1)).join('%')}%`
   return {
     condition: sql`lower(${keychains.name}) like ${pattern} and strpos(lower(${keychains.name}), ${text}) > 0`,
