@@ -10,7 +10,6 @@ export function PlanUsage({ subscription }: { subscription: Subscription }) {
   const locale = useLocale()
   const used = subscription.transfersUsedThisMonth
   const allowed = subscription.transfersPerMonth
-  const share = allowed > 0 ? Math.min(1, used / allowed) : 1
   const until = formatDate(subscription.currentPeriodEnd, locale)
   const renews = formatDate(subscription.allowanceRenewsAt, locale)
   const name = subscription.planName
@@ -27,20 +26,18 @@ export function PlanUsage({ subscription }: { subscription: Subscription }) {
           </Trans>
         )}
       </p>
-      <div
-        role="meter"
+      <meter
         aria-label={t`Transfers used this month`}
-        aria-valuemin={0}
-        aria-valuemax={allowed}
-        aria-valuenow={Math.min(used, allowed)}
-        aria-valuetext={t`${used} of ${allowed}`}
-        className="h-3 w-full overflow-hidden rounded-full bg-slate-200"
+        min={0}
+        max={Math.max(allowed, 1)}
+        value={Math.min(used, allowed)}
+        low={allowed * 0.8}
+        high={allowed}
+        optimum={0}
+        className="h-3 w-full"
       >
-        <div
-          className={`h-full rounded-full ${share >= 1 ? 'bg-red-700' : share >= 0.8 ? 'bg-amber-600' : 'bg-brand-700'}`}
-          style={{ width: `${share * 100}%` }}
-        />
-      </div>
+        {t`${used} of ${allowed}`}
+      </meter>
       <p className="text-sm text-slate-700">
         <Trans>
           {used} of {allowed} transfers used this month; the allowance renews on {renews}.
