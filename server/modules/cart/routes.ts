@@ -31,7 +31,9 @@ export function cartRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('update__cart'),
       responses: {
         201: { description: 'Added; the whole cart' },
-        409: { description: '`price_mismatch` (with expectedUnitAmountInCents), or `conflict`: the cart is full' },
+        409: {
+          description: '`price_mismatch` (with expectedUnitAmountInCents), or `conflict`: the cart is full',
+        },
       },
     },
     async (c, { session, organization, body }) => {
