@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query'
+import { queryOptions } from '@tanstack/react-query'
 import type { CartItemCreate } from '../../contract/commerce.ts'
 import { cartEndpoints } from '../../contract/endpoints/cart.ts'
 import type { Address } from '../../contract/organizations.ts'
@@ -10,18 +10,6 @@ export const cartKey = (organizationId: string) => ['cart', organizationId] as c
 /** The selected organization's cart; keyed by it, so switching organization shows (and reloads) its own cart. */
 export const cartQuery = (organizationId: string) =>
   queryOptions({ queryKey: cartKey(organizationId), queryFn: () => call(cartEndpoints.one) })
-
-/** What a new TAG line would be numbered (after the cart's own lines); under the cart's key, so it follows it. */
-export const tagNumbersQuery = (
-  organizationId: string,
-  query: { alphaCode?: string; startNumber?: string; quantity?: string },
-) =>
-  queryOptions({
-    queryKey: [...cartKey(organizationId), 'tag-numbers', query] as const,
-    queryFn: () => call(cartEndpoints.tagNumbers, { query }),
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-  })
 
 /** The cart's changes; each resolves once the organization's cart has been fetched again. */
 const useCartMutation = <TInput, TResult>(
