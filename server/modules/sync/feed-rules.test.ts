@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
 import { SYNC_RETENTION_MS, type SyncPage } from '../../../contract/sync.ts'
-import { makeKeychain, makeTags, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { makeKeychain, makeTags, NEW_ORGANIZATION, signedInMember } from '../../test/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { makeTransfer, transferWorld } from '../../test/transfers.ts'
 import { type FeedCaller, readFeed } from './feed.ts'
 
@@ -104,6 +104,26 @@ describe('the snapshot in pages', () => {
     })
     const next = await page(world.admin.cookie, pages.at(-1)!.cursor)
     expect(next.keychains.map((row) => row.name)).toEqual(['Cave C'])
+  })
+})
+
+describe('a new organization', () => {
+  it('syncs before anything was logged in it, then receives its first change', async () => {
+    const { cookie } = await t.signIn(uniqueEmail())
+    const created = await t.post('/api/organizations', { cookie, json: NEW_ORGANIZATION })
+    expect(created.status).toBe(201)
+    const organization = (await created.json()) as { id: string }
+
+    const pages = await allPages(cookie)
+    expect(pages[0]).toMatchObject({ organizationId: organization.id, reset: true, phase: 'snapshot' })
+    expect(pages.flatMap((each) => [...each.keychains, ...each.tags, ...each.transfers])).toEqual([])
+    expect(pages.at(-1)).toMatchObject({ phase: 'changes', more: false })
+
+    const keychain = await t.post('/api/keychains', { cookie, json: { name: 'Entrée' } })
+    expect(keychain.status).toBe(201)
+    const first = await page(cookie, pages.at(-1)!.cursor)
+    expect(first).toMatchObject({ reset: false, phase: 'changes' })
+    expect(first.keychains.map((row) => row.name)).toEqual(['Entrée'])
   })
 })
 
