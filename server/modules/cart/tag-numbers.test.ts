@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Cart, Order, OrderDetails, TagNumbering } from '../../../contract/commerce.ts'
-import { placeOrder, settleLocally, tagItem } from '../../test/commerce.ts'
+import { placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
 import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { createTags } from '../tags/service.ts'
@@ -106,6 +106,45 @@ describe('the numbers a tag order will really print', () => {
     expect(paid.tags.at(-1)!.code).toBe('ZZ-00051')
   })
 
+  it('numbers lines of one code after each other, leaves a free range as asked, and lets other codes and plans be', async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const plans = await plansOf(t, admin.cookie)
+    await t.post('/api/cart/items', { cookie: admin.cookie, json: planItem(plans[0]!) })
+    await t.post('/api/cart/items', {
+      cookie: admin.cookie,
+      json: tagItem(10, { alphaCode: 'QQ', startNumber: 1 }),
+    })
+    await t.post('/api/cart/items', {
+      cookie: admin.cookie,
+      json: tagItem(10, { alphaCode: 'QQ', startNumber: 5 }),
+    })
+    await t.post('/api/cart/items', {
+      cookie: admin.cookie,
+      json: tagItem(10, { alphaCode: 'QQ', startNumber: 100 }),
+    })
+    const cart = (await (
+      await t.post('/api/cart/items', {
+        cookie: admin.cookie,
+        json: tagItem(10, { alphaCode: 'RR', startNumber: 1 }),
+      })
+    ).json()) as Cart
+    expect(cart.items.map((item) => [item.productType, item.codes?.[0]?.first ?? null])).toEqual([
+      ['PLAN', null],
+      ['TAG', 'QQ-00001'],
+      // Nothing of QQ exists yet, but the line before books 1–10.
+      ['TAG', 'QQ-00011'],
+      ['TAG', 'QQ-00100'],
+      ['TAG', 'RR-00001'],
+    ])
+    expect(cart.items[0]!.codes).toBeUndefined()
+    // A new QQ line starts after every QQ line of the cart; RR's lines do not count for QQ.
+    expect(await numbering(admin.cookie, '?alphaCode=QQ&quantity=3')).toEqual({
+      alphaCode: 'QQ',
+      nextNumber: 110,
+      codes: [{ first: 'QQ-00110', last: 'QQ-00112', count: 3 }],
+    })
+  })
+
   it('refuses a malformed query with a 400 that names the field, and a member who may not order', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     for (const [query, message] of [
@@ -132,6 +171,9 @@ describe('alphaCodeFromName', () => {
     ['Ô', 'TAG'],
     ['42', 'TAG'],
     ['l’Île-de-France', 'LID'],
+    ['Ab', 'AB'],
+    ['', 'TAG'],
+    ['Été 2', 'ETE'],
   ])('%s → %s', (name, code) => expect(alphaCodeFromName(name)).toBe(code))
 })
 
