@@ -164,7 +164,7 @@ describe('pairing a scanned free tag', () => {
       keychain: { id: 'kc-cave', name: 'Cave' },
     })
     expect(attached).toEqual({ keychainId: 'kc-cave', keychainName: 'Cave', queued: true })
-    const items = await offlineDb().outbox.toArray()
+    const items = await offlineDb().outbox.orderBy('seq').toArray()
     expect(items.map((item) => item.label)).toEqual(['AGC-00050 → Garage', 'AGC-00051 → Cave'])
   })
 
