@@ -8,8 +8,9 @@ import { webPlugins } from '../../vite.plugins.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const group = process.env.MUTATION_GROUP ?? 'contract'
-// MUTATION_TESTS (comma-separated globs) narrows the rules group to some test files, e.g. the race tests for a
-// run on PostgreSQL of the lines only they reach: `--mutate server/modules/orders/transitions.ts:57-61`.
+// MUTATION_TESTS (comma-separated globs) narrows the rules or offline group to some test files, e.g. the race
+// tests for a run on PostgreSQL of the lines only they reach: `--mutate server/modules/orders/transitions.ts:57-61`,
+// or a file's own tests: `MUTATION_TESTS=src/offline/pairing.test.ts … offline --mutate src/offline/pairing.ts`.
 const only = process.env.MUTATION_TESTS?.split(',').filter(Boolean)
 
 const server = (include: string[]) => ({
@@ -32,7 +33,7 @@ const projects = {
         name: 'web',
         root,
         environment: 'jsdom' as const,
-        include: ['src/offline/**/*.test.{ts,tsx}'],
+        include: only ?? ['src/offline/**/*.test.{ts,tsx}'],
         setupFiles: ['tests/setup-web.ts'],
       },
     },

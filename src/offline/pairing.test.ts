@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ADMIN, keychain, keyOf, NOW, ORG, tag } from '../../tests/offline-rows.ts'
 import { offlineDb, resetOfflineDbForTests } from './db.ts'
 import { asMirroredTag, claimMirror, mirroredKeychain, mirrorKeychain } from './mirror.ts'
-import { drain } from './outbox.ts'
+import { drain, inFlight } from './outbox.ts'
 import { submitPairing } from './pairing.ts'
 import { settlePairing } from './pairing-mirror.ts'
 import { resolveScanOffline } from './scan-offline.ts'
@@ -166,6 +166,29 @@ describe('pairing a scanned free tag', () => {
     expect(attached).toEqual({ keychainId: 'kc-cave', keychainName: 'Cave', queued: true })
     const items = await offlineDb().outbox.orderBy('seq').toArray()
     expect(items.map((item) => item.label)).toEqual(['AGC-00050 → Garage', 'AGC-00051 → Cave'])
+  })
+
+  it('online: while the first try is under way, the worker’s drain leaves the pairing alone (sent once)', async () => {
+    const made = keychain('kc-once', { name: 'Cave 9', keys: [{ ...keyOf('AGC-00050', FREE), id: 'key-9' }] })
+    const takenByDrain: string[] = []
+    const fetch = vi.fn(async () => {
+      const report = await drain(
+        async (each) => {
+          takenByDrain.push(each.id)
+          return { kind: 'unreachable' as const }
+        },
+        { userId: ADMIN },
+      )
+      expect(report.sent + report.refused).toBe(0)
+      return Response.json(made, { status: 201 })
+    })
+    vi.stubGlobal('fetch', fetch)
+    const paired = await submitPairing(context, { kind: 'create', tag: FREE, name: 'Cave 9' })
+    expect(paired).toEqual({ keychainId: 'kc-once', keychainName: 'Cave 9', queued: false })
+    expect(takenByDrain).toEqual([])
+    expect(fetch).toHaveBeenCalledTimes(1)
+    expect(inFlight.size).toBe(0)
+    expect(await offlineDb().outbox.toArray()).toMatchObject([{ kind: 'pairCreate', status: 'sent' }])
   })
 
   it('online, refused: the server’s status, code and message reach the screen', async () => {

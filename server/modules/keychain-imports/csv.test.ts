@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { IMPORT_MAX_ROWS } from '../../../contract/keychain-import.ts'
 import { ApiError } from '../../http/errors.ts'
 import { delimiterOf, headerKey, parseKeychainCsv, unescapeFormula } from './csv.ts'
 
@@ -93,5 +94,53 @@ describe('the keychain CSV reader', () => {
     const broken = refusal('keychain_name\r\nA\r\n"B\r\n')
     expect(broken).toMatchObject({ reason: 'not_csv', line: expect.any(Number) })
     expect(broken.message).toMatch(/^The file is not valid CSV/)
+  })
+
+  it('says each refusal in English: what is wrong and what the columns are', () => {
+    const columns = 'keychain_name, custodian_email, key_name, key_type, tag_code'
+    expect(refusal('').message).toBe('The file is empty: it needs a header line and one row per key.')
+    expect(refusal('keychain_name\r\n').message).toBe('The file has no rows below its header.')
+    expect(refusal('keychain_name,Couleur\r\nA,b').message).toBe(
+      `Unknown column "Couleur": the columns are ${columns}.`,
+    )
+    expect(refusal('keychain_name,Nom du trousseau\r\nA,b').message).toBe(
+      'The column keychain_name appears twice in the header.',
+    )
+    expect(refusal('Clé;Type\r\nA;KEY').message).toBe(
+      `The header must name the column keychain_name (the columns are ${columns}).`,
+    )
+    const broken = refusal('keychain_name\r\nA\r\n"B\r\n')
+    expect(broken.message).toMatch(/^The file is not valid CSV \(line \d+\): ./)
+    expect(broken.message).toContain(`(line ${broken.line})`)
+  })
+
+  it(`takes ${IMPORT_MAX_ROWS} rows, empty ones not counted, and refuses one more`, () => {
+    const rows = Array.from({ length: IMPORT_MAX_ROWS }, (_, n) => `K${n}`)
+    const most = `keychain_name\n${rows.join('\n')}\n,\n`
+    expect(parseKeychainCsv(most).rows).toHaveLength(IMPORT_MAX_ROWS)
+    expect(refusal(`${most}K\n`)).toEqual({
+      reason: 'too_many_rows',
+      message: `The file has more than ${IMPORT_MAX_ROWS} rows: split it into several files.`,
+    })
+  })
+
+  it('trims each cell, takes off a formula’s quote, reads LF files', () => {
+    const { rows, delimiter } = parseKeychainCsv(
+      "keychain_name,key_name,tag_code\n  '=Cave  ,\t'-1 porte ,' \nGarage,,\n",
+    )
+    expect(delimiter).toBe(',')
+    expect(
+      rows.map((row) => [row.line, row.cells.keychain_name, row.cells.key_name, row.cells.tag_code]),
+    ).toEqual([
+      [2, '=Cave', '-1 porte', "'"],
+      [3, 'Garage', '', ''],
+    ])
+    expect(rows[0]!.cells).toEqual({
+      keychain_name: '=Cave',
+      custodian_email: '',
+      key_name: '-1 porte',
+      key_type: '',
+      tag_code: "'",
+    })
   })
 })
