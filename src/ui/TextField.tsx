@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react'
+import { focusOnMount } from '../lib/focus-on-mount.ts'
 import { FieldHelp, fieldHelpIds } from './FieldHelp.tsx'
 
 export type TextFieldProps = {
@@ -43,6 +44,7 @@ export function TextField({
       </label>
       <input
         {...props}
+        ref={props.autoFocus ? focusOnMount : undefined}
         id={id}
         type={type}
         value={value}
