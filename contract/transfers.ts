@@ -225,14 +225,50 @@ export const TransferPageSchema = pageOf(TransferSchema)
 export const TransferListSchema = listOf(TransferSchema)
 
 /**
- * `GET /transfers` (the selected organization's; a CONTACT sees only theirs), newest window first. `status`
- * filters on the computed status; `expired` on the flag (`true` / `false`).
+ * Quick filters of `GET /transfers`, in the organization's calendar: `today`, a window that opens or is due back
+ * today (cancelled ones aside); `overdue`, a keychain picked up and not back a day after its to-date.
+ */
+export const TRANSFER_QUICK_FILTERS = ['today', 'overdue'] as const
+export type TransferQuickFilter = (typeof TRANSFER_QUICK_FILTERS)[number]
+/** What `GET /transfers` sorts by: the window's start (from-date) or its end (to-date), then the id. */
+export const TRANSFER_SORTS = ['start', 'end'] as const
+export type TransferSort = (typeof TRANSFER_SORTS)[number]
+export const SORT_ORDERS = ['asc', 'desc'] as const
+export type SortOrder = (typeof SORT_ORDERS)[number]
+
+/**
+ * `GET /transfers` (the selected organization's; a CONTACT sees only theirs), newest window first unless
+ * `sort` (`start`, `end`) and `order` (`asc`, `desc`; `desc` by default) say otherwise. `status` filters on the
+ * computed status; `expired` on the flag (`true` / `false`); `when` is a quick filter (`today`, `overdue`).
+ * A cursor belongs to the order it was made in.
  */
 export const TransferListQuerySchema = v.object({
   ...PageQuerySchema.entries,
   status: v.optional(TransferStatusSchema),
   expired: v.optional(v.picklist(['true', 'false'], 'expired must be true or false.')),
+  when: v.optional(v.picklist(TRANSFER_QUICK_FILTERS, 'when must be today or overdue.')),
+  sort: v.optional(v.picklist(TRANSFER_SORTS, 'sort must be start or end.')),
+  order: v.optional(v.picklist(SORT_ORDERS, 'order must be asc or desc.')),
 })
+
+/**
+ * `GET /keychains/{id}/transfers/overlaps`: the keychain's transfers that would refuse a new one from `fromDate`
+ * to `toDate` (409 `transfer_overlap` on `POST`), by the same rule, so a form can say it before submitting.
+ */
+export const TransferOverlapQuerySchema = v.pipe(
+  v.object({ fromDate: CalendarDateSchema, toDate: CalendarDateSchema }),
+  v.forward(
+    v.partialCheck(
+      [['fromDate'], ['toDate']],
+      (input) => input.toDate > input.fromDate,
+      'The to-date must be after the from-date.',
+    ),
+    ['toDate'],
+  ),
+)
+
+/** `GET /users/{id}/transfers`: the transfers addressed to a member of the organization, newest window first. */
+export const MemberTransfersQuerySchema = PageQuerySchema
 export type TransferListQuery = v.InferInput<typeof TransferListQuerySchema>
 
 /** `GET /keychains/{id}/transfers`: the keychain's authorizations, past and current, newest window first. */

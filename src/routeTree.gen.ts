@@ -37,6 +37,7 @@ import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './r
 import { Route as Char123LocaleChar125AppReportsChar123ReportChar125RouteImport } from './routes/{-$locale}/app/reports/{-$report}'
 import { Route as Char123LocaleChar125AppTransfersIndexRouteImport } from './routes/{-$locale}/app/transfers/index'
 import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
+import { Route as Char123LocaleChar125AppTransfersNewRouteImport } from './routes/{-$locale}/app/transfers/new'
 import { Route as Char123LocaleChar125AppUsersIdRouteImport } from './routes/{-$locale}/app/users/$id'
 import { Route as Char123LocaleChar125AppKeychainsIdIndexRouteImport } from './routes/{-$locale}/app/keychains/$id/index'
 import { Route as Char123LocaleChar125AppKeychainsIdCreateTransferRouteImport } from './routes/{-$locale}/app/keychains/$id/create-transfer'
@@ -215,6 +216,12 @@ const Char123LocaleChar125AppUsersIndexRoute =
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppUsersIdRoute =
+const Char123LocaleChar125AppTransfersNewRoute =
+  Char123LocaleChar125AppTransfersNewRouteImport.update({
+    id: '/transfers/new',
+    path: '/transfers/new',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
   Char123LocaleChar125AppUsersIdRouteImport.update({
     id: '/users/$id',
     path: '/users/$id',
@@ -293,6 +300,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
+  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
@@ -330,6 +338,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/transfers': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
+  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
   '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdIndexRoute
@@ -370,6 +379,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
+  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
   '/{-$locale}/app/keychains/$id/': typeof Char123LocaleChar125AppKeychainsIdIndexRoute
   '/{-$locale}/app/organizations/$id/': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
@@ -411,6 +421,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
     | '/{-$locale}/app/transfers/requests/$requestId'
+    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/keychains/$id/'
     | '/{-$locale}/app/organizations/$id/'
     | '/{-$locale}/app/transfers/requests/'
@@ -448,6 +459,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/organizations/$id/_new-order'
     | '/{-$locale}/app/transfers/requests/$requestId'
     | '/{-$locale}/app/keychains/$id'
+    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/organizations/$id'
     | '/{-$locale}/app/transfers/requests'
     | '/{-$locale}/app/organizations/$id/new-order'
@@ -487,6 +499,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/transfers/requests/$requestId'
     | '/{-$locale}/app/keychains/$id/'
     | '/{-$locale}/app/organizations/$id/'
+    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/transfers/requests/'
     | '/{-$locale}/app/organizations/$id/new-order/'
   fileRoutesById: FileRoutesById
@@ -706,6 +719,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/app/keychains/$id/'
       preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIdIndexRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    '/{-$locale}/app/transfers/new': {
+      id: '/{-$locale}/app/transfers/new'
+      path: '/transfers/new'
+      fullPath: '/{-$locale}/app/transfers/new'
+      preLoaderRoute: typeof Char123LocaleChar125AppTransfersNewRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     }
     '/{-$locale}/app/keychains/$id/create-transfer': {
       id: '/{-$locale}/app/keychains/$id/create-transfer'
@@ -789,6 +809,7 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
   {
     Char123LocaleChar125AppActivityRoute: Char123LocaleChar125AppActivityRoute,
     Char123LocaleChar125AppPlansRoute: Char123LocaleChar125AppPlansRoute,
+  Char123LocaleChar125AppTransfersNewRoute: typeof Char123LocaleChar125AppTransfersNewRoute
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
     Char123LocaleChar125AppSyncRoute: Char123LocaleChar125AppSyncRoute,
@@ -831,6 +852,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppTransfersRequestsRequestIdRoute:
       Char123LocaleChar125AppTransfersRequestsRequestIdRoute,
     Char123LocaleChar125AppKeychainsIdIndexRoute:
+    Char123LocaleChar125AppTransfersNewRoute:
+      Char123LocaleChar125AppTransfersNewRoute,
       Char123LocaleChar125AppKeychainsIdIndexRoute,
     Char123LocaleChar125AppOrganizationsIdIndexRoute:
       Char123LocaleChar125AppOrganizationsIdIndexRoute,

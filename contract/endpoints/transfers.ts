@@ -1,13 +1,17 @@
-import { IdParamsSchema } from '../common.ts'
+import { IdParamsSchema, PageQuerySchema } from '../common.ts'
 import { PickupBodySchema, ReceiptSchema } from '../receipts.ts'
+import { HoldingsPageSchema } from '../reports.ts'
 import { ScanHeadersSchema } from '../scans.ts'
 import {
   ExtensionDecisionSchema,
   ExtensionParamsSchema,
   ExtensionRequestSchema,
   KeychainTransfersQuerySchema,
+  MemberTransfersQuerySchema,
   TransferCreateSchema,
   TransferListQuerySchema,
+  TransferListSchema,
+  TransferOverlapQuerySchema,
   TransferPageSchema,
   TransferRequestsQuerySchema,
   TransferSchema,
@@ -29,6 +33,30 @@ export const transferEndpoints = {
     params: IdParamsSchema,
     body: TransferCreateSchema,
     response: TransferSchema,
+  }),
+  /** The keychain's transfers a new one from `fromDate` to `toDate` would overlap (what `create` refuses, 409). */
+  overlaps: endpoint({
+    method: 'get',
+    path: '/keychains/:id/transfers/overlaps',
+    params: IdParamsSchema,
+    query: TransferOverlapQuerySchema,
+    response: TransferListSchema,
+  }),
+  /** A member's page: the transfers addressed to them, newest window first. */
+  ofMember: endpoint({
+    method: 'get',
+    path: '/users/:id/transfers',
+    params: IdParamsSchema,
+    query: MemberTransfersQuerySchema,
+    response: TransferPageSchema,
+  }),
+  /** A member's page: who they are and the keychains they hold now, by name, with the day each is due back. */
+  memberHoldings: endpoint({
+    method: 'get',
+    path: '/users/:id/holdings',
+    params: IdParamsSchema,
+    query: PageQuerySchema,
+    response: HoldingsPageSchema,
   }),
   list: endpoint({
     method: 'get',

@@ -240,6 +240,13 @@ const aboutAPerson = (path: string) =>
   }))
 
 type OrderOptions = Parameters<typeof makeOrder>[2]
+/** A member's page, read by the caller about themself; another organization's admin is a 404. */
+const aboutOneself = (part: string): Fixture => ({
+  access: selected('read__transfer'),
+  own: async (w, caller) => ({ path: `/api/users/${caller?.id ?? w.callers.MEMBER.id}/${part}` }),
+  foreign: async (w) => ({ path: `/api/users/${w.foreignAdminId}/${part}` }),
+})
+
 const orderPath = async (w: World, organizationId: string, suffix = '', options: OrderOptions = {}) =>
   `/api/orders/${(await makeOrder(w.t, organizationId, options)).id}${suffix}`
 /** An order action route, tried on an order of each organization in the status the action needs. */
@@ -504,6 +511,15 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   'GET /transfers/:id/receipt': {
     access: 'signedIn',
+  'GET /keychains/:id/transfers/overlaps': inEach(selected('create__transfer'), async (w, id) => ({
+    path: await keychainPath(
+      w,
+      id,
+      `/transfers/overlaps?fromDate=${parisDay(w.t)}&toDate=${parisDay(w.t, 2)}`,
+    ),
+  })),
+  'GET /users/:id/holdings': aboutOneself('holdings'),
+  'GET /users/:id/transfers': aboutOneself('transfers'),
     own: async (w, caller) => ({ path: `/api/transfers/${await receiptOf(w, w.own, caller)}/receipt` }),
     foreign: async (w) => ({ path: `/api/transfers/${await receiptOf(w, w.foreign, null)}/receipt` }),
   },

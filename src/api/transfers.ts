@@ -1,7 +1,15 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { calendarDayIn } from '../../contract/calendar-day.ts'
 import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
 import type { Acceptance } from '../../contract/receipts.ts'
-import type { Transfer, TransferCreate, TransferStatus } from '../../contract/transfers.ts'
+import type {
+  SortOrder,
+  Transfer,
+  TransferCreate,
+  TransferQuickFilter,
+  TransferSort,
+  TransferStatus,
+} from '../../contract/transfers.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import type { memberKeys } from './members.ts'
@@ -11,14 +19,52 @@ export const transferKeys = {
   /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */
   all: ['transfers'] as const,
   list: (organizationId: string, filter: TransferFilter, cursor: string | null) =>
-    ['transfers', organizationId, 'list', filter.status ?? '', String(filter.expired ?? ''), cursor] as const,
+    [
+      'transfers',
+      organizationId,
+      'list',
+      filter.status ?? '',
+      String(filter.expired ?? ''),
+      filter.when ?? '',
+      filter.sort ?? '',
+      filter.order ?? '',
+      cursor,
+    ] as const,
+  overlaps: (keychainId: string, fromDate: string, toDate: string) =>
+    ['transfers', 'overlaps', keychainId, fromDate, toDate] as const,
   ofKeychain: (organizationId: string, keychainId: string, cursor: string | null) =>
     ['transfers', organizationId, 'keychain', keychainId, cursor] as const,
   requests: (cursor: string | null) => ['transfers', 'requests', cursor] as const,
   one: (id: string) => ['transfers', 'one', id] as const,
 }
 
-export type TransferFilter = { status?: TransferStatus | undefined; expired?: boolean | undefined }
+export type TransferFilter = {
+  status?: TransferStatus | undefined
+  expired?: boolean | undefined
+  /** A quick filter: windows opening or due back today, or keychains late. */
+  when?: TransferQuickFilter | undefined
+  sort?: TransferSort | undefined
+  order?: SortOrder | undefined
+}
+
+/**
+ * The list as the server would give it, from the device's mirror (offline): the same filters and order. "Today"
+ * is the device's calendar day there (the organization's time zone is the server's to know).
+ */
+function mirroredList(rows: Transfer[], filter: TransferFilter): Transfer[] {
+  const today = calendarDayIn(Intl.DateTimeFormat().resolvedOptions().timeZone, new Date())
+  const kept = rows.filter(
+    (each) =>
+      (!filter.status || each.status === filter.status) &&
+      (filter.expired === undefined || each.expired === filter.expired) &&
+      (filter.when !== 'today' ||
+        (each.status !== 'CANCELLED' && (each.fromDate === today || each.toDate === today))) &&
+      (filter.when !== 'overdue' || (each.status === 'RETURNING' && each.expired)),
+  )
+  const key = (each: Transfer) => `${filter.sort === 'end' ? each.endsAt : each.startsAt} ${each.id}`
+  const sorted = kept.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0))
+  return filter.order === 'asc' ? sorted : sorted.reverse()
+}
 
 const expiredParam = (expired: boolean | undefined) =>
   expired === undefined ? undefined : expired ? ('true' as const) : ('false' as const)
@@ -34,6 +80,9 @@ export const transferListQuery = (organizationId: string, filter: TransferFilter
             query: {
               status: filter.status,
               expired: expiredParam(filter.expired),
+              when: filter.when,
+              sort: filter.sort,
+              order: filter.order,
               cursor: cursor ?? undefined,
             },
           }),
@@ -42,11 +91,7 @@ export const transferListQuery = (organizationId: string, filter: TransferFilter
           cursor
             ? undefined
             : {
-                data: (await (await mirrorStore()).mirroredTransfers(organizationId)).filter(
-                  (each) =>
-                    (!filter.status || each.status === filter.status) &&
-                    (filter.expired === undefined || each.expired === filter.expired),
-                ),
+                data: mirroredList(await (await mirrorStore()).mirroredTransfers(organizationId), filter),
                 nextCursor: null,
               },
       ),
@@ -74,6 +119,18 @@ export const keychainTransfersQuery = (organizationId: string, keychainId: strin
                 nextCursor: null,
               },
       ),
+  })
+
+/**
+ * The keychain's transfers a new one from `fromDate` to `toDate` would overlap (what authorizing it refuses);
+ * online only: the form says it before submitting, the server decides.
+ */
+export const overlapsQuery = (keychainId: string, fromDate: string, toDate: string) =>
+  queryOptions({
+    queryKey: transferKeys.overlaps(keychainId, fromDate, toDate),
+    queryFn: async () =>
+      (await call(transferEndpoints.overlaps, { params: { id: keychainId }, query: { fromDate, toDate } }))
+        .data,
   })
 
 /** Transfers addressed to me, in every organization: open ones first. */

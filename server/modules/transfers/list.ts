@@ -1,11 +1,19 @@
-import { and, desc, eq, lt, not, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, lt, lte, ne, not, or, type SQL, sql } from 'drizzle-orm'
 import type { Role } from '../../../contract/permissions.ts'
 import { isOpen } from '../../../contract/transfer-state.ts'
-import type { Transfer, TransferStatus } from '../../../contract/transfers.ts'
+import {
+  RETURN_GRACE_MS,
+  type SortOrder,
+  type Transfer,
+  type TransferQuickFilter,
+  type TransferSort,
+  type TransferStatus,
+} from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
 import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { expiredWhere, openWhere, statusWhere } from './conditions.ts'
+import { overlapWhere } from './service.ts'
 import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers } from './view.ts'
 
 export type TransferPage = { data: Transfer[]; nextCursor: string | null }
@@ -35,11 +43,27 @@ function afterWindow(startsAt: Date, id: string): SQL {
   )!
 }
 
+/** The order of a list: by the window's start or end instant, then the id, descending or ascending. */
+type Ordering = { sort: TransferSort; order: SortOrder }
+const NEWEST_WINDOW_FIRST: Ordering = { sort: 'start', order: 'desc' }
+
+const orderColumn = (sort: TransferSort) => (sort === 'end' ? transfers.endsAt : transfers.startsAt)
+
+/** After (instant, id) in the given order. */
+function afterInOrder(ordering: Ordering, instant: Date, id: string): SQL {
+  const column = orderColumn(ordering.sort)
+  if (ordering.order === 'desc') {
+    return or(lt(column, instant), and(eq(column, instant), sql`${transfers.id} < ${id}`))!
+  }
+  return or(gt(column, instant), and(eq(column, instant), sql`${transfers.id} > ${id}`))!
+}
+
 async function windowPage(
   db: Db,
   input: {
     where: SQL | undefined
     query: PageQuery
+    ordering?: Ordering
     callerId: string
     /** The caller's role in the organization of these transfers, known from the session's scope. */
     callerRole: { organizationId: string; role: Role }
@@ -48,15 +72,20 @@ async function windowPage(
   },
 ): Promise<TransferPage> {
   const limit = pageLimit(input.query.limit)
+  const ordering = input.ordering ?? NEWEST_WINDOW_FIRST
   const after = input.query.cursor ? windowCursor(input.query.cursor, 2) : null
+  const direction = ordering.order === 'desc' ? desc : asc
   const rows: TransferViewRow[] = await selectTransfers(db)
-    .where(and(input.where, after ? afterWindow(after.startsAt, after.id) : undefined))
-    .orderBy(desc(transfers.startsAt), desc(transfers.id))
+    .where(and(input.where, after ? afterInOrder(ordering, after.startsAt, after.id) : undefined))
+    .orderBy(direction(orderColumn(ordering.sort)), direction(transfers.id))
     .limit(limit + 1)
   const page = toPage(
     rows,
     limit,
-    (row) => [row.transfer.startsAt.toISOString(), row.transfer.id],
+    (row) => [
+      (ordering.sort === 'end' ? row.transfer.endsAt : row.transfer.startsAt).toISOString(),
+      row.transfer.id,
+    ],
     (row) => row,
   )
   const roles = new Map([[input.callerRole.organizationId, input.callerRole.role]])
@@ -65,15 +94,41 @@ async function windowPage(
 }
 
 /**
- * `GET /transfers`: the organization's transfers, newest window first; a CONTACT sees only those addressed to
- * them. `status` filters on the computed status, `expired` on the flag.
+ * A quick filter as SQL. `today` (the organization's calendar day `today`): a window that opens or is due back
+ * that day, cancelled ones aside. `overdue`: picked up and not returned `RETURN_GRACE_MS` after the to-date began.
+ */
+export function quickFilterWhere(filter: TransferQuickFilter, today: string, now: Date): SQL {
+  if (filter === 'today') {
+    return and(
+      or(eq(transfers.fromDate, today), eq(transfers.toDate, today)),
+      ne(transfers.status, 'CANCELLED'),
+    )!
+  }
+  return and(
+    eq(transfers.status, 'TRANSFERRED'),
+    lte(transfers.endsAt, new Date(now.getTime() - RETURN_GRACE_MS)),
+  )!
+}
+
+/**
+ * `GET /transfers`: the organization's transfers, newest window first unless `sort`/`order` say otherwise; a
+ * CONTACT sees only those addressed to them. `status` filters on the computed status, `expired` on the flag,
+ * `when` is a quick filter judged on `today`, the organization's calendar day.
  */
 export function listOrganizationTransfers(
   db: Db,
   input: {
     organizationId: string
     caller: { userId: string; role: Role }
-    query: PageQuery & { status?: TransferStatus; expired?: 'true' | 'false' }
+    query: PageQuery & {
+      status?: TransferStatus
+      expired?: 'true' | 'false'
+      when?: TransferQuickFilter
+      sort?: TransferSort
+      order?: SortOrder
+    }
+    /** The organization's calendar day at `now` (for `when=today`). */
+    today: string
     now: Date
     publicUrl: string
   },
@@ -85,7 +140,9 @@ export function listOrganizationTransfers(
       input.caller.role === 'CONTACT' ? eq(transfers.recipientId, input.caller.userId) : undefined,
       query.status ? statusWhere(query.status, now) : undefined,
       query.expired ? expiredWhere(query.expired === 'true', now) : undefined,
+      query.when ? quickFilterWhere(query.when, input.today, now) : undefined,
     ),
+    ordering: { sort: query.sort ?? 'start', order: query.order ?? 'desc' },
     query,
     callerId: input.caller.userId,
     callerRole: { organizationId: input.organizationId, role: input.caller.role },
@@ -111,6 +168,28 @@ export function listKeychainTransfers(
       eq(transfers.organizationId, input.organizationId),
       eq(transfers.keychainId, input.keychainId),
     ),
+    query: input.query,
+    callerId: input.caller.userId,
+    callerRole: { organizationId: input.organizationId, role: input.caller.role },
+    now: input.now,
+    publicUrl: input.publicUrl,
+  })
+}
+
+/** `GET /users/{id}/transfers`: the transfers addressed to a member of the organization, newest window first. */
+export function listMemberTransfers(
+  db: Db,
+  input: {
+    organizationId: string
+    memberId: string
+    caller: { userId: string; role: Role }
+    query: PageQuery
+    now: Date
+    publicUrl: string
+  },
+): Promise<TransferPage> {
+  return windowPage(db, {
+    where: and(eq(transfers.organizationId, input.organizationId), eq(transfers.recipientId, input.memberId)),
     query: input.query,
     callerId: input.caller.userId,
     callerRole: { organizationId: input.organizationId, role: input.caller.role },
@@ -161,4 +240,34 @@ export async function listRequests(
     data: await toTransfers(db, page.data, input.userId, now, input.publicUrl),
     nextCursor: page.nextCursor,
   }
+}
+
+/**
+ * `GET /keychains/{id}/transfers/overlaps`: the keychain's transfers whose window meets `[startsAt, endsAt)` by
+ * the rule `POST /keychains/{id}/transfers` refuses with (`overlapWhere`), soonest window first (at most 10).
+ */
+export async function listOverlappingTransfers(
+  db: Db,
+  input: {
+    organizationId: string
+    keychainId: string
+    startsAt: Date
+    endsAt: Date
+    caller: { userId: string; role: Role }
+    now: Date
+    publicUrl: string
+  },
+): Promise<Transfer[]> {
+  const rows: TransferViewRow[] = await selectTransfers(db)
+    .where(
+      and(
+        eq(transfers.organizationId, input.organizationId),
+        eq(transfers.keychainId, input.keychainId),
+        overlapWhere(input.startsAt, input.endsAt, input.now),
+      ),
+    )
+    .orderBy(asc(transfers.startsAt), asc(transfers.id))
+    .limit(10)
+  const roles = new Map([[input.organizationId, input.caller.role]])
+  return toTransfers(db, rows, input.caller.userId, input.now, input.publicUrl, roles)
 }

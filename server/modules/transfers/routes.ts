@@ -14,9 +14,16 @@ import { findKeychain } from '../keychains/service.ts'
 import { photoBytes } from '../receipts/photo.ts'
 import { receiptRoutes } from '../receipts/routes.ts'
 import { checkedAcceptance } from '../receipts/service.ts'
+import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
+import { timeZoneOf } from '../subscriptions/service.ts'
 import { chaseTransfer } from './chase.ts'
 import { decideExtension, requestExtension } from './extensions.ts'
-import { listKeychainTransfers, listOrganizationTransfers, listRequests } from './list.ts'
+import {
+  listKeychainTransfers,
+  listOrganizationTransfers,
+  listOverlappingTransfers,
+  listRequests,
+} from './list.ts'
 import { type PickupInput, recordPickup } from './pickups.ts'
 import { cancelTransfer, createTransfer, getTransfer } from './service.ts'
 import { type TransferViewRow, toTransfer, withKeychainTags } from './view.ts'
@@ -111,14 +118,45 @@ export function transferRoutes(api: ApiRouter, deps: AppDeps): void {
 
   api.route(
     {
+      ...transferEndpoints.overlaps,
+      summary:
+        'The keychain’s transfers a new one from `fromDate` to `toDate` would overlap: what authorizing it would refuse (409 `transfer_overlap`), said before submitting',
+      access: inSelectedOrganization('create__transfer'),
+      responses: { 200: { description: 'The transfers in the way (none: the window is free)' } },
+    },
+    async (c, { organization, session, params, query }) => {
+      const keychain = await findKeychain(db, organization.organizationId, params.id)
+      const timeZone = await timeZoneOf(db, organization.organizationId)
+      const data = await listOverlappingTransfers(db, {
+        organizationId: organization.organizationId,
+        keychainId: keychain.id,
+        startsAt: startOfDayIn(timeZone, query.fromDate),
+        endsAt: startOfDayIn(timeZone, query.toDate),
+        caller: { userId: session.user.id, role: organization.role },
+        now: deps.clock.now(),
+        publicUrl,
+      })
+      return c.json({ data }, 200)
+    },
+  )
+
+  api.route(
+    {
       ...transferEndpoints.list,
       summary:
-        "The selected organization's transfers (a CONTACT's: those addressed to them), newest window first; `status`, `expired`",
+        "The selected organization's transfers (a CONTACT's: those addressed to them), newest window first; `status`, `expired`, `when` (`today`, `overdue`), `sort` (`start`, `end`) and `order` (`asc`, `desc`)",
       access: inSelectedOrganization('read__transfer'),
       responses: { 200: { description: 'A page of transfers' } },
     },
-    async (c, { organization, session, query }) =>
-      c.json(await listOrganizationTransfers(db, listing(organization, session.user.id, query)), 200),
+    async (c, { organization, session, query }) => {
+      const input = listing(organization, session.user.id, query)
+      // The organization's calendar day, read only when a filter needs it.
+      const today =
+        query.when === 'today'
+          ? calendarDayIn(await timeZoneOf(db, organization.organizationId), input.now)
+          : ''
+      return c.json(await listOrganizationTransfers(db, { ...input, today }), 200)
+    },
   )
 
   api.route(

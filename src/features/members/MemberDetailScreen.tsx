@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import type { Member } from '../../../contract/organizations.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
 import { memberQuery, useUpdateMember } from '../../api/members.ts'
+import { useProfile } from '../../api/profile.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { ApiError } from '../../lib/api.ts'
 import { emailProblem } from '../../lib/email-field.ts'
@@ -14,8 +15,10 @@ import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { useAppForm } from '../../ui/form.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
-import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { MemberHoldingsSection } from './MemberHoldingsSection.tsx'
+import { MemberTransfersSection } from './MemberTransfersSection.tsx'
 
 type Status = 'ACTIVE' | 'DISABLED'
 
@@ -169,7 +172,8 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
   )
 }
 
-export function MemberDetailScreen({ organizationId, userId }: { organizationId: string; userId: string }) {
+/** The member's details and form: ADMIN and MANAGER read them (`read__member`), ADMIN edits them. */
+function MemberDetails({ organizationId, userId }: { organizationId: string; userId: string }) {
   const { data, isPending, isError, error, refetch } = useQuery(memberQuery(organizationId, userId))
   if (isPending) return <LoadingState label={<Trans>Loading the user…</Trans>} />
   if (isError)
@@ -187,5 +191,35 @@ export function MemberDetailScreen({ organizationId, userId }: { organizationId:
         <MemberForm key={data.id} organizationId={organizationId} member={data} />
       </Card>
     </>
+  )
+}
+
+/**
+ * `/app/users/{id}`: a member's page. Their details (for those who read members), what they hold now and the
+ * transfers addressed to them; every member sees their own page too.
+ */
+export function MemberDetailScreen({ organizationId, userId }: { organizationId: string; userId: string }) {
+  const canReadMembers = useAbility().can('read', 'member')
+  const isSelf = useProfile()?.id === userId
+  if (!canReadMembers && !isSelf)
+    return (
+      <EmptyState title={<Trans>This page is for managers and administrators.</Trans>}>
+        <p className="text-slate-700">
+          <Trans>You can see your own page: what you hold and your transfers.</Trans>
+        </p>
+      </EmptyState>
+    )
+  return (
+    <div className="flex flex-col gap-6">
+      {canReadMembers ? (
+        <MemberDetails organizationId={organizationId} userId={userId} />
+      ) : (
+        <PageHeader title={<Trans>My keychains and transfers</Trans>} />
+      )}
+      <div className="grid gap-6 xl:grid-cols-2">
+        <MemberHoldingsSection organizationId={organizationId} userId={userId} />
+        <MemberTransfersSection organizationId={organizationId} userId={userId} />
+      </div>
+    </div>
   )
 }

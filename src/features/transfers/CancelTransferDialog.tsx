@@ -4,15 +4,21 @@ import type { Transfer } from '../../../contract/transfers.ts'
 import { useCancelTransfer } from '../../api/transfers.ts'
 import { ApiError } from '../../lib/api.ts'
 import { personName } from '../../lib/labels.ts'
-import { Button } from '../../ui/Button.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
-/** Cancels a SCHEDULED transfer after asking; the recipient is told by e-mail. */
-export function CancelTransferButton({ transfer }: { transfer: Transfer }) {
+/** Asks before cancelling a SCHEDULED transfer (opened from a row's menu); the recipient is told by e-mail. */
+export function CancelTransferDialog({
+  transfer,
+  isOpen,
+  onOpenChange,
+}: {
+  transfer: Transfer
+  isOpen: boolean
+  onOpenChange: (open: boolean) => void
+}) {
   const { t } = useLingui()
   const cancelTransfer = useCancelTransfer()
-  const [open, setOpen] = useState(false)
   const [pending, setPending] = useState(false)
   const recipient = personName(transfer.recipient)
   const cancel = async () => {
@@ -31,28 +37,22 @@ export function CancelTransferButton({ transfer }: { transfer: Transfer }) {
       })
     } finally {
       setPending(false)
-      setOpen(false)
+      onOpenChange(false)
     }
   }
   return (
-    <>
-      <Button variant="secondary" onPress={() => setOpen(true)}>
-        <Trans>Cancel the transfer</Trans>
-      </Button>
-      <ConfirmDialog
-        isOpen={open}
-        onOpenChange={setOpen}
-        title={<Trans>Cancel this transfer?</Trans>}
-        confirmLabel={<Trans>Cancel the transfer</Trans>}
-        isPending={pending}
-        dismissLabel={<Trans>Keep it</Trans>}
-        onConfirm={() => void cancel()}
-      >
-        <Trans>
-          {recipient} will no longer be able to pick up “{transfer.keychain.name}”, and will be told by
-          e-mail.
-        </Trans>
-      </ConfirmDialog>
-    </>
+    <ConfirmDialog
+      isOpen={isOpen}
+      onOpenChange={onOpenChange}
+      title={<Trans>Cancel this transfer?</Trans>}
+      confirmLabel={<Trans>Cancel the transfer</Trans>}
+      isPending={pending}
+      dismissLabel={<Trans>Keep it</Trans>}
+      onConfirm={() => void cancel()}
+    >
+      <Trans>
+        {recipient} will no longer be able to pick up “{transfer.keychain.name}”, and will be told by e-mail.
+      </Trans>
+    </ConfirmDialog>
   )
 }

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { useState } from 'react'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { useDecideExtension } from '../../api/transfers.ts'
 import { formatCalendarDate } from '../../lib/format.ts'
@@ -7,8 +8,9 @@ import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { toasts } from '../../ui/toast/store.ts'
-import { CancelTransferButton } from './CancelTransferButton.tsx'
+import { CancelTransferDialog } from './CancelTransferDialog.tsx'
 import { ChaseTransferButton } from './ChaseTransferButton.tsx'
+import { type MenuItem, TransferMenu } from './TransferMenu.tsx'
 
 /** A holder's pending request for more time, with the manager's two answers. */
 function ExtensionDecision({ transfer }: { transfer: Transfer }) {
@@ -48,7 +50,10 @@ function ExtensionDecision({ transfer }: { transfer: Transfer }) {
   )
 }
 
-/** What a manager can do with a transfer of a list: cancel it, answer a request for more time, chase it. */
+/**
+ * What a manager can do with a transfer of a list: answer a request for more time, chase it, and, in the row's
+ * "More actions" menu (out of the way of a slip), cancel it.
+ */
 export function TransferActions({
   transfer,
   canCancel,
@@ -59,13 +64,33 @@ export function TransferActions({
   /** Authorizing transfers: answering requests for more time and chasing late keychains go with it. */
   canManage: boolean
 }) {
+  const { t } = useLingui()
+  const [cancelling, setCancelling] = useState(false)
   const cancel = canCancel && transfer.status === 'SCHEDULED'
   if (!cancel && !canManage) return null
+  const keychain = transfer.keychain.name
+  const menu: MenuItem[] = cancel
+    ? [
+        {
+          id: 'cancel',
+          label: <Trans>Cancel the transfer</Trans>,
+          tone: 'danger',
+          onSelect: () => setCancelling(true),
+        },
+      ]
+    : []
   return (
-    <div className="flex flex-col items-start gap-2">
-      {cancel ? <CancelTransferButton transfer={transfer} /> : null}
-      {canManage ? <ExtensionDecision transfer={transfer} /> : null}
-      {canManage ? <ChaseTransferButton transfer={transfer} /> : null}
+    <div className="flex items-start gap-2">
+      {canManage ? (
+        <div className="flex flex-col items-start gap-2">
+          <ExtensionDecision transfer={transfer} />
+          <ChaseTransferButton transfer={transfer} />
+        </div>
+      ) : null}
+      <TransferMenu label={t`More actions for the transfer of “${keychain}”`} items={menu} />
+      {cancel ? (
+        <CancelTransferDialog transfer={transfer} isOpen={cancelling} onOpenChange={setCancelling} />
+      ) : null}
     </div>
   )
 }

@@ -113,8 +113,11 @@ describe('transfer form', () => {
     )
     expect(screen.getByText(spelled)).toBeTruthy()
     await submit(form)
-    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit]
+    // The form also asks whether the days overlap another transfer (a GET); the authorization is the POST.
+    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][]
+    const [url, init] = calls.find(([, request]) => request.method === 'POST')!
     expect(url).toBe('/api/keychains/00000000-0000-4000-8000-0000000000k1/transfers')
+    expect(calls.filter(([, request]) => request.method === 'POST')).toHaveLength(1)
     const body = JSON.parse(init.body as string)
     expect(body.recipient).toEqual({ kind: 'email', email: 'new@example.com', locale: 'en' })
     expect(body.fromDate).toMatch(/^\d{4}-\d{2}-\d{2}$/)

@@ -16,6 +16,8 @@ import { Button } from '../../ui/Button.tsx'
 import { useAppForm } from '../../ui/form.tsx'
 import { BoundDateField } from '../../ui/form-date-field.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { EndDatePresets } from './EndDatePresets.tsx'
+import { OverlapWarning } from './OverlapWarning.tsx'
 
 const NEW_RECIPIENT = 'email'
 
@@ -97,6 +99,7 @@ export function TransferForm({
   useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
   const choice = useStore(form.store, (state) => state.values.recipient)
   const fromDate = useStore(form.store, (state) => state.values.fromDate)
+  const toDate = useStore(form.store, (state) => state.values.toDate)
 
   return (
     <form
@@ -175,14 +178,23 @@ export function TransferForm({
           }}
         >
           {() => (
-            <BoundDateField
-              label={t`To`}
-              min={fromDate ? dayAfter(fromDate) : dayAfter(firstDay)}
-              description={<Trans>The day it is due back at the organization.</Trans>}
-            />
+            <div className="flex flex-col gap-2">
+              <BoundDateField
+                label={t`To`}
+                min={fromDate ? dayAfter(fromDate) : dayAfter(firstDay)}
+                description={<Trans>The day it is due back at the organization.</Trans>}
+              />
+              <EndDatePresets
+                today={firstDay}
+                fromDate={fromDate}
+                value={toDate}
+                onPick={(day) => form.setFieldValue('toDate', day)}
+              />
+            </div>
           )}
         </form.AppField>
       </div>
+      <OverlapWarning keychainId={keychainId} fromDate={fromDate} toDate={toDate} />
       {problem ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 font-medium text-red-900">
           {problem}

@@ -1,18 +1,22 @@
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Trans } from '@lingui/react/macro'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { TRANSFER_STATUSES, type TransferStatus } from '../../../contract/transfers.ts'
+import { Plus } from 'lucide-react'
 import { type TransferFilter, transferListQuery } from '../../api/transfers.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { useHref } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { Button, buttonClass } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
-import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
-import { TRANSFER_STATUS_LABELS } from './labels.ts'
 import { TransferActions } from './TransferActions.tsx'
+import { TransferListFilters } from './TransferListFilters.tsx'
 import { TransferTable } from './TransferTable.tsx'
 
-/** `/app/transfers`: the selected organization's transfers, filtered by status and expiry (kept in the URL). */
+/**
+ * `/app/transfers`: the selected organization's transfers, with quick filters (today, overdue), status, expiry and
+ * order kept in the URL, and the way to a new transfer.
+ */
 export function TransferListScreen({
   organizationId,
   filter,
@@ -22,7 +26,6 @@ export function TransferListScreen({
   filter: TransferFilter
   onFilterChange: (filter: TransferFilter) => void
 }) {
-  const { t, i18n } = useLingui()
   const href = useHref()
   const ability = useAbility()
   const { cursor, pager } = useCursorPages()
@@ -35,33 +38,15 @@ export function TransferListScreen({
   const canOpenKeychains = ability.can('read', 'keychain')
   return (
     <>
-      <PageHeader title={<Trans>Transfers</Trans>} />
-      <div className="mb-6 grid max-w-2xl gap-4 sm:grid-cols-2">
-        <SelectField
-          label={t`Status`}
-          name="status"
-          value={filter.status ?? ''}
-          onChange={(value) => onFilterChange({ ...filter, status: (value || undefined) as TransferStatus })}
-          options={[
-            { value: '', label: t`All statuses` },
-            ...TRANSFER_STATUSES.map((status) => ({
-              value: status,
-              label: i18n._(TRANSFER_STATUS_LABELS[status]),
-            })),
-          ]}
-        />
-        <SelectField
-          label={t`Expiry`}
-          name="expired"
-          value={filter.expired === undefined ? '' : String(filter.expired)}
-          onChange={(value) => onFilterChange({ ...filter, expired: value ? value === 'true' : undefined })}
-          options={[
-            { value: '', label: t`Expired or not` },
-            { value: 'true', label: t`Expired only` },
-            { value: 'false', label: t`Not expired` },
-          ]}
-        />
-      </div>
+      <PageHeader title={<Trans>Transfers</Trans>}>
+        {canManage ? (
+          <AppLink href={href('/app/transfers/new')} className={buttonClass('primary')}>
+            <Plus aria-hidden className="size-4" />
+            <Trans>New transfer</Trans>
+          </AppLink>
+        ) : null}
+      </PageHeader>
+      <TransferListFilters filter={filter} onChange={onFilterChange} />
       {list.isPending ? (
         <LoadingState label={<Trans>Loading the transfers…</Trans>} />
       ) : list.isError ? (
@@ -71,9 +56,22 @@ export function TransferListScreen({
         />
       ) : list.data.data.length === 0 ? (
         <EmptyState title={<Trans>No transfer matches.</Trans>}>
-          <p className="text-slate-700">
-            <Trans>Transfers are authorized from a keychain's page.</Trans>
-          </p>
+          {filter.when || filter.status || filter.expired !== undefined ? (
+            <Button
+              variant="secondary"
+              onPress={() => onFilterChange({ sort: filter.sort, order: filter.order })}
+            >
+              <Trans>Clear the filters</Trans>
+            </Button>
+          ) : canManage ? (
+            <AppLink href={href('/app/transfers/new')}>
+              <Trans>Authorize a first transfer</Trans>
+            </AppLink>
+          ) : (
+            <p className="text-slate-700">
+              <Trans>Transfers are authorized from a keychain's page.</Trans>
+            </p>
+          )}
         </EmptyState>
       ) : (
         <div className="flex flex-col gap-4">

@@ -1,6 +1,11 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import * as v from 'valibot'
-import { TransferStatusSchema } from '../../../../../contract/transfers.ts'
+import {
+  SORT_ORDERS,
+  TRANSFER_QUICK_FILTERS,
+  TRANSFER_SORTS,
+  TransferStatusSchema,
+} from '../../../../../contract/transfers.ts'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { TransferListScreen } from '../../../../features/transfers/TransferListScreen.tsx'
 
@@ -8,6 +13,9 @@ import { TransferListScreen } from '../../../../features/transfers/TransferListS
 const SearchSchema = v.object({
   status: v.optional(v.fallback(TransferStatusSchema, undefined as never)),
   expired: v.optional(v.fallback(v.boolean(), undefined as never)),
+  when: v.optional(v.fallback(v.picklist(TRANSFER_QUICK_FILTERS), undefined as never)),
+  sort: v.optional(v.fallback(v.picklist(TRANSFER_SORTS), undefined as never)),
+  order: v.optional(v.fallback(v.picklist(SORT_ORDERS), undefined as never)),
 })
 
 export const Route = createFileRoute('/{-$locale}/app/transfers/')({
@@ -22,7 +30,9 @@ function Transfers() {
     <RequireOrganization>
       {(organizationId) => (
         <TransferListScreen
-          key={`${organizationId}:${filter.status ?? ''}:${String(filter.expired ?? '')}`}
+          key={[organizationId, filter.status, filter.expired, filter.when, filter.sort, filter.order].join(
+            ':',
+          )}
           organizationId={organizationId}
           filter={filter}
           onFilterChange={(next) => void navigate({ search: next, replace: true })}

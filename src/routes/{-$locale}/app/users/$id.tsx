@@ -1,4 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { hasPermission } from '../../../../../contract/permissions.ts'
 import { memberQuery } from '../../../../api/members.ts'
 import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
 import { startLoading } from '../../../../app/start-loading.ts'
@@ -7,7 +8,9 @@ import { MemberDetailScreen } from '../../../../features/members/MemberDetailScr
 export const Route = createFileRoute('/{-$locale}/app/users/$id')({
   loader: ({ context, params }) => {
     const organizationId = context.profile.selectedOrganizationId
-    if (organizationId) startLoading(context.queryClient, memberQuery(organizationId, params.id))
+    // A member's own page shows no details for roles that do not read members: nothing to start then.
+    if (organizationId && hasPermission(context.profile.permissions, 'read', 'member'))
+      startLoading(context.queryClient, memberQuery(organizationId, params.id))
   },
   component: UserDetail,
 })
