@@ -5,9 +5,9 @@ import { and, asc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { BULK_KEYCHAINS_MAX } from '../../../contract/keychain-bulk.ts'
 import { custodyLog, keychains, organizationEvents } from '../../db/schema.ts'
-import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
+import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer } from '../../test/transfers.ts'
+import { addTagKey, makeTransfer } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 
@@ -121,6 +121,24 @@ describe('bulk deletions', () => {
     const response = await post('deletions', w.admin.cookie, { filter: { q: 'nothing like it' } })
     expect(await response.json()).toEqual({ count: 0, unchanged: 0 })
     expect(await eventsOf(w.organization.id, 'keychain.deleted')).toEqual([])
+  })
+
+  it('one keychain.deleted event per keychain, naming every tag it freed, or none', async () => {
+    const w = await world(['Cave', 'Garage'])
+    const [first, second] = await makeTags(t, w.organization.id, 2, 'DEL')
+    await addTagKey(t, w.keychains[0]!.id, first!.id, 'Porte')
+    await addTagKey(t, w.keychains[0]!.id, second!.id, 'Grille')
+    const response = await post('deletions', w.admin.cookie, {
+      ids: w.keychains.map((keychain) => keychain.id),
+    })
+    expect(await response.json()).toEqual({ count: 2, unchanged: 0 })
+    const events = await eventsOf(w.organization.id, 'keychain.deleted')
+    const byKeychain = new Map(events.map((event) => [event.keychainIds[0], event]))
+    expect([...(byKeychain.get(w.keychains[0]!.id)?.tagIds ?? [])].sort()).toEqual(
+      [first!.id, second!.id].sort(),
+    )
+    expect(byKeychain.get(w.keychains[1]!.id)).toMatchObject({ tagIds: [], payload: { name: 'Garage' } })
+    expect(events).toHaveLength(2)
   })
 
   it('names the keychains with an active transfer: one, three, or three then an ellipsis', async () => {
