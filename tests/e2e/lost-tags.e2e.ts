@@ -52,7 +52,7 @@ describe('a lost tag', () => {
       await page.goto('/app/scan')
       await page.getByLabel("Code ou lien de l'étiquette").fill(tag!.code)
       await page.keyboard.press('Enter')
-      await page.getByRole('heading', { level: 2, name: 'Local vélos' }).waitFor()
+      await page.getByRole('heading', { level: 1, name: 'Local vélos' }).waitFor()
 
       // The office declares it lost; the device learns it from the change feed.
       await setTagLost(deps, {

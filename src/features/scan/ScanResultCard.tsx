@@ -3,12 +3,12 @@ import { CircleHelp, KeyRound } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
-import { personName } from '../../lib/labels.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
-import { holderAfterMove } from './holder.ts'
+import { TruthLine } from './TruthLine.tsx'
+import { scanTruth } from './truth.ts'
 
 /** What a scanned value resolved to, with what the caller may do next. */
 export function ScanResultCard({
@@ -17,8 +17,11 @@ export function ScanResultCard({
   canOpenKeychain,
   offline = false,
   moved = null,
+  viewerId = '',
 }: {
   result: ScanResult
+  /** Who scanned: the card says "with you" when they hold the keychain. */
+  viewerId?: string
   /** The keychain's transfer as the pickup or return just confirmed on this card left it. */
   moved?: Transfer | null
   /** Resolved from this device's copy (no network): an unknown tag may just be missing from it. */
@@ -89,9 +92,8 @@ export function ScanResultCard({
       </Card>
     )
   }
-  const { tag, keychain, key } = result
+  const { tag, keychain } = result
   const canOpen = canOpenKeychain ?? result.actions.includes('read__keychain')
-  const holder = holderAfterMove(result, moved)
   return (
     <Card className="flex flex-col gap-3">
       <p className="flex items-center gap-2 text-sm font-semibold text-emerald-800">
@@ -99,23 +101,9 @@ export function ScanResultCard({
         <Trans>Tag {tag.code}</Trans>
       </p>
       <h2 className="text-xl font-bold text-slate-900">{keychain?.name ?? tag.name}</h2>
-      {key ? (
-        <p className="text-slate-700">
-          <Trans>Key: {key.name}</Trans>
-        </p>
-      ) : keychain ? null : (
-        <p className="text-slate-700">
-          <Trans>This tag is not on a key yet.</Trans>
-        </p>
-      )}
+      <TruthLine truth={scanTruth(result, moved, viewerId)} />
       {keychain ? (
         <>
-          {holder.kind === 'hidden' ? null : (
-            <p className="text-slate-700">
-              <Trans>Held by:</Trans>{' '}
-              {holder.kind === 'person' ? personName(holder.person) : <Trans>nobody</Trans>}
-            </p>
-          )}
           {transfer}
           {canOpen ? (
             <AppLink

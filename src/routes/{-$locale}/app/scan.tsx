@@ -1,15 +1,15 @@
 import { Trans } from '@lingui/react/macro'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import type { ScanResult } from '../../../../contract/scans.ts'
 import type { Tag } from '../../../../contract/tags.ts'
 import type { Transfer } from '../../../../contract/transfers.ts'
 import { useProfile } from '../../../api/profile.ts'
 import { RequireOrganization } from '../../../app/RequireOrganization.tsx'
 import type { PairedTag } from '../../../features/scan/PairingPanel.tsx'
-import { ScanResultCard } from '../../../features/scan/ScanResultCard.tsx'
 import { ScanScreen } from '../../../features/scan/ScanScreen.tsx'
-import { TransferPickupCard } from '../../../features/transfers/TransferPickupCard.tsx'
+import { useTagExample } from '../../../features/scan/tag-prefix.ts'
+import { afterLoadWhenIdle } from '../../../lib/idle.ts'
 import { localizedHref } from '../../../lib/paths.ts'
 
 // The outbox (Dexie) loads with the first scan, not with the screen. Once loaded, a scan starts at once, in
@@ -26,6 +26,16 @@ const withFieldActions = <T,>(run: (actions: FieldActions) => Promise<T>): Promi
 // The pairing of a free tag loads when one is scanned or the pairing session is switched on.
 const ScanPairing = lazy(() => import('../../../features/scan/PairingPanel.tsx'))
 
+// The result card and the transfer's pickup show only after a scan: they load once the screen is idle (or with
+// the first scan, whichever comes first), off the first paint of the field's most used screen. The scan screen
+// holds the Suspense boundary around the result.
+const loadResultCard = () => import('../../../features/scan/ScanResultCard.tsx')
+const loadPickupCard = () => import('../../../features/transfers/TransferPickupCard.tsx')
+const ScanResultCard = lazy(() => loadResultCard().then((module) => ({ default: module.ScanResultCard })))
+const TransferPickupCard = lazy(() =>
+  loadPickupCard().then((module) => ({ default: module.TransferPickupCard })),
+)
+
 export const Route = createFileRoute('/{-$locale}/app/scan')({
   component: Scan,
 })
@@ -35,6 +45,15 @@ function Scan() {
   const navigate = useNavigate()
   const profile = useProfile()
   const selected = profile?.selectedOrganizationId
+  const example = useTagExample(selected ?? '')
+  useEffect(
+    () =>
+      afterLoadWhenIdle(() => {
+        void loadResultCard()
+        void loadPickupCard()
+      }),
+    [],
+  )
   // The transfer as the last confirmation on a result card left it: the card then states the keychain after it.
   const [moved, setMoved] = useState<{ scanId: string; transfer: Transfer } | null>(null)
   // Pairing session: tag after tag, one name each; the tags paired since it was switched on.
@@ -68,6 +87,7 @@ function Scan() {
     <RequireOrganization>
       {(organizationId) => (
         <ScanScreen
+          placeholder={example}
           send={(value) => withFieldActions((actions) => actions.submitScan(field(organizationId), value))}
           extra={
             canCreate ? (
@@ -95,6 +115,7 @@ function Scan() {
                 offline={queued}
                 moved={moved && moved.scanId === result.scanId ? moved.transfer : null}
                 canOpenKeychain={opensHere(result)}
+                viewerId={profile?.id ?? ''}
                 transfer={
                   result.status === 'resolved' && result.transfer ? (
                     <TransferPickupCard
