@@ -81,6 +81,7 @@ async function atSize(kind: Database, size: number) {
         request: get(`/api/organizations/${organization.organizationId}/tags?q=Tag`),
       },
       { name: 'dashboard', request: get('/api/stats/dashboard') },
+      { name: 'dashboard charts', request: get('/api/stats/dashboard/charts') },
       {
         name: 'scan',
         request: () =>

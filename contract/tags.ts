@@ -35,10 +35,16 @@ export const TagSchema = v.object({
 export type Tag = v.InferOutput<typeof TagSchema>
 export const TagPageSchema = pageOf(TagSchema)
 
+/** The tags list's filter by use: free tags (on no key yet) or used ones. */
+export const TAG_USES = ['free', 'used'] as const
+export type TagUse = (typeof TAG_USES)[number]
+
 export const TagListQuerySchema = v.object({
   ...PageQuerySchema.entries,
   /** `true`: only tags not linked to a key yet (to pick one for a TAG key). */
   unused: v.optional(v.picklist(['true', 'false'])),
+  /** `free`: not on a key (as `unused=true`); `used`: on a key. */
+  use: v.optional(v.picklist(TAG_USES, 'use must be free or used.')),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100))),
 })
 

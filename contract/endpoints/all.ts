@@ -4,6 +4,7 @@ import { authEndpoints } from './auth.ts'
 import { calendarEndpoints } from './calendar.ts'
 import { cartEndpoints } from './cart.ts'
 import { dashboardEndpoints } from './dashboard.ts'
+import { dashboardChartEndpoints } from './dashboard-charts.ts'
 import type { Endpoint } from './endpoint.ts'
 import { foundReportEndpoints } from './found-reports.ts'
 import { healthEndpoints } from './health.ts'
@@ -34,6 +35,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   calendarEndpoints,
   cartEndpoints,
   dashboardEndpoints,
+  dashboardChartEndpoints,
   foundReportEndpoints,
   healthEndpoints,
   keychainBulkEndpoints,

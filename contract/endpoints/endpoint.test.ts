@@ -70,6 +70,7 @@ describe('the endpoint tables', () => {
       calendarEndpoints: 4,
       cartEndpoints: 6,
       dashboardEndpoints: 1,
+      dashboardChartEndpoints: 1,
       foundReportEndpoints: 4,
       healthEndpoints: 2,
       keychainBulkEndpoints: 3,

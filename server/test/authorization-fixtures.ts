@@ -666,6 +666,11 @@ export const FIXTURES: Record<string, Fixture> = {
     }),
   },
   'GET /stats/dashboard': single('signedIn', get('/api/stats/dashboard'), LIST_ONLY),
+  'GET /stats/dashboard/charts': single(
+    selected('read__keychain'),
+    get('/api/stats/dashboard/charts'),
+    LIST_ONLY,
+  ),
 
   'POST /scans': single(
     selected('create__scan'),

@@ -1,10 +1,12 @@
 import { and, count, eq, lte, ne, type SQL, sql } from 'drizzle-orm'
+import type { DashboardView } from '../../../contract/dashboard.ts'
 import type { Role } from '../../../contract/permissions.ts'
-import { DASHBOARD_RETURNS_SHOWN, type Dashboard, type DashboardReturn } from '../../../contract/transfers.ts'
+import { DASHBOARD_RETURNS_SHOWN, type DashboardReturn } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, memberships, organizationCounters, transfers, users } from '../../db/schema.ts'
 import { toPerson } from '../members/service.ts'
 import { expiredWhere, openWhere, statusWhere } from '../transfers/conditions.ts'
+import { allowanceOf, heldKeychains, setupColumns, setupOf } from './setup.ts'
 
 const filtered = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number)
 
@@ -14,7 +16,7 @@ const filtered = (where: SQL) => sql<number>`count(*) filter (where ${where})`.m
  * SQL conditions as `GET /transfers?status=…&expired=…`, so the dashboard and the filtered lists agree; then the
  * keychains due back (`returnsOf`).
  */
-async function organizationFigures(db: Db, organizationId: string, now: Date) {
+async function organizationFigures(db: Db, organizationId: string, userId: string, now: Date) {
   const notExpired = expiredWhere(false, now)
   const expired = expiredWhere(true, now)
   const [figures] = await db
@@ -30,10 +32,15 @@ async function organizationFigures(db: Db, organizationId: string, now: Date) {
       returning: filtered(and(statusWhere('RETURNING', now), notExpired)!),
       expiredScheduled: filtered(and(statusWhere('SCHEDULED', now), expired)!),
       expiredReturning: filtered(and(statusWhere('RETURNING', now), expired)!),
+      // The caller's open requests, the setup checklist and the plan ride along: one statement for all.
+      openRequests: sql<number>`(${openRequests(db, userId, now)})`.mapWith(Number),
+      ...setupColumns(organizationId, now),
     })
     .from(transfers)
     .where(eq(transfers.organizationId, organizationId))
+  const setup = setupOf(figures!)
   return {
+    openRequests: figures?.openRequests ?? 0,
     id: organizationId,
     returns: await returnsOf(db, organizationId, now),
     keychains: figures?.keychains ?? 0,
@@ -45,6 +52,13 @@ async function organizationFigures(db: Db, organizationId: string, now: Date) {
       returning: figures?.returning ?? 0,
     },
     expired: { scheduled: figures?.expiredScheduled ?? 0, returning: figures?.expiredReturning ?? 0 },
+    setup: {
+      ...setup.steps,
+      keychain: (figures?.keychains ?? 0) > 0,
+      member: (figures?.members ?? 0) > 1,
+    },
+    allowance: await allowanceOf(db, organizationId, setup.plan, now),
+    mine: await heldKeychains(db, organizationId, userId),
   }
 }
 
@@ -99,20 +113,9 @@ async function returnsOf(db: Db, organizationId: string, now: Date) {
   }
 }
 
-/**
- * `GET /stats/dashboard`. The organization part (the selected one, unless the caller is a CONTACT there, or
- * not a member: `role` from the session); `requests.open` counts what `GET /transfers/requests?open=true` lists.
- */
-export async function dashboard(
-  db: Db,
-  input: { userId: string; selectedOrganizationId: string | null; role: Role | null; now: Date },
-): Promise<Dashboard> {
-  const { now, role } = input
-  const organizationId = input.selectedOrganizationId
-  const organization =
-    organizationId && role && role !== 'CONTACT' ? await organizationFigures(db, organizationId, now) : null
-  // As `GET /transfers/requests?open=true`: addressed to the caller where they are a member (not DISABLED).
-  const [open] = await db
+/** As `GET /transfers/requests?open=true`: open transfers addressed to the caller where they are a member (not DISABLED). */
+function openRequests(db: Db, userId: string, now: Date) {
+  return db
     .select({ total: count() })
     .from(transfers)
     .innerJoin(
@@ -122,6 +125,24 @@ export async function dashboard(
         eq(memberships.organizationId, transfers.organizationId),
       ),
     )
-    .where(and(eq(transfers.recipientId, input.userId), ne(memberships.status, 'DISABLED'), openWhere(now)))
-  return { organization, requests: { open: open?.total ?? 0 } }
+    .where(and(eq(transfers.recipientId, userId), ne(memberships.status, 'DISABLED'), openWhere(now)))
+}
+
+/**
+ * `GET /stats/dashboard`. The organization part (the selected one, unless the caller is a CONTACT there, or
+ * not a member: `role` from the session), with the caller's open requests (as `GET /transfers/requests?open=true`
+ * counts them) in its first statement; without it, those alone.
+ */
+export async function dashboard(
+  db: Db,
+  input: { userId: string; selectedOrganizationId: string | null; role: Role | null; now: Date },
+): Promise<DashboardView> {
+  const { now, role, userId } = input
+  const organizationId = input.selectedOrganizationId
+  if (organizationId && role && role !== 'CONTACT') {
+    const { openRequests: open, ...organization } = await organizationFigures(db, organizationId, userId, now)
+    return { organization, requests: { open } }
+  }
+  const [open] = await openRequests(db, userId, now)
+  return { organization: null, requests: { open: open?.total ?? 0 } }
 }

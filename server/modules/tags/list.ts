@@ -1,5 +1,5 @@
-import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm'
-import { TAG_CODE_PATTERN, type Tag } from '../../../contract/tags.ts'
+import { and, asc, eq, gt, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { TAG_CODE_PATTERN, type Tag, type TagUse } from '../../../contract/tags.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, keys, type TagRow, tags } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
@@ -42,11 +42,14 @@ export async function selectLinkedTags(db: Db, where: SQL | undefined, limit?: n
   return limit === undefined ? query : query.limit(limit)
 }
 
-/** A page of the organization's tags in code order; `unused=true` keeps tags not on a key yet. */
+/**
+ * A page of the organization's tags in code order; `unused=true` or `use=free` keeps tags not on a key yet,
+ * `use=used` those on a key.
+ */
 export async function listTags(
   deps: Deps,
   organizationId: string,
-  query: { cursor?: string; limit?: number; unused?: 'true' | 'false'; q?: string },
+  query: { cursor?: string; limit?: number; unused?: 'true' | 'false'; use?: TagUse; q?: string },
 ): Promise<{ data: Tag[]; nextCursor: string | null }> {
   const limit = pageLimit(query.limit)
   const after = query.cursor ? decodeCursor(query.cursor, 1)[0] : undefined
@@ -60,7 +63,8 @@ export async function listTags(
     and(
       eq(tags.organizationId, organizationId),
       after !== undefined ? gt(tags.code, after) : undefined,
-      query.unused === 'true' ? isNull(keys.id) : undefined,
+      query.unused === 'true' || query.use === 'free' ? isNull(keys.id) : undefined,
+      query.use === 'used' ? isNotNull(keys.id) : undefined,
       exact ? eq(tags.code, exact) : undefined,
       pattern
         ? or(sql`lower(${tags.code}) like ${pattern}`, sql`lower(${tags.name}) like ${pattern}`)

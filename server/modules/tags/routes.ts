@@ -15,7 +15,7 @@ export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...tagEndpoints.list,
-      summary: 'Tags of the selected organization by code (paginated; `unused=true`, `q`)',
+      summary: 'Tags of the selected organization by code (paginated; `use=free|used` or `unused=true`, `q`)',
       access: inSelectedOrganization('read__tag'),
       responses: { 200: { description: 'A page of tags' } },
     },
