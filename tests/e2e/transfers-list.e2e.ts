@@ -120,8 +120,14 @@ describe('the transfer list: a new transfer from the list, quick filters, cancel
         .poll(async () => (await db.select().from(transfers).where(eq(transfers.id, cave.id)))[0]?.status)
         .toBe('CANCELLED')
 
-      // The member's page: what they hold now (Grenier, late) and their transfers.
-      await page.goto(`/app/users/${memberId}`)
+      // The member's page, from the recipient's name: what they hold now (Grenier, late) and their transfers.
+      await page
+        .getByRole('list', { name: 'Transferts' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Grenier' })
+        .getByRole('link', { name: 'Nora' })
+        .click()
+      await page.waitForURL((url) => url.pathname === `/app/users/${memberId}`)
       const held = page.getByRole('list', { name: 'Trousseaux détenus en ce moment' })
       await held.getByText('Grenier').waitFor()
       expect(await held.textContent()).toContain('En retard depuis le')
@@ -134,7 +140,9 @@ describe('the transfer list: a new transfer from the list, quick filters, cancel
     await stack.withPage(async (page) => {
       await stack.signInByCode(page, MEMBER)
       await page.waitForURL((url) => url.pathname === '/app')
-      await page.goto(`/app/users/${memberId}`)
+      await page.goto('/app/transfers/requests')
+      await page.getByRole('link', { name: 'Ce que je détiens dans cette organisation' }).click()
+      await page.waitForURL((url) => url.pathname === `/app/users/${memberId}`)
       await page.getByRole('heading', { name: 'Mes trousseaux et transferts' }).waitFor()
       await page.getByRole('list', { name: 'Trousseaux détenus en ce moment' }).getByText('Grenier').waitFor()
     })

@@ -1,7 +1,9 @@
 import { Trans } from '@lingui/react/macro'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useProfile } from '../../api/profile.ts'
 import { requestsQuery } from '../../api/transfers.ts'
 import { useHref } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
@@ -10,11 +12,18 @@ import { TransferTable } from './TransferTable.tsx'
 /** `/app/transfers/requests`: keychains transferred to me, in every organization, open ones first. */
 export function RequestListScreen() {
   const href = useHref()
+  const profile = useProfile()
   const { cursor, pager } = useCursorPages()
   const list = useQuery({ ...requestsQuery(cursor), placeholderData: keepPreviousData })
   return (
     <>
-      <PageHeader title={<Trans>Transfer requests</Trans>} />
+      <PageHeader title={<Trans>Transfer requests</Trans>}>
+        {profile?.selectedOrganizationId ? (
+          <AppLink href={href(`/app/users/${profile.id}`)}>
+            <Trans>What I hold in this organization</Trans>
+          </AppLink>
+        ) : null}
+      </PageHeader>
       {list.isPending ? (
         <LoadingState label={<Trans>Loading your requests…</Trans>} />
       ) : list.isError ? (

@@ -36,6 +36,7 @@ export function TransferListScreen({
   const canCancel = ability.can('delete', 'transfer')
   const canManage = ability.can('create', 'transfer')
   const canOpenKeychains = ability.can('read', 'keychain')
+  const canReadMembers = ability.can('read', 'member')
   return (
     <>
       <PageHeader title={<Trans>Transfers</Trans>}>
@@ -80,6 +81,9 @@ export function TransferListScreen({
             view="organization"
             rowHref={
               canOpenKeychains ? (transfer) => href(`/app/keychains/${transfer.keychain.id}`) : undefined
+            }
+            recipientHref={
+              canReadMembers ? (transfer) => href(`/app/users/${transfer.recipient.id}`) : undefined
             }
             actions={(transfer) => (
               <TransferActions transfer={transfer} canCancel={canCancel} canManage={canManage} />

@@ -38,19 +38,22 @@ export function ExpiryText({ transfer }: { transfer: Transfer }) {
 /**
  * Transfers as rows with their window, status and expiry. `view` says what else a row names: the keychain and
  * recipient (an organization's list), the recipient (a keychain's authorizations), or the keychain and
- * organization (my requests). `rowHref` links the title, `actions` adds buttons to a row, `details` a part
+ * organization (my requests). `rowHref` links the title, `recipientHref` the recipient, `actions` adds buttons to a row, `details` a part
  * across the row's whole width under it.
  */
 export function TransferTable({
   transfers,
   view,
   rowHref,
+  recipientHref,
   actions,
   details,
 }: {
   transfers: Transfer[]
   view: 'organization' | 'keychain' | 'requests'
   rowHref?: ((transfer: Transfer) => string) | undefined
+  /** Links the recipient's name to their page (an organization's list, for those who read members). */
+  recipientHref?: ((transfer: Transfer) => string) | undefined
   actions?: (transfer: Transfer) => ReactNode
   details?: (transfer: Transfer) => ReactNode
 }) {
@@ -78,7 +81,14 @@ export function TransferTable({
                 )}
               </p>
               <p className="text-sm text-slate-700">
-                {view === 'organization' ? (
+                {view === 'organization' && recipientHref ? (
+                  <Trans>
+                    To{' '}
+                    <AppLink href={recipientHref(transfer)} className="underline-offset-4 hover:underline">
+                      {recipient}
+                    </AppLink>
+                  </Trans>
+                ) : view === 'organization' ? (
                   <Trans>To {recipient}</Trans>
                 ) : view === 'requests' ? (
                   <Trans>From {organization}</Trans>
