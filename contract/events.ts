@@ -6,6 +6,8 @@ export const EVENT_KINDS = [
   'keychain.created',
   'keychain.updated',
   'keychain.deleted',
+  /** A soft-deleted keychain brought back, with its keys and the tags they had. */
+  'keychain.restored',
   'key.added',
   'key.renamed',
   'key.removed',

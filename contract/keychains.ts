@@ -28,6 +28,14 @@ export type KeyCreate = v.InferInput<typeof KeyCreateSchema>
 
 export const KeyUpdateSchema = v.strictObject({ name: KeyNameSchema })
 
+/**
+ * Where a keychain stands, as a list row shows it: FREE (nobody holds it), HELD (by its custodian), SCHEDULED (a
+ * transfer is authorized, not picked up yet), OUT (picked up, due back at the transfer's end), OVERDUE (out and
+ * its end has passed).
+ */
+export const KEYCHAIN_STATUSES = ['FREE', 'HELD', 'SCHEDULED', 'OUT', 'OVERDUE'] as const
+export type KeychainStatus = (typeof KEYCHAIN_STATUSES)[number]
+
 export const KeychainSchema = v.object({
   id: v.string(),
   organizationId: v.string(),
@@ -37,6 +45,9 @@ export const KeychainSchema = v.object({
   keys: v.array(KeySchema),
   createdAt: v.string(),
   updatedAt: v.string(),
+  /** Where it stands and the transfer behind it, as on the list (absent from copies mirrored before issue 23). */
+  status: v.optional(v.picklist(KEYCHAIN_STATUSES)),
+  transfer: v.optional(v.nullable(v.object({ startsAt: v.string(), endsAt: v.string() }))),
 })
 export type Keychain = v.InferOutput<typeof KeychainSchema>
 
@@ -47,16 +58,41 @@ export const KeychainSummarySchema = v.object({
   keyCount: v.number(),
   tagCodes: v.array(v.string()),
   updatedAt: v.string(),
+  /** Absent from rows mirrored before issue 23 (offline copies); the server always sends them. */
+  status: v.optional(v.picklist(KEYCHAIN_STATUSES)),
+  /** The transfer behind SCHEDULED, OUT or OVERDUE: its window (the due date is `endsAt`). */
+  transfer: v.optional(v.nullable(v.object({ startsAt: v.string(), endsAt: v.string() }))),
+  /** Set on the rows of `status=deleted` only (a deleted keychain is in no other list). */
+  deletedAt: v.optional(v.nullable(v.string())),
 })
 export type KeychainSummary = v.InferOutput<typeof KeychainSummarySchema>
-export const KeychainPageSchema = pageOf(KeychainSummarySchema)
+export const KeychainPageSchema = v.object({
+  ...pageOf(KeychainSummarySchema).entries,
+  /** The keychain whose tag has exactly the code searched (`q`), to open directly; null otherwise. */
+  tagMatch: v.optional(v.nullable(v.string())),
+})
 
-/** Lists are ordered by name; `q` matches part of the name (case-insensitive). */
+/** The list's orders: name and holder in natural order ("Bureau 2" before "Bureau 18"), last change newest first. */
+export const KEYCHAIN_SORTS = ['name', 'holder', 'changed'] as const
+export type KeychainSort = (typeof KEYCHAIN_SORTS)[number]
+/** The list's status filters: one per status, `unheld` (no holder, whatever the transfer), `deleted` (to restore). */
+export const KEYCHAIN_FILTERS = ['free', 'held', 'scheduled', 'out', 'overdue', 'unheld', 'deleted'] as const
+export type KeychainFilter = (typeof KEYCHAIN_FILTERS)[number]
+
+/**
+ * Lists are ordered by `sort` (name by default); `q` matches part of the name, a tag's code or the holder's
+ * name or e-mail (case-insensitive); `status` keeps one status. `status=deleted` needs the right to delete.
+ */
 export const KeychainListQuerySchema = v.object({
   ...PageQuerySchema.entries,
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(120))),
   custodianId: v.optional(IdSchema),
+  sort: v.optional(v.picklist(KEYCHAIN_SORTS, 'sort must be name, holder or changed.')),
+  status: v.optional(
+    v.picklist(KEYCHAIN_FILTERS, 'status must be free, held, scheduled, out, overdue, unheld or deleted.'),
+  ),
 })
+export type KeychainListQuery = v.InferOutput<typeof KeychainListQuerySchema>
 
 const KeychainNameSchema = requiredText(120, 'Name is required.', 'Name is too long.')
 const ReasonSchema = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300, 'Reason is too long.')), '')

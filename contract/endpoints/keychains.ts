@@ -38,6 +38,13 @@ export const keychainEndpoints = {
     response: KeychainSchema,
   }),
   remove: endpoint({ method: 'delete', path: '/keychains/:id', params: IdParamsSchema }),
+  /** Brings back a deleted keychain with its keys, and their tags when they are still free. */
+  restore: endpoint({
+    method: 'post',
+    path: '/keychains/:id/restore',
+    params: IdParamsSchema,
+    response: KeychainSchema,
+  }),
   custodyLog: endpoint({
     method: 'get',
     path: '/keychains/:id/custody-log',

@@ -193,6 +193,17 @@ export const keychains = pgTable(
     tagCodes: text('tag_codes').array().notNull().default(sql`'{}'::text[]`),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
+    /** Natural order key of the name, set by a trigger on every write (migration 0022); its collation is "C". */
+    sortName: text('sort_name').notNull().default(''),
+    /** '1' and the holder's natural key, or '2' for nobody; set by triggers (migration 0022). */
+    holderSort: text('holder_sort').notNull().default('2'),
+    /** The transfer that concerns it now (out, else the SCHEDULED one ending last); kept by a trigger on transfers. */
+    transferStatus: text('transfer_status', { enum: ['SCHEDULED', 'TRANSFERRED'] }),
+    transferStartsAt: at('transfer_starts_at'),
+    transferEndsAt: at('transfer_ends_at'),
+    /** Soft deletion: lists, search, scans and the mirror leave it out until it is restored. */
+    deletedAt: at('deleted_at'),
+    deletedById: uuid('deleted_by_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
   },
   (table) => [
     // The list's keyset order: WHERE organization_id = ? AND (lower(name), id) > (?, ?) ORDER BY lower(name), id
@@ -218,11 +229,17 @@ export const keys = pgTable(
     tagId: uuid('tag_id')
       .unique()
       .references(() => tags.id, { onDelete: 'no action' }),
+    /** While its keychain is deleted: the tag it had (free meanwhile), put back by a restore. */
+    parkedTagId: uuid('parked_tag_id').references((): AnyPgColumn => tags.id),
     createdAt: at('created_at').notNull(),
   },
   (table) => [
     index('keys_keychain_idx').on(table.keychainId, table.seq),
-    check('keys_tag_iff_type_tag', sql`(${table.type} = 'TAG') = (${table.tagId} is not null)`),
+    check(
+      'keys_tag_iff_type_tag',
+      sql`(${table.type} = 'TAG') = (${table.tagId} is not null or ${table.parkedTagId} is not null)`,
+    ),
+    check('keys_tag_or_parked', sql`${table.tagId} is null or ${table.parkedTagId} is null`),
   ],
 )
 

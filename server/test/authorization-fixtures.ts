@@ -4,6 +4,7 @@ import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
 import {
   calendarFeeds,
+  keychains,
   keys,
   transferExtensions,
   transferPickups,
@@ -239,7 +240,6 @@ const aboutAPerson = (path: string) =>
     path: `${path}?person=${id === w.own ? w.callers.MEMBER.id : w.foreignAdminId}`,
   }))
 
-type OrderOptions = Parameters<typeof makeOrder>[2]
 /** A member's page, read by the caller about themself; another organization's admin is a 404. */
 const aboutOneself = (part: string): Fixture => ({
   access: selected('read__transfer'),
@@ -247,6 +247,7 @@ const aboutOneself = (part: string): Fixture => ({
   foreign: async (w) => ({ path: `/api/users/${w.foreignAdminId}/${part}` }),
 })
 
+type OrderOptions = Parameters<typeof makeOrder>[2]
 const orderPath = async (w: World, organizationId: string, suffix = '', options: OrderOptions = {}) =>
   `/api/orders/${(await makeOrder(w.t, organizationId, options)).id}${suffix}`
 /** An order action route, tried on an order of each organization in the status the action needs. */
@@ -392,6 +393,15 @@ export const FIXTURES: Record<string, Fixture> = {
   'DELETE /keychains/:id': inEach(selected('delete__keychain'), async (w, id) => ({
     path: await keychainPath(w, id),
   })),
+  // A keychain deleted (soft) for each call: a restore brings it back once.
+  'POST /keychains/:id/restore': inEach(selected('delete__keychain'), async (w, id) => {
+    const now = w.t.clock.now()
+    const [row] = await w.t.db
+      .insert(keychains)
+      .values({ organizationId: id, name: 'Deleted', createdAt: now, updatedAt: now, deletedAt: now })
+      .returning({ id: keychains.id })
+    return { path: `/api/keychains/${row!.id}/restore` }
+  }),
   'GET /keychains/:id/custody-log': inEach(selected('read__keychain'), async (w, id) => ({
     path: await keychainPath(w, id, '/custody-log'),
   })),
@@ -501,6 +511,15 @@ export const FIXTURES: Record<string, Fixture> = {
       toDate: parisDay(w.t, 2),
     },
   })),
+  'GET /keychains/:id/transfers/overlaps': inEach(selected('create__transfer'), async (w, id) => ({
+    path: await keychainPath(
+      w,
+      id,
+      `/transfers/overlaps?fromDate=${parisDay(w.t)}&toDate=${parisDay(w.t, 2)}`,
+    ),
+  })),
+  'GET /users/:id/holdings': aboutOneself('holdings'),
+  'GET /users/:id/transfers': aboutOneself('transfers'),
   'GET /transfers': single(selected('read__transfer'), get('/api/transfers'), LIST_ONLY),
   'GET /transfers/requests': single('signedIn', get('/api/transfers/requests'), LIST_ONLY),
   'GET /sync/changes': single(selected('read__transfer'), get('/api/sync/changes'), LIST_ONLY),
@@ -511,15 +530,6 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   'GET /transfers/:id/receipt': {
     access: 'signedIn',
-  'GET /keychains/:id/transfers/overlaps': inEach(selected('create__transfer'), async (w, id) => ({
-    path: await keychainPath(
-      w,
-      id,
-      `/transfers/overlaps?fromDate=${parisDay(w.t)}&toDate=${parisDay(w.t, 2)}`,
-    ),
-  })),
-  'GET /users/:id/holdings': aboutOneself('holdings'),
-  'GET /users/:id/transfers': aboutOneself('transfers'),
     own: async (w, caller) => ({ path: `/api/transfers/${await receiptOf(w, w.own, caller)}/receipt` }),
     foreign: async (w) => ({ path: `/api/transfers/${await receiptOf(w, w.foreign, null)}/receipt` }),
   },

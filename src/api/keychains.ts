@@ -1,38 +1,87 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
 import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
-import type { KeyCreate, KeychainCreate, KeychainUpdate } from '../../contract/keychains.ts'
+import type {
+  KeyCreate,
+  KeychainCreate,
+  KeychainFilter,
+  KeychainSort,
+  KeychainUpdate,
+} from '../../contract/keychains.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
 export const keychainKeys = {
   all: (organizationId: string) => ['keychains', organizationId] as const,
-  list: (organizationId: string, q: string, custodianId: string) =>
-    ['keychains', organizationId, 'list', q, custodianId] as const,
+  list: (organizationId: string, q: string, custodianId: string, status = '', sort: KeychainSort = 'name') =>
+    ['keychains', organizationId, 'list', q, custodianId, status, sort] as const,
   one: (organizationId: string, id: string) => ['keychains', organizationId, id] as const,
   custody: (organizationId: string, id: string) => ['keychains', organizationId, id, 'custody'] as const,
   unusedTags: (organizationId: string, q: string) => ['keychains', organizationId, 'unused-tags', q] as const,
 }
 
-/** One page after another, ordered by name; `q` matches part of the name, `custodianId` who holds it. */
-export const keychainListQuery = (organizationId: string, q: string, custodianId = '') =>
+/** The offline answer: the mirrored rows that match, in natural name order (statuses as last fetched). */
+async function mirroredPage(
+  organizationId: string,
+  q: string,
+  custodianId: string,
+  status: KeychainFilter | '',
+) {
+  const needle = q.toLowerCase()
+  const wanted = status ? OFFLINE_STATUSES[status] : null
+  const rows = (await (await mirrorStore()).mirroredKeychainSummaries(organizationId)).filter(
+    (row) =>
+      (row.name.toLowerCase().includes(needle) ||
+        row.tagCodes.some((code) => code.toLowerCase().includes(needle))) &&
+      (!custodianId || row.custodian?.id === custodianId) &&
+      (wanted === null || (status === 'unheld' ? row.custodian === null : wanted.includes(row.status ?? ''))),
+  )
+  rows.sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' }))
+  return { data: rows, nextCursor: null, tagMatch: null }
+}
+
+/** Which statuses a filter keeps, offline (the mirror has no deleted keychains). */
+const OFFLINE_STATUSES: Record<KeychainFilter, string[]> = {
+  free: ['FREE'],
+  held: ['HELD'],
+  scheduled: ['SCHEDULED'],
+  out: ['OUT'],
+  overdue: ['OVERDUE'],
+  unheld: [],
+  deleted: ['DELETED'],
+}
+
+/**
+ * One page after another in `sort` order (natural order of names by default); `q` matches part of the name, a
+ * tag code or the holder, `custodianId` who holds it, `status` one status (or `deleted`).
+ */
+export const keychainListQuery = (
+  organizationId: string,
+  q: string,
+  custodianId = '',
+  status: KeychainFilter | '' = '',
+  sort: KeychainSort = 'name',
+) =>
   infiniteQueryOptions({
-    queryKey: keychainKeys.list(organizationId, q, custodianId),
+    queryKey: keychainKeys.list(organizationId, q, custodianId, status, sort),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
+      const query = {
+        q,
+        custodianId,
+        cursor: pageParam ?? undefined,
+        ...(status ? { status } : {}),
+        ...(sort !== 'name' ? { sort } : {}),
+      }
       return mirrored(
-        () => call(keychainEndpoints.list, { query: { q, custodianId, cursor: pageParam ?? undefined } }),
-        async (page) => (await mirrorStore()).mirrorKeychainSummaries(organizationId, page.data),
-        async () => {
-          if (pageParam) return undefined
-          const needle = q.toLowerCase()
-          const rows = (await (await mirrorStore()).mirroredKeychainSummaries(organizationId)).filter(
-            (row) =>
-              row.name.toLowerCase().includes(needle) && (!custodianId || row.custodian?.id === custodianId),
-          )
-          return { data: rows, nextCursor: null }
+        () => call(keychainEndpoints.list, { query }),
+        async (page) => {
+          // The mirror holds the keychains that are there; deleted ones are not.
+          if (status !== 'deleted')
+            await (await mirrorStore()).mirrorKeychainSummaries(organizationId, page.data)
         },
+        async () => (pageParam ? undefined : mirroredPage(organizationId, q, custodianId, status)),
       )
     },
     getNextPageParam: (page) => page.nextCursor,
@@ -86,6 +135,10 @@ export const useUpdateKeychain = (organizationId: string) =>
 
 export const useDeleteKeychain = (organizationId: string) =>
   useKeychainMutation(organizationId, (id: string) => call(keychainEndpoints.remove, { params: { id } }))
+
+/** Brings a deleted keychain back (the undo of a deletion, or from the deleted list). */
+export const useRestoreKeychain = (organizationId: string) =>
+  useKeychainMutation(organizationId, (id: string) => call(keychainEndpoints.restore, { params: { id } }))
 
 export const useAddKey = (organizationId: string, keychainId: string) =>
   useKeychainMutation(organizationId, (input: KeyCreate) =>

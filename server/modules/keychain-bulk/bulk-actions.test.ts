@@ -193,7 +193,7 @@ describe('POST /api/keychain-bulk/custodian-changes', () => {
 })
 
 describe('POST /api/keychain-bulk/deletions', () => {
-  it('by ids: deletes them and their keys, frees their tags, one keychain.deleted event each', async () => {
+  it('by ids: soft-deletes them (keys kept, tags freed and parked for a restore), one keychain.deleted event each', async () => {
     const w = await world()
     const [tagA, tagB] = await makeTags(t, w.organization.id, 2, 'BLK')
     await addTagKey(t, w.keychains[0]!.id, tagA!.id)
@@ -201,8 +201,21 @@ describe('POST /api/keychain-bulk/deletions', () => {
     const chosen = w.keychains.slice(0, 2).map((k) => k.id)
     const response = await deletion(w.manager.cookie, { ids: chosen })
     expect(await response.json()).toEqual({ count: 2, unchanged: 0 })
-    expect(await t.db.select().from(keychains).where(inArray(keychains.id, chosen))).toHaveLength(0)
-    expect(await t.db.select().from(keys).where(inArray(keys.keychainId, chosen))).toHaveLength(0)
+    const gone = await t.db.select().from(keychains).where(inArray(keychains.id, chosen))
+    expect(gone.map((row) => row.deletedAt?.toISOString())).toEqual([
+      t.clock.now().toISOString(),
+      t.clock.now().toISOString(),
+    ])
+    expect(gone.map((row) => row.deletedById)).toEqual([w.manager.id, w.manager.id])
+    const kept = await t.db.select().from(keys).where(inArray(keys.keychainId, chosen))
+    expect(kept.map((key) => key.tagId)).toEqual([null, null])
+    expect(kept.map((key) => key.parkedTagId).sort()).toEqual([tagA!.id, tagB!.id].sort())
+    const listed = await (await t.get('/api/keychains?limit=100', { cookie: w.manager.cookie })).json()
+    expect(listed.data.map((row: { id: string }) => row.id)).not.toContain(chosen[0])
+    // A deleted keychain is in no later selection.
+    expect((await deletion(w.manager.cookie, { ids: chosen })).status).toBe(404)
+    const restored = await t.post(`/api/keychains/${chosen[0]}/restore`, { cookie: w.manager.cookie })
+    expect((await restored.json()).keys.map((key: { tag: { id: string } }) => key.tag.id)).toEqual([tagA!.id])
     expect(
       await t.db
         .select()

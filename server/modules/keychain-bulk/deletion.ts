@@ -1,15 +1,15 @@
-import { inArray, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { BulkFilter, BulkResult } from '../../../contract/keychain-bulk.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, keys } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
 import { keychainsDeletionGuards } from '../keychains/deletion-guards.ts'
+import { softDeleteKeychainsIn } from '../keychains/soft-delete.ts'
 import { lockSelection } from './selection.ts'
 
 /**
  * `POST /keychain-bulk/deletions`, inside the caller's transaction: the selected keychains (locked in id order)
- * and their keys are deleted (their tags become free), each with one `keychain.deleted` event as a single
+ * are soft-deleted (their tags become free, kept for a restore), each with one `keychain.deleted` event as a single
  * deletion writes. All or nothing: a deletion guard refusing one keychain refuses them all (409).
  */
 export async function deleteKeychains(
@@ -39,15 +39,17 @@ export async function deleteKeychains(
       )
     }
   }
-  const freed = await tx
-    .delete(keys)
-    .where(inArray(keys.keychainId, ids))
-    .returning({ keychainId: keys.keychainId, tagId: keys.tagId })
-  await tx.delete(keychains).where(inArray(keychains.id, ids))
+  // Soft, as a single deletion: each can be restored with its keys and tags (`POST /keychains/{id}/restore`).
+  const freed = await softDeleteKeychainsIn(tx, {
+    organizationId: input.organizationId,
+    ids,
+    actorId: input.actorId,
+    now: input.now,
+  })
   const rows = selected.map((keychain) => ({
     id: keychain.id,
     name: keychain.name,
-    tag_ids: `{${freed.flatMap((key) => (key.keychainId === keychain.id && key.tagId ? [key.tagId] : [])).join(',')}}`,
+    tag_ids: `{${(freed.get(keychain.id) ?? []).join(',')}}`,
   }))
   // One event per keychain, as a single deletion writes (the mirror hears of the freed tags too).
   await tx.execute(sql`select append_organization_event(

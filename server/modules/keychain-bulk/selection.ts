@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import { BULK_KEYCHAINS_MAX, type BulkFilter, type BulkSelection } from '../../../contract/keychain-bulk.ts'
 import type { Db } from '../../db/client.ts'
@@ -42,6 +42,8 @@ export async function lockSelection(
     .where(
       and(
         eq(keychains.organizationId, organizationId),
+        // A deleted keychain is in no selection (`ids` naming one is the usual 404).
+        isNull(keychains.deletedAt),
         ids ? inArray(keychains.id, ids) : filterWhere(selection.filter ?? {}),
       ),
     )

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync'
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { KeychainExportQuery } from '../../../contract/keychain-bulk.ts'
 import { KEYCHAIN_CSV_COLUMNS } from '../../../contract/keychain-import.ts'
 import type { Db } from '../../db/client.ts'
@@ -18,6 +18,7 @@ function keychainBatch(
 ) {
   const where: Array<SQL | undefined> = [
     eq(keychains.organizationId, organizationId),
+    isNull(keychains.deletedAt),
     selection,
     after ? sql`(lower(${keychains.name}), ${keychains.id}) > (${after.name}, ${after.id}::uuid)` : undefined,
   ]

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import type { Key, Keychain } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
@@ -14,6 +14,7 @@ import {
 } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
 import { toPerson } from '../members/service.ts'
+import { keychainStatus } from './list-filters.ts'
 
 const custodian = alias(users, 'custodian')
 
@@ -24,8 +25,25 @@ export function toKey(
   return { id: row.id, name: row.name, type: row.type, tag: row.type === 'TAG' ? tag : null }
 }
 
+type TransferState = {
+  custodianId: string | null
+  transferStatus: 'SCHEDULED' | 'TRANSFERRED' | null
+  transferStartsAt: Date | null
+  transferEndsAt: Date | null
+}
+
+/** The status and the transfer behind it, as the list shows them (`keychainStatus`). */
+export function statusOf(row: TransferState, now: Date): Pick<Keychain, 'status' | 'transfer'> {
+  const status = keychainStatus(row, now)
+  const transfer =
+    status !== 'FREE' && status !== 'HELD' && row.transferStartsAt && row.transferEndsAt
+      ? { startsAt: row.transferStartsAt.toISOString(), endsAt: row.transferEndsAt.toISOString() }
+      : null
+  return { status, transfer }
+}
+
 /**
- * The organization's keychains `where` says, in id order, each with its organization's name, custodian and
+ * The organization's keychains `where` says (deleted ones never: the mirror hears they are gone), in id order, each with its organization's name, custodian and
  * keys: two statements for any number of them (the keychains with their joins, then all their keys).
  */
 export async function keychainDetails(
@@ -39,7 +57,7 @@ export async function keychainDetails(
     .from(keychains)
     .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
     .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
-    .where(and(eq(keychains.organizationId, organizationId), where))
+    .where(and(eq(keychains.organizationId, organizationId), isNull(keychains.deletedAt), where))
     .orderBy(asc(keychains.id))
   const rows = limit === undefined ? await query : await query.limit(limit)
   if (rows.length === 0) return []
@@ -74,6 +92,7 @@ function toKeychainDetail(
     keys: keyRows.map((row) => toKey(row.key, row.tag)),
     createdAt: keychain.createdAt.toISOString(),
     updatedAt: keychain.updatedAt.toISOString(),
+    ...statusOf(keychain, new Date()),
   }
 }
 
@@ -113,6 +132,10 @@ function prepareKeychainById(db: Db) {
           name: keychains.name,
           createdAt: keychains.createdAt,
           updatedAt: keychains.updatedAt,
+          custodianId: keychains.custodianId,
+          transferStatus: keychains.transferStatus,
+          transferStartsAt: keychains.transferStartsAt,
+          transferEndsAt: keychains.transferEndsAt,
         },
         organizationName: organizations.name,
         custodian: {
@@ -130,6 +153,7 @@ function prepareKeychainById(db: Db) {
         and(
           eq(keychains.organizationId, sql.placeholder('organizationId')),
           eq(keychains.id, sql.placeholder('id')),
+          isNull(keychains.deletedAt),
         ),
       )
       .prepare('keychain_by_id')
@@ -138,7 +162,12 @@ function prepareKeychainById(db: Db) {
 
 const byIdStatements = new WeakMap<Db, ReturnType<typeof prepareKeychainById>>()
 
-export async function keychainById(db: Db, organizationId: string, id: string): Promise<Keychain> {
+export async function keychainById(
+  db: Db,
+  organizationId: string,
+  id: string,
+  now: Date = new Date(),
+): Promise<Keychain> {
   let statement = byIdStatements.get(db)
   if (!statement) {
     statement = prepareKeychainById(db)
@@ -156,5 +185,6 @@ export async function keychainById(db: Db, organizationId: string, id: string): 
     keys: row.keys,
     createdAt: keychain.createdAt.toISOString(),
     updatedAt: keychain.updatedAt.toISOString(),
+    ...statusOf(keychain, now),
   }
 }

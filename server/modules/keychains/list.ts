@@ -1,155 +1,269 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { ErrorCode } from '../../../contract/errors.ts'
-import type { KeychainSummary } from '../../../contract/keychains.ts'
+import type { KeychainFilter, KeychainSort, KeychainSummary } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, users } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { decodeCursor, likeContains, pageLimit, toPage } from '../../http/pagination.ts'
+import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { toPerson } from '../members/service.ts'
+import { keychainStatus, type SearchArms, searchArms, statusWhere } from './list-filters.ts'
 import { type NameSearch, nameSearch } from './name-search.ts'
 
-export type KeychainListQuery = { cursor?: string; limit?: number; q?: string; custodianId?: string }
+export type KeychainListQuery = {
+  cursor?: string
+  limit?: number
+  q?: string
+  custodianId?: string
+  sort?: KeychainSort
+  status?: KeychainFilter
+}
 
 const custodian = alias(users, 'custodian')
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** The (lower(name), id) a page goes on after. */
-function cursorOf(cursor: string): [string, string] {
-  const [name, id] = decodeCursor(cursor, 2) as [string, string]
-  if (!UUID.test(id)) throw new ApiError(400, ErrorCode.validation, 'Malformed cursor.')
-  return [name, id]
+/**
+ * Each order's keyset: the columns of its index after the organization (their collation is "C": natural order,
+ * the same on every database), and its direction. The cursor holds the last row's values with the order's letter.
+ */
+const ORDERS = {
+  name: { letter: 'n', columns: [keychains.sortName, keychains.id], descending: false },
+  holder: {
+    letter: 'h',
+    columns: [keychains.holderSort, keychains.sortName, keychains.id],
+    descending: false,
+  },
+  changed: { letter: 'c', columns: [keychains.updatedAt, keychains.id], descending: true },
+} as const
+
+type Order = (typeof ORDERS)[KeychainSort]
+
+const malformed = () =>
+  new ApiError(400, ErrorCode.validation, 'Malformed cursor.', {
+    issues: [{ path: 'cursor', message: 'Malformed cursor.' }],
+  })
+
+/** The values a page goes on after, typed as their columns; a cursor of another order is a 400. */
+function cursorValues(order: Order, cursor: string): SQL[] {
+  const [letter, ...values] = decodeCursor(cursor, order.columns.length + 1)
+  const id = values.at(-1) as string
+  if (letter !== order.letter || !UUID.test(id)) throw malformed()
+  return values.map((value, index) => {
+    if (index === values.length - 1) return sql`${value}::uuid`
+    if (order.columns[index] === keychains.updatedAt)
+      return sql`${cursorInstant(value).toISOString()}::timestamptz`
+    return sql`${value}`
+  })
 }
 
-function afterCursor(cursor: string): SQL {
-  const [name, id] = cursorOf(cursor)
-  return sql`(lower(${keychains.name}), ${keychains.id}) > (${name}, ${id}::uuid)`
+function afterCursor(order: Order, cursor: string): SQL {
+  const columns = sql.join(
+    order.columns.map((column) => sql`${column}`),
+    sql`, `,
+  )
+  const values = sql.join(cursorValues(order, cursor), sql`, `)
+  return order.descending ? sql`(${columns}) < (${values})` : sql`(${columns}) > (${values})`
 }
+
+const orderBy = (order: Order) =>
+  order.columns.map((column) => (order.descending ? desc(column) : asc(column)))
 
 /** What a summary shows, and nothing more (fewer columns to send, decode and map per row). */
 function selectSummaries(db: Db) {
-  return (
-    db
-      // The sort key as the database computes it: JavaScript's toLowerCase() differs for some letters.
-      .select({
-        // The key count and tag codes are the keychain's own columns, kept in step with its keys by the
-        // database (migration 0014): the page is a plain index scan, no per-row subquery.
-        keychain: {
-          id: keychains.id,
-          name: keychains.name,
-          updatedAt: keychains.updatedAt,
-          keyCount: keychains.keyCount,
-          tagCodes: keychains.tagCodes,
-        },
-        custodian: {
-          id: custodian.id,
-          email: custodian.email,
-          firstName: custodian.firstName,
-          lastName: custodian.lastName,
-        },
-        sortName: sql<string>`lower(${keychains.name})`,
-      })
-      .from(keychains)
-      .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
-  )
+  return db
+    .select({
+      // The key count and tag codes are the keychain's own columns, kept in step with its keys by the
+      // database (migration 0014); the transfer columns by a trigger on transfers (migration 0022).
+      keychain: {
+        id: keychains.id,
+        name: keychains.name,
+        custodianId: keychains.custodianId,
+        updatedAt: keychains.updatedAt,
+        keyCount: keychains.keyCount,
+        tagCodes: keychains.tagCodes,
+        sortName: keychains.sortName,
+        holderSort: keychains.holderSort,
+        transferStatus: keychains.transferStatus,
+        transferStartsAt: keychains.transferStartsAt,
+        transferEndsAt: keychains.transferEndsAt,
+        deletedAt: keychains.deletedAt,
+      },
+      custodian: {
+        id: custodian.id,
+        email: custodian.email,
+        firstName: custodian.firstName,
+        lastName: custodian.lastName,
+      },
+    })
+    .from(keychains)
+    .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
 }
 
-const byName = [asc(sql`lower(${keychains.name})`), asc(keychains.id)]
+type SummaryRow = Awaited<ReturnType<ReturnType<typeof selectSummaries>['execute']>>[number]
+
+/** The search's condition: the name (`nameSearch`), or a tag's code, or the holder. */
+function searchWhere(q: string, named: NameSearch | undefined, arms: SearchArms): SQL {
+  const name = named?.condition ?? sql`lower(${keychains.name}) like ${`%${q.toLowerCase()}%`}`
+  const others = [
+    arms.keychainIds.length > 0 ? inArray(keychains.id, arms.keychainIds) : undefined,
+    arms.holderIds.length > 0 ? inArray(keychains.custodianId, arms.holderIds) : undefined,
+  ].filter((each) => each !== undefined)
+  return others.length === 0 ? name : sql`(${sql.join([name, ...others], sql` or `)})`
+}
 
 /**
- * One page of the organization's keychains in (lower(name), id) order, read through the index of the same
- * shape: `limit + 1` rows from the cursor on, whatever the organization's size. Exported for the plan test.
+ * One page of the organization's keychains in the query's order, read through the index of the same shape:
+ * `limit + 1` rows from the cursor on. Exported for the plan test.
  */
 export function keychainPageQuery(
   db: Db,
   organizationId: string,
   query: KeychainListQuery,
   limit: number,
-  /** The search's condition (`nameSearch`); without it, `q` is looked up whole. */
-  named?: NameSearch,
+  search: { named?: NameSearch; arms: SearchArms } = { arms: { keychainIds: [], holderIds: [] } },
+  now: Date = new Date(),
 ) {
+  const order = ORDERS[query.sort ?? 'name']
+  const onlyRareWords =
+    search.named?.rareWords && search.arms.keychainIds.length + search.arms.holderIds.length === 0
   return selectSummaries(db)
     .where(
       and(
-        named?.rareWords
+        onlyRareWords
           ? // Checked on the few rows the rare words find: a planner without statistics (PGlite never analyzes)
             // would otherwise intersect them with the organization's whole index range, which grows with it.
             sql`(${keychains.organizationId} = ${organizationId}) is true`
           : eq(keychains.organizationId, organizationId),
-        query.cursor ? afterCursor(query.cursor) : undefined,
-        query.q
-          ? (named?.condition ?? sql`lower(${keychains.name}) like ${likeContains(query.q)}`)
-          : undefined,
+        query.status === 'deleted'
+          ? isNotNull(keychains.deletedAt)
+          : onlyRareWords
+            ? // Likewise: the partial indexes of keychains not deleted would otherwise be read whole.
+              sql`(${keychains.deletedAt} is null) is true`
+            : isNull(keychains.deletedAt),
+        query.status ? statusWhere(query.status, now) : undefined,
+        query.cursor ? afterCursor(order, query.cursor) : undefined,
+        query.q ? searchWhere(query.q, search.named, search.arms) : undefined,
         query.custodianId ? eq(keychains.custodianId, query.custodianId) : undefined,
       ),
     )
-    .orderBy(...byName)
+    .orderBy(...orderBy(order))
     .limit(limit + 1)
 }
 
 /**
- * The two pages every list opens with, a first one and the next ones, as named statements: built once per
- * database, parsed and planned once per connection. A search or a custodian filter goes through
+ * The two pages every list opens with (name order, no filter), a first one and the next ones, as named
+ * statements: built once per database, parsed and planned once per connection. Anything else goes through
  * `keychainPageQuery` (their plans depend on the values).
  */
 function preparePages(db: Db) {
-  const organization = eq(keychains.organizationId, sql.placeholder('organizationId'))
+  const organization = and(
+    eq(keychains.organizationId, sql.placeholder('organizationId')),
+    isNull(keychains.deletedAt),
+  )
   const rows = sql.placeholder('rows')
   return {
     first: selectSummaries(db)
       .where(organization)
-      .orderBy(...byName)
+      .orderBy(...orderBy(ORDERS.name))
       .limit(rows)
-      .prepare('keychain_page'),
+      .prepare('keychain_page_natural'),
     after: selectSummaries(db)
       .where(
         and(
           organization,
-          sql`(lower(${keychains.name}), ${keychains.id}) > (${sql.placeholder('afterName')}, ${sql.placeholder('afterId')}::uuid)`,
+          sql`(${keychains.sortName}, ${keychains.id}) > (${sql.placeholder('afterName')}, ${sql.placeholder('afterId')}::uuid)`,
         ),
       )
-      .orderBy(...byName)
+      .orderBy(...orderBy(ORDERS.name))
       .limit(rows)
-      .prepare('keychain_page_after'),
+      .prepare('keychain_page_natural_after'),
   }
 }
 
 const preparedPages = new WeakMap<Db, ReturnType<typeof preparePages>>()
 
-async function pageRows(db: Db, organizationId: string, query: KeychainListQuery, limit: number) {
-  if (query.q || query.custodianId) {
-    const named = query.q ? await nameSearch(db, organizationId, query.q) : undefined
-    return keychainPageQuery(db, organizationId, query, limit, named)
+async function pageRows(
+  db: Db,
+  organizationId: string,
+  query: KeychainListQuery,
+  limit: number,
+  now: Date,
+): Promise<{ rows: SummaryRow[]; tagMatch: string | null }> {
+  const plain = !query.q && !query.custodianId && !query.status && (query.sort ?? 'name') === 'name'
+  if (!plain) {
+    const q = query.q
+    const arms = q
+      ? await searchArms(db, organizationId, q)
+      : { keychainIds: [], holderIds: [], tagMatch: null }
+    const named = q ? await nameSearch(db, organizationId, q) : undefined
+    const rows = await keychainPageQuery(db, organizationId, query, limit, { named, arms }, now)
+    return { rows, tagMatch: arms.tagMatch }
   }
   let pages = preparedPages.get(db)
   if (!pages) {
     pages = preparePages(db)
     preparedPages.set(db, pages)
   }
-  if (!query.cursor) return pages.first.execute({ organizationId, rows: limit + 1 })
-  const [afterName, afterId] = cursorOf(query.cursor)
-  return pages.after.execute({ organizationId, rows: limit + 1, afterName, afterId })
+  if (!query.cursor)
+    return { rows: await pages.first.execute({ organizationId, rows: limit + 1 }), tagMatch: null }
+  const [afterName, afterId] = decodeNameCursor(query.cursor)
+  return {
+    rows: await pages.after.execute({ organizationId, rows: limit + 1, afterName, afterId }),
+    tagMatch: null,
+  }
+}
+
+function decodeNameCursor(cursor: string): [string, string] {
+  const [letter, name, id] = decodeCursor(cursor, 3) as [string, string, string]
+  if (letter !== ORDERS.name.letter || !UUID.test(id)) throw malformed()
+  return [name, id]
+}
+
+function cursorKey(sort: KeychainSort, row: SummaryRow): string[] {
+  const { keychain } = row
+  switch (sort) {
+    case 'holder':
+      return ['h', keychain.holderSort, keychain.sortName, keychain.id]
+    case 'changed':
+      return ['c', keychain.updatedAt.toISOString(), keychain.id]
+    default:
+      return ['n', keychain.sortName, keychain.id]
+  }
 }
 
 export async function listKeychains(
   db: Db,
   organizationId: string,
   query: KeychainListQuery,
-): Promise<{ data: KeychainSummary[]; nextCursor: string | null }> {
+  now: Date = new Date(),
+): Promise<{ data: KeychainSummary[]; nextCursor: string | null; tagMatch: string | null }> {
   const limit = pageLimit(query.limit)
-  const rows = await pageRows(db, organizationId, query, limit)
-  return toPage(
+  const { rows, tagMatch } = await pageRows(db, organizationId, query, limit, now)
+  const page = toPage(
     rows,
     limit,
-    (row) => [row.sortName, row.keychain.id],
-    (row) => ({
-      id: row.keychain.id,
-      name: row.keychain.name,
-      custodian: row.custodian ? toPerson(row.custodian) : null,
-      keyCount: row.keychain.keyCount,
-      // Sorted here, as JavaScript compares (the database's collation may order codes otherwise).
-      tagCodes: row.keychain.tagCodes.sort(),
-      updatedAt: row.keychain.updatedAt.toISOString(),
-    }),
+    (row) => cursorKey(query.sort ?? 'name', row),
+    ({ keychain, custodian }): KeychainSummary => {
+      const status = keychainStatus(keychain, now)
+      return {
+        id: keychain.id,
+        name: keychain.name,
+        custodian: custodian ? toPerson(custodian) : null,
+        keyCount: keychain.keyCount,
+        // Sorted here, as JavaScript compares (the database's collation may order codes otherwise).
+        tagCodes: keychain.tagCodes.sort(),
+        updatedAt: keychain.updatedAt.toISOString(),
+        status,
+        transfer:
+          status !== 'FREE' && status !== 'HELD' && keychain.transferStartsAt && keychain.transferEndsAt
+            ? {
+                startsAt: keychain.transferStartsAt.toISOString(),
+                endsAt: keychain.transferEndsAt.toISOString(),
+              }
+            : null,
+        deletedAt: keychain.deletedAt?.toISOString() ?? null,
+      }
+    },
   )
+  return { ...page, tagMatch }
 }

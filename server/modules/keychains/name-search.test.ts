@@ -51,7 +51,10 @@ const search = async (q: string) => {
 
 async function plan(q: string): Promise<string> {
   const named = await nameSearch(t.db, organizationId, q)
-  const query = keychainPageQuery(t.db, organizationId, { q }, 25, named)
+  const query = keychainPageQuery(t.db, organizationId, { q }, 25, {
+    named,
+    arms: { keychainIds: [], holderIds: [] },
+  })
   const result = (await t.db.execute(sql`explain ${query}`)) as unknown as { rows: Record<string, string>[] }
   return result.rows.map((row) => Object.values(row)[0]).join('\n')
 }

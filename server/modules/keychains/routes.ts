@@ -2,12 +2,14 @@ import { keychainEndpoints } from '../../../contract/endpoints/keychains.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
+import { forbidden } from '../../http/errors.ts'
 import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
 import { custodyLogOf } from './custody.ts'
 import { keychainById } from './detail.ts'
 import { addKey, addKeyIn, refusingTakenTag, removeKey, renameKey } from './keys.ts'
 import { listKeychains } from './list.ts'
 import { createKeychain, createKeychainIn, deleteKeychain, findKeychain, updateKeychain } from './service.ts'
+import { restoreKeychain } from './soft-delete.ts'
 
 /** Keychains and their keys, in the selected organization. */
 export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
@@ -34,12 +36,19 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...keychainEndpoints.list,
-      summary: 'Keychains by name, paginated by cursor; `q` (part of the name), `custodianId`',
+      summary:
+        'Keychains in natural order of name (or holder, or last change), paginated by cursor; `q` (part of the name, a tag code, the holder), `status`, `custodianId`; `tagMatch` names the keychain of a whole tag code searched',
       access: inSelectedOrganization('read__keychain'),
-      responses: { 200: { description: 'A page of keychains' } },
+      responses: {
+        200: { description: 'A page of keychains' },
+        403: { description: '`status=deleted` without the right to delete keychains' },
+      },
     },
-    async (c, { organization, query }) =>
-      c.json(await listKeychains(db, organization.organizationId, query), 200),
+    async (c, { organization, query }) => {
+      if (query.status === 'deleted' && !organization.permissions.includes('delete__keychain'))
+        throw forbidden()
+      return c.json(await listKeychains(db, organization.organizationId, query, deps.clock.now()), 200)
+    },
   )
 
   api.route(
@@ -74,7 +83,7 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
       responses: { 200: { description: 'The keychain' } },
     },
     async (c, { organization, params }) =>
-      c.json(await keychainById(db, organization.organizationId, params.id), 200),
+      c.json(await keychainById(db, organization.organizationId, params.id, deps.clock.now()), 200),
   )
 
   api.route(
@@ -99,7 +108,8 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...keychainEndpoints.remove,
-      summary: 'Delete a keychain and its keys; its tags become free',
+      summary:
+        'Delete a keychain (soft: it leaves lists, search, scans and the mirror; its tags become free meanwhile; `POST /keychains/{id}/restore` brings it back)',
       access: inSelectedOrganization('delete__keychain'),
       responses: {
         204: { description: 'Deleted' },
@@ -114,6 +124,27 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
       })
       return c.body(null, 204)
     },
+  )
+
+  api.route(
+    {
+      ...keychainEndpoints.restore,
+      summary: 'Restore a deleted keychain with its keys and their tags',
+      access: inSelectedOrganization('delete__keychain'),
+      responses: {
+        200: { description: 'The keychain, back in the lists' },
+        409: { description: '`tag_taken`: one of its tags went on another key meanwhile; nothing restored' },
+      },
+    },
+    async (c, { organization, session, params }) =>
+      c.json(
+        await restoreKeychain(deps, {
+          organizationId: organization.organizationId,
+          id: params.id,
+          actorId: session.user.id,
+        }),
+        200,
+      ),
   )
 
   api.route(

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Keychain, KeychainCreate, KeychainUpdate } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
-import { type KeychainRow, keychains, keys } from '../../db/schema.ts'
+import { type KeychainRow, keychains } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { appendEvent } from '../events/log.ts'
@@ -13,6 +13,7 @@ import { keychainDeletionGuards } from './deletion-guards.ts'
 import { keychainDetail } from './detail.ts'
 import { findKeychain } from './find.ts'
 import { addKeyIn, refusingTakenTag } from './keys.ts'
+import { softDeleteKeychainsIn } from './soft-delete.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 type Tx = Db
@@ -148,7 +149,10 @@ export async function updateKeychain(
   })
 }
 
-/** Hard-deletes the keychain and its keys (their tags become free again) unless a deletion guard objects. */
+/**
+ * Soft-deletes the keychain unless a deletion guard objects: it leaves lists, search and the mirror, its tags
+ * become free meanwhile, and `restoreKeychain` brings it back with its keys and tags (see `soft-delete.ts`).
+ */
 export async function deleteKeychain(
   deps: Deps,
   input: { organizationId: string; id: string; actorId?: string | null },
@@ -159,19 +163,21 @@ export async function deleteKeychain(
       const refusal = await guard(tx, current.id, deps.clock.now())
       if (refusal) throw new ApiError(409, ErrorCode.conflict, refusal)
     }
+    const now = deps.clock.now()
+    const freed = await softDeleteKeychainsIn(tx, {
+      organizationId: input.organizationId,
+      ids: [current.id],
+      actorId: input.actorId ?? null,
+      now,
+    })
     // Its tags become free: the mirror must hear about them too.
-    const freed = await tx
-      .delete(keys)
-      .where(eq(keys.keychainId, current.id))
-      .returning({ tagId: keys.tagId })
-    await tx.delete(keychains).where(eq(keychains.id, current.id))
     await appendEvent(tx, {
       organizationId: input.organizationId,
       kind: 'keychain.deleted',
       actorId: input.actorId ?? null,
-      serverTime: deps.clock.now(),
+      serverTime: now,
       keychainIds: [current.id],
-      tagIds: freed.flatMap((key) => (key.tagId ? [key.tagId] : [])),
+      tagIds: freed.get(current.id) ?? [],
       payload: { name: current.name },
     })
   })

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm'
 import type { Member } from '../../../contract/organizations.ts'
 import type { HeldKey, HeldKeychain, HoldingsQuery, OpenTransfer } from '../../../contract/reports.ts'
 import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
@@ -53,6 +53,7 @@ function heldKeychains(db: Db, scope: HoldingsScope, after: [string, string] | n
       and(
         eq(keychains.organizationId, scope.organizationId),
         eq(keychains.custodianId, scope.personId),
+        isNull(keychains.deletedAt),
         after
           ? sql`(lower(${keychains.name}), ${keychains.id}) > (${after[0]}, ${after[1]}::uuid)`
           : undefined,

@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm'
 import { UNSEEN_DAYS_DEFAULT, type UnseenKeychain, type UnseenQuery } from '../../../contract/reports.ts'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
@@ -45,6 +45,7 @@ function unseenRows(db: Db, scope: UnseenScope, after: After | null, size: numbe
     .where(
       and(
         eq(keychains.organizationId, scope.organizationId),
+        isNull(keychains.deletedAt),
         scope.query.person ? eq(keychains.custodianId, scope.query.person) : undefined,
       ),
     )

@@ -7,6 +7,7 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'keychain.created': msg`Keychain created`,
   'keychain.updated': msg`Keychain changed`,
   'keychain.deleted': msg`Keychain deleted`,
+  'keychain.restored': msg`Keychain restored`,
   'key.added': msg`Key added`,
   'key.renamed': msg`Key renamed`,
   'key.removed': msg`Key removed`,

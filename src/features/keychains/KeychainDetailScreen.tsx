@@ -1,13 +1,17 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { Trash2 } from 'lucide-react'
+import { Pencil, Send, Trash2, UserRoundPen } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { keychainQuery, useDeleteKeychain, useUpdateKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
-import { Button } from '../../ui/Button.tsx'
+import { formatDate } from '../../lib/format.ts'
+import { personName } from '../../lib/labels.ts'
+import { useHref, useLocale } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { Button, buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
@@ -15,9 +19,12 @@ import { useAppForm } from '../../ui/form.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { CustodySection } from './CustodySection.tsx'
+import { KeychainStatusBadge } from './KeychainStatusBadge.tsx'
 import { KeysSection } from './KeysSection.tsx'
+import { MoreActions } from './MoreActions.tsx'
 import { keychainNameProblem } from './name-check.ts'
 import { deletionProblem } from './refusals.ts'
+import { undoDeletion } from './undo-deletion.ts'
 
 function RenameForm({ keychain }: { keychain: Keychain }) {
   const { t, i18n } = useLingui()
@@ -67,24 +74,78 @@ function RenameForm({ keychain }: { keychain: Keychain }) {
   )
 }
 
+/** What a glance at the page should tell: who holds it, the transfer it is on, when it is due. */
+function KeychainSummaryCard({ keychain, timeZone }: { keychain: Keychain; timeZone: string }) {
+  const locale = useLocale()
+  const day = (value: string) => formatDate(value, locale, timeZone)
+  const { transfer } = keychain
+  return (
+    <Card className="mb-6">
+      <h2 className="sr-only">
+        <Trans>Summary</Trans>
+      </h2>
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <div>
+          <dt className="text-sm font-medium text-slate-700">
+            <Trans>Holder</Trans>
+          </dt>
+          <dd className="font-semibold text-slate-900" data-testid="summary-holder">
+            {keychain.custodian ? personName(keychain.custodian) : <Trans>Nobody</Trans>}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm font-medium text-slate-700">
+            <Trans>Current transfer</Trans>
+          </dt>
+          <dd className="flex flex-wrap items-center gap-2 text-slate-900">
+            <KeychainStatusBadge keychain={keychain} timeZone={timeZone} />
+            {transfer ? (
+              <span>
+                <Trans>
+                  {day(transfer.startsAt)} to {day(transfer.endsAt)}
+                </Trans>
+              </span>
+            ) : keychain.status ? null : (
+              <Trans>None</Trans>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm font-medium text-slate-700">
+            <Trans>Due back</Trans>
+          </dt>
+          <dd className="font-semibold text-slate-900">
+            {transfer && keychain.status !== 'SCHEDULED' ? day(transfer.endsAt) : <Trans>Not due</Trans>}
+          </dd>
+        </div>
+      </dl>
+    </Card>
+  )
+}
+
 export function KeychainDetailScreen({
   organizationId,
   keychainId,
   members,
+  timeZone,
   onDeleted,
   transfers,
 }: {
   organizationId: string
   keychainId: string
   members: Member[]
+  timeZone: string
+  /** After a deletion (its undo is offered on the list it goes back to). */
   onDeleted: () => void
   /** The keychain's transfer authorizations, composed in by the route. */
   transfers?: (keychain: Keychain) => ReactNode
 }) {
   const { t, i18n } = useLingui()
+  const href = useHref()
   const ability = useAbility()
   const deleteKeychain = useDeleteKeychain(organizationId)
   const [confirming, setConfirming] = useState(false)
+  const [editing, setEditing] = useState(false)
   const { data: keychain, isPending, error, refetch } = useQuery(keychainQuery(organizationId, keychainId))
   if (isPending) return <LoadingState label={<Trans>Loading the keychain…</Trans>} />
   if (keychain === undefined)
@@ -99,11 +160,7 @@ export function KeychainDetailScreen({
   const remove = async () => {
     try {
       await deleteKeychain.mutateAsync(keychain.id)
-      toasts.add({
-        severity: 'success',
-        summary: t`The keychain ${keychain.name} has been deleted.`,
-        life: 4000,
-      })
+      undoDeletion.offer({ id: keychain.id, name: keychain.name })
       onDeleted()
     } catch (error) {
       setConfirming(false)
@@ -115,27 +172,58 @@ export function KeychainDetailScreen({
     }
   }
   const canEdit = ability.can('update', 'keychain')
+  const canEditKeys = ability.can('create', 'key')
   return (
     <>
       <PageHeader title={keychain.name}>
-        {ability.can('delete', 'keychain') ? (
-          <Button variant="secondary" onPress={() => setConfirming(true)}>
-            <Trash2 aria-hidden className="size-4" />
-            <Trans>Delete</Trans>
-          </Button>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-2">
+          {ability.can('create', 'transfer') ? (
+            <AppLink
+              href={href(`/app/keychains/${keychain.id}/create-transfer`)}
+              className={buttonClass('primary')}
+            >
+              <Send aria-hidden className="size-4" />
+              <Trans>Authorize a transfer</Trans>
+            </AppLink>
+          ) : null}
+          {canEdit ? (
+            <a href="#custody-title" className={buttonClass('secondary')}>
+              <UserRoundPen aria-hidden className="size-4" />
+              <Trans>Change holder</Trans>
+            </a>
+          ) : null}
+          {canEdit || canEditKeys ? (
+            <Button variant="secondary" onPress={() => setEditing(!editing)} aria-pressed={editing}>
+              <Pencil aria-hidden className="size-4" />
+              {editing ? <Trans>Done</Trans> : <Trans>Edit</Trans>}
+            </Button>
+          ) : null}
+          {ability.can('delete', 'keychain') ? (
+            <MoreActions label={t`More actions for ${keychain.name}`}>
+              <button
+                type="button"
+                onClick={() => setConfirming(true)}
+                className="flex min-h-11 items-center gap-2 rounded-md px-3 text-left text-sm font-medium text-red-800 hover:bg-red-50"
+              >
+                <Trash2 aria-hidden className="size-4" />
+                <Trans>Delete the keychain</Trans>
+              </button>
+            </MoreActions>
+          ) : null}
+        </div>
       </PageHeader>
       <p className="-mt-4 mb-6 text-slate-700">
         <Trans>Organization: {keychain.organizationName}</Trans>
       </p>
+      <KeychainSummaryCard keychain={keychain} timeZone={timeZone} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex flex-col gap-6">
-          {canEdit ? <RenameForm keychain={keychain} /> : null}
+          {editing && canEdit ? <RenameForm keychain={keychain} /> : null}
           <KeysSection
             organizationId={organizationId}
             keychainId={keychain.id}
             keys={keychain.keys}
-            canEdit={ability.can('create', 'key')}
+            canEdit={editing && canEditKeys}
           />
         </Card>
         <Card className="flex flex-col gap-6">
@@ -156,8 +244,8 @@ export function KeychainDetailScreen({
         onConfirm={() => void remove()}
       >
         <Trans>
-          “{keychain.name}” and its keys will be deleted; its tags become free for another key. This cannot be
-          undone.
+          “{keychain.name}” leaves the lists and its tags become free meanwhile. You can undo it right after,
+          or restore it later from the deleted keychains.
         </Trans>
       </ConfirmDialog>
     </>

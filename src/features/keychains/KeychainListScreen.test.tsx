@@ -38,7 +38,13 @@ function server() {
 async function renderScreen() {
   await renderWithRouter(
     <AbilityProvider permissions={['read__keychain', 'update__keychain', 'delete__keychain']}>
-      <KeychainListScreen organizationId="o1" members={[]} currentUserId="u1" />
+      <KeychainListScreen
+        organizationId="o1"
+        members={[]}
+        currentUserId="u1"
+        timeZone="Europe/Paris"
+        onOpen={() => undefined}
+      />
     </AbilityProvider>,
   )
   await screen.findByText('Cave 1')
@@ -67,13 +73,16 @@ describe('selecting keychains on the list', () => {
     expect((screen.getByRole('checkbox', { name: 'Select Cave 1' }) as HTMLInputElement).checked).toBe(false)
   })
 
-  it('with a search, selects all matching (the filter, not the ids), and unticking one goes back to ids', async () => {
+  it('with a search, selects all matching (the rows of the complete list: the search also finds tags and holders), and unticking one leaves the others', async () => {
     server()
     await renderScreen()
     await act(async () => {
-      fireEvent.change(screen.getByRole('searchbox', { name: 'Search keychains by name' }), {
-        target: { value: 'cave' },
-      })
+      fireEvent.change(
+        screen.getByRole('searchbox', { name: 'Search keychains by name, tag code or holder' }),
+        {
+          target: { value: 'cave' },
+        },
+      )
     })
     const all = await screen.findByRole('button', { name: 'Select all 3 matching' })
     await act(async () => {
@@ -82,7 +91,7 @@ describe('selecting keychains on the list', () => {
     const bar = await screen.findByRole('region', { name: 'Selected keychains' })
     expect(within(bar).getByText('3 keychains selected')).toBeTruthy()
     expect(within(bar).getByRole('link', { name: 'Export' }).getAttribute('href')).toBe(
-      '/api/keychain-export?q=cave',
+      `/api/keychain-export?ids=${encodeURIComponent([1, 2, 3].map((n) => keychain(n).id).join(','))}`,
     )
     for (const box of screen.getAllByRole('checkbox')) expect((box as HTMLInputElement).checked).toBe(true)
     await act(async () => {

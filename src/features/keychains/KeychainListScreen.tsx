@@ -1,25 +1,34 @@
+import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { useInfiniteQuery } from '@tanstack/react-query'
-import { Download, Plus, Search, Trash2, Upload } from 'lucide-react'
+import { Download, Plus, Search, Undo2, Upload } from 'lucide-react'
 import { lazy, Suspense, useEffect, useState } from 'react'
-import type { KeychainSummary } from '../../../contract/keychains.ts'
+import {
+  KEYCHAIN_FILTERS,
+  KEYCHAIN_SORTS,
+  type KeychainFilter,
+  type KeychainSort,
+  type KeychainSummary,
+} from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { keychainExportHref } from '../../api/keychain-export.ts'
-import { keychainListQuery, useDeleteKeychain } from '../../api/keychains.ts'
+import { keychainListQuery, useRestoreKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
+import { formatDate } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
-import { useHref } from '../../lib/use-locale.ts'
+import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { keychainsAwaitingPairing } from '../../offline/pairing-waiting.ts'
 import { useOutbox } from '../../offline/useOutbox.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { custodianOptions } from './custodians.ts'
-import { deletionProblem } from './refusals.ts'
+import { KeychainStatusBadge } from './KeychainStatusBadge.tsx'
+import { restoreProblem } from './refusals.ts'
+import { UndoDeletionBar } from './UndoDeletionBar.tsx'
 
 const SEARCH_DELAY_MS = 250
 
@@ -39,13 +48,16 @@ function useDebounced(value: string): string {
 
 function KeychainRow({
   keychain,
-  onDelete,
+  timeZone,
+  onRestore,
   selected,
   onSelect,
   waiting,
 }: {
   keychain: KeychainSummary
-  onDelete?: (() => void) | undefined
+  timeZone: string
+  /** In the deleted list: bring it back (its row has no link, no checkbox). */
+  onRestore?: (() => void) | undefined
   selected: boolean
   onSelect: (selected: boolean) => void
   /** Made or changed by a pairing on this device that the server has not had yet. */
@@ -53,71 +65,115 @@ function KeychainRow({
 }) {
   const { t } = useLingui()
   const href = useHref()
+  const locale = useLocale()
   return (
     <li className="flex flex-wrap items-center gap-x-4 gap-y-1 py-3 pr-4 pl-1">
-      <label className="-my-1 flex size-11 shrink-0 cursor-pointer items-center justify-center">
-        <input
-          type="checkbox"
-          checked={selected}
-          onChange={(event) => onSelect(event.target.checked)}
-          aria-label={t`Select ${keychain.name}`}
-          className="size-5 accent-brand-600"
-        />
-      </label>
+      {onRestore ? (
+        <span className="size-11 shrink-0" />
+      ) : (
+        <label className="-my-1 flex size-11 shrink-0 cursor-pointer items-center justify-center">
+          <input
+            type="checkbox"
+            checked={selected}
+            onChange={(event) => onSelect(event.target.checked)}
+            aria-label={t`Select ${keychain.name}`}
+            className="size-5 accent-brand-600"
+          />
+        </label>
+      )}
       <div className="min-w-0 flex-1">
-        <AppLink
-          href={href(`/app/keychains/${keychain.id}`)}
-          className="font-semibold text-slate-900 hover:underline"
-        >
-          {keychain.name}
-        </AppLink>
-        {waiting ? (
-          <span className="text-sm text-amber-900">
-            {' '}
-            <Trans>(waiting to sync)</Trans>
-          </span>
-        ) : null}
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          {onRestore ? (
+            <span className="font-semibold text-slate-900">{keychain.name}</span>
+          ) : (
+            <AppLink
+              href={href(`/app/keychains/${keychain.id}`)}
+              className="font-semibold text-slate-900 hover:underline"
+            >
+              {keychain.name}
+            </AppLink>
+          )}
+          {onRestore ? null : <KeychainStatusBadge keychain={keychain} timeZone={timeZone} />}
+          {waiting ? (
+            <span className="text-sm text-amber-900">
+              <Trans>(waiting to sync)</Trans>
+            </span>
+          ) : null}
+        </div>
         <p className="text-sm text-slate-700">
           {keychain.custodian ? personName(keychain.custodian) : <Trans>No custodian</Trans>} ·{' '}
           <Plural value={keychain.keyCount} one="# key" other="# keys" />
           {keychain.tagCodes.length > 0 ? ` · ${keychain.tagCodes.join(', ')}` : ''}
+          {keychain.deletedAt ? (
+            <>
+              {' · '}
+              <Trans>deleted on {formatDate(keychain.deletedAt, locale, timeZone)}</Trans>
+            </>
+          ) : null}
         </p>
       </div>
-      {onDelete ? (
-        <Button variant="ghost" onPress={onDelete} aria-label={t`Delete ${keychain.name}`}>
-          <Trash2 aria-hidden className="size-4" />
+      {onRestore ? (
+        <Button variant="secondary" onPress={onRestore} aria-label={t`Restore ${keychain.name}`}>
+          <Undo2 aria-hidden className="size-4" />
+          <Trans>Restore</Trans>
         </Button>
       ) : null}
     </li>
   )
 }
 
+const FILTER_LABELS: Record<KeychainFilter, MessageDescriptor> = {
+  free: msg({ message: 'Free', context: 'custody' }),
+  held: msg`Held`,
+  scheduled: msg`Scheduled`,
+  out: msg`Out`,
+  overdue: msg`Overdue`,
+  unheld: msg`No holder`,
+  deleted: msg`Deleted`,
+}
+
+const SORT_LABELS: Record<KeychainSort, MessageDescriptor> = {
+  name: msg`Name`,
+  holder: msg`Holder`,
+  changed: msg`Last change`,
+}
+
 export function KeychainListScreen({
   organizationId,
   members,
   currentUserId,
+  timeZone,
+  onOpen,
 }: {
   organizationId: string
   /** Members to filter by custodian; empty when the caller may not read members. */
   members: Member[]
   currentUserId: string
+  timeZone: string
+  /** Opens a keychain's page: a whole tag code typed in the search goes straight to its keychain. */
+  onOpen: (keychainId: string) => void
 }) {
   const { t, i18n } = useLingui()
   const href = useHref()
   const ability = useAbility()
-  const deleteKeychain = useDeleteKeychain(organizationId)
+  const restoreKeychain = useRestoreKeychain(organizationId)
   const [search, setSearch] = useState('')
   const q = useDebounced(search.trim())
-  const [toDelete, setToDelete] = useState<KeychainSummary | null>(null)
-  const [deleting, setDeleting] = useState(false)
   const [custodianId, setCustodianId] = useState('')
-  const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId))
+  const [status, setStatus] = useState<KeychainFilter | ''>('')
+  const [sort, setSort] = useState<KeychainSort>('name')
+  const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId, status, sort))
   const keychains = list.data?.pages.flatMap((page) => page.data) ?? []
+  const tagMatch = list.data?.pages[0]?.tagMatch ?? null
+  useEffect(() => {
+    if (tagMatch) onOpen(tagMatch)
+  }, [tagMatch, onOpen])
   const waiting = keychainsAwaitingPairing(useOutbox(currentUserId) ?? [], organizationId)
-  // The ticked rows, or all matching the filter (resolved by the server); a new filter starts afresh.
+  const deletedList = status === 'deleted'
+  // The ticked rows, or all matching the filter; a new filter starts afresh.
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set())
   const [allMatching, setAllMatching] = useState(false)
-  const filter = `${q}\n${custodianId}`
+  const filter = `${q}\n${custodianId}\n${status}`
   const [filterKey, setFilterKey] = useState(filter)
   const clearSelection = () => {
     setPicked(new Set())
@@ -134,26 +190,21 @@ export function KeychainListScreen({
     setPicked(next)
   }
   const matchingCount = list.hasNextPage ? null : keychains.length
+  // The bulk actions' filter is the name and holder only: a search of tags or holders, or a status, selects
+  // the rows loaded (all of them once the list is complete), never a different set on the server.
+  const serverFilterMatches = !q && !status
+  const canSelectAll = filter !== '\n\n' && !deletedList && (matchingCount !== null || serverFilterMatches)
 
-  const confirmDelete = async () => {
-    if (!toDelete) return
-    setDeleting(true)
+  const restore = async (keychain: KeychainSummary) => {
     try {
-      await deleteKeychain.mutateAsync(toDelete.id)
-      toasts.add({
-        severity: 'success',
-        summary: t`The keychain ${toDelete.name} has been deleted.`,
-        life: 4000,
-      })
-      setToDelete(null)
+      await restoreKeychain.mutateAsync(keychain.id)
+      toasts.add({ severity: 'success', summary: t`The keychain ${keychain.name} is back.`, life: 4000 })
     } catch (error) {
       toasts.add({
         severity: 'error',
-        summary: i18n._(deletionProblem(error, msg`The keychain could not be deleted.`)),
+        summary: i18n._(restoreProblem(error, msg`The keychain could not be restored.`)),
         life: 6000,
       })
-    } finally {
-      setDeleting(false)
     }
   }
 
@@ -186,11 +237,28 @@ export function KeychainListScreen({
             type="search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            aria-label={t`Search keychains by name`}
-            placeholder={t`Search by name`}
+            aria-label={t`Search keychains by name, tag code or holder`}
+            placeholder={t`Name, tag code or holder`}
             className="min-h-11 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30"
           />
         </div>
+        <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
+          <Trans>Status</Trans>
+          <select
+            value={status}
+            onChange={(event) => setStatus(event.target.value as KeychainFilter | '')}
+            className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-base"
+          >
+            <option value="">{t`All`}</option>
+            {KEYCHAIN_FILTERS.filter((each) => each !== 'deleted' || ability.can('delete', 'keychain')).map(
+              (each) => (
+                <option key={each} value={each}>
+                  {i18n._(FILTER_LABELS[each])}
+                </option>
+              ),
+            )}
+          </select>
+        </label>
         <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
           <Trans>Held by</Trans>
           <select
@@ -207,6 +275,20 @@ export function KeychainListScreen({
             ))}
           </select>
         </label>
+        <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
+          <Trans>Sort by</Trans>
+          <select
+            value={sort}
+            onChange={(event) => setSort(event.target.value as KeychainSort)}
+            className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-base"
+          >
+            {KEYCHAIN_SORTS.map((each) => (
+              <option key={each} value={each}>
+                {i18n._(SORT_LABELS[each])}
+              </option>
+            ))}
+          </select>
+        </label>
       </div>
       {list.isPending ? (
         <LoadingState label={<Trans>Loading keychains…</Trans>} />
@@ -218,7 +300,9 @@ export function KeychainListScreen({
       ) : keychains.length === 0 ? (
         <EmptyState
           title={
-            q || custodianId ? (
+            deletedList ? (
+              <Trans>No deleted keychain.</Trans>
+            ) : q || custodianId || status ? (
               <Trans>No keychain matches this search.</Trans>
             ) : (
               <Trans>No keychains yet.</Trans>
@@ -227,7 +311,7 @@ export function KeychainListScreen({
         />
       ) : (
         <>
-          {filter !== '\n' && !allMatching ? (
+          {canSelectAll && !allMatching ? (
             <Button variant="ghost" className="mb-2" onPress={() => setAllMatching(true)}>
               {matchingCount === null ? (
                 <Trans>Select all matching</Trans>
@@ -244,7 +328,8 @@ export function KeychainListScreen({
               <KeychainRow
                 key={keychain.id}
                 keychain={keychain}
-                onDelete={ability.can('delete', 'keychain') ? () => setToDelete(keychain) : undefined}
+                timeZone={timeZone}
+                onRestore={deletedList ? () => void restore(keychain) : undefined}
                 selected={allMatching || picked.has(keychain.id)}
                 onSelect={(selected) => select(keychain.id, selected)}
                 waiting={waiting.has(keychain.id)}
@@ -270,7 +355,9 @@ export function KeychainListScreen({
             members={members}
             selection={
               allMatching
-                ? { filter: { q: q || undefined, custodianId: custodianId || undefined } }
+                ? matchingCount !== null
+                  ? { ids: keychains.map((keychain) => keychain.id) }
+                  : { filter: { custodianId: custodianId || undefined } }
                 : { ids: [...picked] }
             }
             count={allMatching ? matchingCount : picked.size}
@@ -278,21 +365,7 @@ export function KeychainListScreen({
           />
         </Suspense>
       ) : null}
-      <ConfirmDialog
-        isOpen={toDelete !== null}
-        onOpenChange={(open) => {
-          if (!open) setToDelete(null)
-        }}
-        title={<Trans>Delete this keychain?</Trans>}
-        confirmLabel={<Trans>Delete</Trans>}
-        onConfirm={() => void confirmDelete()}
-        isPending={deleting}
-      >
-        <Trans>
-          “{toDelete?.name}” and its keys will be deleted; its tags become free for another key. This cannot
-          be undone.
-        </Trans>
-      </ConfirmDialog>
+      <UndoDeletionBar organizationId={organizationId} />
     </>
   )
 }

@@ -14,3 +14,10 @@ export function custodianChangeProblem(error: unknown, fallback: MessageDescript
 export function deletionProblem(error: unknown, fallback: MessageDescriptor): MessageDescriptor {
   return refusedWith(error, 409) ? deletionRefused : fallback
 }
+
+const restoreRefused = msg`One of its tags is now on another key: remove it there, then restore the keychain.`
+
+/** Why a restore failed: the only refusal (409) is a tag taken by another key meanwhile. */
+export function restoreProblem(error: unknown, fallback: MessageDescriptor): MessageDescriptor {
+  return refusedWith(error, 409) ? restoreRefused : fallback
+}

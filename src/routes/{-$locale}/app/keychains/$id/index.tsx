@@ -30,6 +30,7 @@ function KeychainDetail({ organizationId }: { organizationId: string }) {
       organizationId={organizationId}
       keychainId={id}
       members={members}
+      timeZone={timeZone}
       onDeleted={() => void navigate({ href: localizedHref(locale, '/app/keychains'), replace: true })}
       transfers={(keychain) =>
         canReadTransfers ? (
