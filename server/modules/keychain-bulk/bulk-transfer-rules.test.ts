@@ -12,6 +12,7 @@ import { setupTestApp, TEST_PUBLIC_URL, uniqueEmail } from '../../test/harness.t
 import { makeTransfer, parisDay, subscribe } from '../../test/transfers.ts'
 import { monthBoundsIn, startOfDayIn } from '../subscriptions/calendar.ts'
 import { reminderJobs } from '../transfers/reminders.ts'
+import { authorizeTransfers } from './transfers.ts'
 
 const t = setupTestApp()
 const ZONE = 'Europe/Paris'
@@ -273,6 +274,40 @@ describe('bulk transfers, one authorization each', () => {
     expect((await error(none)).message).toBe(
       `The plan allows 2 transfers a month and 4 are used: 0 more can be authorized until ${formatDayIn('en', renewsAt, ZONE)}, not 1. Nothing was authorized.`,
     )
+  })
+
+  it('says what is left of the plan in the manager’s language', async () => {
+    const { organization } = await organizationWithAdmin(t, 'Agence')
+    await subscribe(t, organization.id, 1)
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    const contact = await signedInMember(t, organization.id, 'CONTACT')
+    const ids = [
+      (await makeKeychain(t, organization.id, 'A')).id,
+      (await makeKeychain(t, organization.id, 'B')).id,
+    ]
+    const response = await authorize(manager.cookie, request({ ids }, { kind: 'member', userId: contact.id }))
+    const renewsAt = monthBoundsIn(ZONE, t.clock.now()).end
+    expect((await error(response)).message).toBe(
+      `L’abonnement permet 1 transferts par mois et 0 sont utilisés : 1 peuvent encore être autorisés jusqu’au ${formatDayIn('fr', renewsAt, ZONE)}, pas 2. Rien n’a été autorisé.`,
+    )
+  })
+
+  it('an organization that does not exist (called directly): 404, nothing read further', async () => {
+    const w = await world()
+    const [actor] = await t.db.select().from(users).where(eq(users.id, w.manager.id))
+    await expect(
+      t.db.transaction((tx) =>
+        authorizeTransfers(t.deps, tx, {
+          organizationId: randomUUID(),
+          actor: actor!,
+          selection: { ids: [w.keychains[0]!.id] },
+          recipient: { kind: 'member', userId: w.contact.id },
+          fromDate: parisDay(t, 1),
+          toDate: parisDay(t, 2),
+          now: t.clock.now(),
+        }),
+      ),
+    ).rejects.toMatchObject({ status: 404, code: 'not_found', message: 'No such organization.' })
   })
 
   it('needs an active subscription (402), in the manager’s language', async () => {
