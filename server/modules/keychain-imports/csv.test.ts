@@ -143,4 +143,26 @@ describe('the keychain CSV reader', () => {
       tag_code: "'",
     })
   })
+
+  it('reads the delimiter from the header line alone, whatever ends it', () => {
+    expect(delimiterOf('a;b;c\nx,y,z,w,v,u')).toBe(';')
+    expect(delimiterOf('a\nx;y;z')).toBe(',')
+    expect(delimiterOf('a;b,')).toBe(',')
+  })
+
+  it('drops the byte order mark before reading a quoted first header; blanks are no header, no cell, no name', () => {
+    const { rows } = parseKeychainCsv('\uFEFF"Nom, du trousseau",key_name, \r\nCave,Porte, \r\n')
+    expect(rows).toEqual([
+      {
+        line: 2,
+        cells: { keychain_name: 'Cave', custodian_email: '', key_name: 'Porte', key_type: '', tag_code: '' },
+        extraCells: false,
+      },
+    ])
+    expect(parseKeychainCsv('keychain_name\r\nCave, \t\r\n').rows[0]!.extraCells).toBe(false)
+    expect(refusal('keychain_name, Couleur \r\nA,b')).toMatchObject({
+      reason: 'unknown_column',
+      column: 'Couleur',
+    })
+  })
 })
