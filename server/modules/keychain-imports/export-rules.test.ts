@@ -56,6 +56,17 @@ describe('the keychain export', () => {
     expect(chunks).toHaveLength(1)
   })
 
+  it('writes a cell a spreadsheet would run as a formula after a quote', async () => {
+    const { organization } = await organizationWithAdmin(t)
+    const sum = await makeKeychain(t, organization.id, '=1+1')
+    await t.db
+      .insert(keys)
+      .values({ keychainId: sum.id, name: '@cmd', type: 'KEY', createdAt: t.clock.now() })
+    expect((await read(keychainCsv(t.db, organization.id))).text).toBe(
+      `\uFEFF${HEADER}\r\n'=1+1,,'@cmd,KEY,\r\n`,
+    )
+  })
+
   it('an organization without keychains: the byte order mark and the header alone', async () => {
     const { organization } = await organizationWithAdmin(t)
     expect((await read(keychainCsv(t.db, organization.id))).text).toBe(`\uFEFF${HEADER}\r\n`)
