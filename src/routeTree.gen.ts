@@ -19,6 +19,7 @@ import { Route as Char123LocaleChar125AppPlansRouteImport } from './routes/{-$lo
 import { Route as Char123LocaleChar125AppProfileRouteImport } from './routes/{-$locale}/app/profile'
 import { Route as Char123LocaleChar125AppScanRouteImport } from './routes/{-$locale}/app/scan'
 import { Route as Char123LocaleChar125AppSyncRouteImport } from './routes/{-$locale}/app/sync'
+import { Route as Char123LocaleChar125AppTagsRouteImport } from './routes/{-$locale}/app/tags'
 import { Route as Char123LocaleChar125AppWebhooksRouteImport } from './routes/{-$locale}/app/webhooks'
 import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$locale}/tags/index'
 import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{-$locale}/tags/$publicId'
@@ -36,8 +37,8 @@ import { Route as Char123LocaleChar125AppOrganizationsIndexRouteImport } from '.
 import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './routes/{-$locale}/app/organizations/new'
 import { Route as Char123LocaleChar125AppReportsChar123ReportChar125RouteImport } from './routes/{-$locale}/app/reports/{-$report}'
 import { Route as Char123LocaleChar125AppTransfersIndexRouteImport } from './routes/{-$locale}/app/transfers/index'
-import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
 import { Route as Char123LocaleChar125AppTransfersNewRouteImport } from './routes/{-$locale}/app/transfers/new'
+import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
 import { Route as Char123LocaleChar125AppUsersIdRouteImport } from './routes/{-$locale}/app/users/$id'
 import { Route as Char123LocaleChar125AppKeychainsIdIndexRouteImport } from './routes/{-$locale}/app/keychains/$id/index'
 import { Route as Char123LocaleChar125AppKeychainsIdCreateTransferRouteImport } from './routes/{-$locale}/app/keychains/$id/create-transfer'
@@ -105,6 +106,12 @@ const Char123LocaleChar125AppSyncRoute =
   Char123LocaleChar125AppSyncRouteImport.update({
     id: '/sync',
     path: '/sync',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppTagsRoute =
+  Char123LocaleChar125AppTagsRouteImport.update({
+    id: '/tags',
+    path: '/tags',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppWebhooksRoute =
@@ -209,6 +216,12 @@ const Char123LocaleChar125AppTransfersIndexRoute =
     path: '/transfers/',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppTransfersNewRoute =
+  Char123LocaleChar125AppTransfersNewRouteImport.update({
+    id: '/transfers/new',
+    path: '/transfers/new',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 const Char123LocaleChar125AppUsersIndexRoute =
   Char123LocaleChar125AppUsersIndexRouteImport.update({
     id: '/users/',
@@ -216,12 +229,6 @@ const Char123LocaleChar125AppUsersIndexRoute =
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppUsersIdRoute =
-const Char123LocaleChar125AppTransfersNewRoute =
-  Char123LocaleChar125AppTransfersNewRouteImport.update({
-    id: '/transfers/new',
-    path: '/transfers/new',
-    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
-  } as any)
   Char123LocaleChar125AppUsersIdRouteImport.update({
     id: '/users/$id',
     path: '/users/$id',
@@ -280,6 +287,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
+  '/{-$locale}/app/tags': typeof Char123LocaleChar125AppTagsRoute
   '/{-$locale}/app/webhooks': typeof Char123LocaleChar125AppWebhooksRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
@@ -292,6 +300,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -300,7 +309,6 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
-  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
@@ -317,6 +325,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
+  '/{-$locale}/app/tags': typeof Char123LocaleChar125AppTagsRoute
   '/{-$locale}/app/webhooks': typeof Char123LocaleChar125AppWebhooksRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
@@ -329,6 +338,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains': typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -338,7 +348,6 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/transfers': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
-  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
   '/{-$locale}/app/keychains/$id': typeof Char123LocaleChar125AppKeychainsIdIndexRoute
@@ -357,6 +366,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/profile': typeof Char123LocaleChar125AppProfileRoute
   '/{-$locale}/app/scan': typeof Char123LocaleChar125AppScanRoute
   '/{-$locale}/app/sync': typeof Char123LocaleChar125AppSyncRoute
+  '/{-$locale}/app/tags': typeof Char123LocaleChar125AppTagsRoute
   '/{-$locale}/app/webhooks': typeof Char123LocaleChar125AppWebhooksRoute
   '/{-$locale}/tags/$publicId': typeof Char123LocaleChar125TagsPublicIdRoute
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
@@ -369,6 +379,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -379,7 +390,6 @@ export interface FileRoutesById {
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
-  '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
   '/{-$locale}/app/keychains/$id/': typeof Char123LocaleChar125AppKeychainsIdIndexRoute
   '/{-$locale}/app/organizations/$id/': typeof Char123LocaleChar125AppOrganizationsIdIndexRoute
@@ -398,6 +408,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/app/sync'
+    | '/{-$locale}/app/tags'
     | '/{-$locale}/app/webhooks'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
@@ -410,6 +421,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/reports/{-$report}'
+    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
     | '/{-$locale}/app/keychains/'
@@ -421,7 +433,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
     | '/{-$locale}/app/transfers/requests/$requestId'
-    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/keychains/$id/'
     | '/{-$locale}/app/organizations/$id/'
     | '/{-$locale}/app/transfers/requests/'
@@ -435,6 +446,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/app/sync'
+    | '/{-$locale}/app/tags'
     | '/{-$locale}/app/webhooks'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app'
@@ -447,6 +459,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/reports/{-$report}'
+    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports'
     | '/{-$locale}/app/keychains'
@@ -459,7 +472,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/organizations/$id/_new-order'
     | '/{-$locale}/app/transfers/requests/$requestId'
     | '/{-$locale}/app/keychains/$id'
-    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/organizations/$id'
     | '/{-$locale}/app/transfers/requests'
     | '/{-$locale}/app/organizations/$id/new-order'
@@ -474,6 +486,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/profile'
     | '/{-$locale}/app/scan'
     | '/{-$locale}/app/sync'
+    | '/{-$locale}/app/tags'
     | '/{-$locale}/app/webhooks'
     | '/{-$locale}/tags/$publicId'
     | '/{-$locale}/app/'
@@ -486,6 +499,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/reports/{-$report}'
+    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
     | '/{-$locale}/app/keychains/'
@@ -499,7 +513,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/transfers/requests/$requestId'
     | '/{-$locale}/app/keychains/$id/'
     | '/{-$locale}/app/organizations/$id/'
-    | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/transfers/requests/'
     | '/{-$locale}/app/organizations/$id/new-order/'
   fileRoutesById: FileRoutesById
@@ -578,6 +591,13 @@ declare module '@tanstack/react-router' {
       path: '/sync'
       fullPath: '/{-$locale}/app/sync'
       preLoaderRoute: typeof Char123LocaleChar125AppSyncRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/tags': {
+      id: '/{-$locale}/app/tags'
+      path: '/tags'
+      fullPath: '/{-$locale}/app/tags'
+      preLoaderRoute: typeof Char123LocaleChar125AppTagsRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/webhooks': {
@@ -699,6 +719,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppTransfersIndexRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/transfers/new': {
+      id: '/{-$locale}/app/transfers/new'
+      path: '/transfers/new'
+      fullPath: '/{-$locale}/app/transfers/new'
+      preLoaderRoute: typeof Char123LocaleChar125AppTransfersNewRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     '/{-$locale}/app/users/': {
       id: '/{-$locale}/app/users/'
       path: '/users'
@@ -719,13 +746,6 @@ declare module '@tanstack/react-router' {
       fullPath: '/{-$locale}/app/keychains/$id/'
       preLoaderRoute: typeof Char123LocaleChar125AppKeychainsIdIndexRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
-    '/{-$locale}/app/transfers/new': {
-      id: '/{-$locale}/app/transfers/new'
-      path: '/transfers/new'
-      fullPath: '/{-$locale}/app/transfers/new'
-      preLoaderRoute: typeof Char123LocaleChar125AppTransfersNewRouteImport
-      parentRoute: typeof Char123LocaleChar125AppRouteRoute
-    }
     }
     '/{-$locale}/app/keychains/$id/create-transfer': {
       id: '/{-$locale}/app/keychains/$id/create-transfer'
@@ -778,6 +798,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppProfileRoute: typeof Char123LocaleChar125AppProfileRoute
   Char123LocaleChar125AppScanRoute: typeof Char123LocaleChar125AppScanRoute
   Char123LocaleChar125AppSyncRoute: typeof Char123LocaleChar125AppSyncRoute
+  Char123LocaleChar125AppTagsRoute: typeof Char123LocaleChar125AppTagsRoute
   Char123LocaleChar125AppWebhooksRoute: typeof Char123LocaleChar125AppWebhooksRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
   Char123LocaleChar125AppFoundReportsIdRoute: typeof Char123LocaleChar125AppFoundReportsIdRoute
@@ -788,6 +809,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppOrdersIdRoute: typeof Char123LocaleChar125AppOrdersIdRoute
   Char123LocaleChar125AppOrganizationsNewRoute: typeof Char123LocaleChar125AppOrganizationsNewRoute
   Char123LocaleChar125AppReportsChar123ReportChar125Route: typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  Char123LocaleChar125AppTransfersNewRoute: typeof Char123LocaleChar125AppTransfersNewRoute
   Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
   Char123LocaleChar125AppFoundReportsIndexRoute: typeof Char123LocaleChar125AppFoundReportsIndexRoute
   Char123LocaleChar125AppKeychainsIndexRoute: typeof Char123LocaleChar125AppKeychainsIndexRoute
@@ -809,10 +831,10 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
   {
     Char123LocaleChar125AppActivityRoute: Char123LocaleChar125AppActivityRoute,
     Char123LocaleChar125AppPlansRoute: Char123LocaleChar125AppPlansRoute,
-  Char123LocaleChar125AppTransfersNewRoute: typeof Char123LocaleChar125AppTransfersNewRoute
     Char123LocaleChar125AppProfileRoute: Char123LocaleChar125AppProfileRoute,
     Char123LocaleChar125AppScanRoute: Char123LocaleChar125AppScanRoute,
     Char123LocaleChar125AppSyncRoute: Char123LocaleChar125AppSyncRoute,
+    Char123LocaleChar125AppTagsRoute: Char123LocaleChar125AppTagsRoute,
     Char123LocaleChar125AppWebhooksRoute: Char123LocaleChar125AppWebhooksRoute,
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
     Char123LocaleChar125AppFoundReportsIdRoute:
@@ -830,6 +852,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
       Char123LocaleChar125AppOrganizationsNewRoute,
     Char123LocaleChar125AppReportsChar123ReportChar125Route:
       Char123LocaleChar125AppReportsChar123ReportChar125Route,
+    Char123LocaleChar125AppTransfersNewRoute:
+      Char123LocaleChar125AppTransfersNewRoute,
     Char123LocaleChar125AppUsersIdRoute: Char123LocaleChar125AppUsersIdRoute,
     Char123LocaleChar125AppFoundReportsIndexRoute:
       Char123LocaleChar125AppFoundReportsIndexRoute,
@@ -852,8 +876,6 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppTransfersRequestsRequestIdRoute:
       Char123LocaleChar125AppTransfersRequestsRequestIdRoute,
     Char123LocaleChar125AppKeychainsIdIndexRoute:
-    Char123LocaleChar125AppTransfersNewRoute:
-      Char123LocaleChar125AppTransfersNewRoute,
       Char123LocaleChar125AppKeychainsIdIndexRoute,
     Char123LocaleChar125AppOrganizationsIdIndexRoute:
       Char123LocaleChar125AppOrganizationsIdIndexRoute,

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { Building2, CreditCard, Inbox, KeyRound, Plus, ScanLine } from 'lucide-react'
-import { type ReactNode, useId } from 'react'
+import { lazy, type ReactNode, Suspense, useEffect, useId } from 'react'
 import type { Profile } from '../../../contract/auth.ts'
 import { dashboardQuery } from '../../api/dashboard.ts'
 import { useAbility } from '../../lib/ability.tsx'
@@ -11,7 +11,14 @@ import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { ReturnsList } from './ReturnsList.tsx'
+import { ALLOWANCE_CARD_CLASS, CHART_CARD_CLASS } from './card-heights.ts'
+
+// Beside and below the counts, in their own chunks (the first load stays the counts'): the allowance, checklist
+// and own keychains, asked for with the counts; the charts, once the counts are shown.
+const loadDetails = () => import('./DashboardDetails.tsx')
+const DashboardDetails = lazy(loadDetails)
+const DueBack = lazy(() => loadDetails().then((module) => ({ default: module.DueBack })))
+const DashboardCharts = lazy(() => import('./DashboardCharts.tsx'))
 
 function Shortcut({
   href,
@@ -62,7 +69,7 @@ function StatPlaceholder() {
 /** The groups of figures a role sees, as placeholders, with the loading status for screen readers. */
 function CountsPlaceholder({ groups }: { groups: Array<{ title: ReactNode; stats: number }> }) {
   return (
-    <div className="mb-8 flex flex-col gap-6">
+    <div className="flex flex-col gap-6">
       <p role="status" className="sr-only">
         <Trans>Loading the figures…</Trans>
       </p>
@@ -120,7 +127,7 @@ function Counts({ organizationId }: { organizationId: string | null }) {
   const counts = data.organization
   const list = (query: '' | `?${string}`) => href(`/app/transfers${query}`)
   return (
-    <div className="mb-8 flex flex-col gap-6">
+    <div className="flex flex-col gap-6">
       {counts ? (
         <>
           <StatGroup title={<Trans>Overview</Trans>}>
@@ -148,20 +155,10 @@ function Counts({ organizationId }: { organizationId: string | null }) {
               <Trans>Returning</Trans>
             </Stat>
           </StatGroup>
-          <ReturnsList
-            title={<Trans>Due back today</Trans>}
-            items={counts.returns.dueToday}
-            total={counts.active.returning}
-            all={list('?status=RETURNING&expired=false')}
-            late={false}
-          />
-          <ReturnsList
-            title={<Trans>Late</Trans>}
-            items={counts.returns.overdue}
-            total={counts.expired.returning}
-            all={list('?status=RETURNING&expired=true')}
-            late
-          />
+          {/* Its place is empty until the list comes: the chunk is asked for with the figures, so it is there. */}
+          <Suspense fallback={null}>
+            <DueBack figures={counts} />
+          </Suspense>
           <StatGroup title={<Trans>Expired transfers</Trans>}>
             <Stat href={list('?status=SCHEDULED&expired=true')} count={counts.expired.scheduled}>
               <Trans>Scheduled</Trans>
@@ -183,15 +180,66 @@ function Counts({ organizationId }: { organizationId: string | null }) {
   )
 }
 
+/** The allowance, checklist and own keychains once the counts are in; the allowance's place kept till then. */
+function Details({ organizationId }: { organizationId: string }) {
+  const ability = useAbility()
+  const { data } = useQuery(dashboardQuery(organizationId))
+  const placeholder = ability.can('create', 'transfer') ? (
+    <div aria-hidden className={ALLOWANCE_CARD_CLASS}>
+      <span className="h-5 w-40 animate-pulse rounded bg-slate-200" />
+    </div>
+  ) : null
+  if (!data?.organization) return placeholder
+  return (
+    <Suspense fallback={placeholder}>
+      <DashboardDetails figures={data.organization} />
+    </Suspense>
+  )
+}
+
+/** The two charts' places, filled once the counts are shown (their chunk and figures come after). */
+function Charts({ organizationId }: { organizationId: string }) {
+  const { data } = useQuery(dashboardQuery(organizationId))
+  const placeholders = (
+    <>
+      <div aria-hidden className={CHART_CARD_CLASS} />
+      <div aria-hidden className={CHART_CARD_CLASS} />
+    </>
+  )
+  return (
+    <div className="grid gap-6 md:grid-cols-2">
+      {data?.organization ? (
+        <Suspense fallback={placeholders}>
+          <DashboardCharts organizationId={organizationId} />
+        </Suspense>
+      ) : (
+        placeholders
+      )}
+    </div>
+  )
+}
+
 /** The dashboard; without a selected organization it prompts for a first one. */
 export function DashboardScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
   const href = useHref()
   const ability = useAbility()
   const name = profile.firstName || profile.email
+  const organizationId = profile.selectedOrganizationId
+  const seesOrganization = organizationId !== null && ability.can('read', 'keychain')
+  useEffect(() => {
+    if (seesOrganization) void loadDetails()
+  }, [seesOrganization])
   return (
     <>
       <PageHeader title={<Trans>Hello {name}</Trans>} documentTitle={t`Dashboard`} />
+      {organizationId !== null && ability.can('create', 'scan') ? (
+        // On a phone, the field's first move comes first.
+        <AppLink href={href('/app/scan')} className={buttonClass('primary', 'mb-6 w-full sm:hidden')}>
+          <ScanLine aria-hidden className="size-5" />
+          <Trans>Scan a tag</Trans>
+        </AppLink>
+      ) : null}
       {profile.selectedOrganizationId === null ? (
         <Card className="mb-8 flex max-w-2xl flex-col items-start gap-4">
           <span className="inline-flex size-12 items-center justify-center rounded-full bg-brand-100 text-brand-800">
@@ -212,7 +260,26 @@ export function DashboardScreen({ profile }: { profile: Profile }) {
           </AppLink>
         </Card>
       ) : null}
-      <Counts organizationId={profile.selectedOrganizationId} />
+      {seesOrganization ? (
+        <div className="mb-8 grid gap-6 lg:grid-cols-3 lg:gap-8">
+          <div className="lg:col-span-2">
+            <Counts organizationId={organizationId} />
+          </div>
+          <aside
+            aria-label={t`For you`}
+            className="flex flex-col gap-6 lg:col-start-3 lg:row-span-2 lg:row-start-1"
+          >
+            <Details organizationId={organizationId} />
+          </aside>
+          <div className="lg:col-span-2">
+            <Charts organizationId={organizationId} />
+          </div>
+        </div>
+      ) : (
+        <div className="mb-8">
+          <Counts organizationId={organizationId} />
+        </div>
+      )}
       {profile.selectedOrganizationId === null ? null : (
         <nav aria-label={t`Shortcuts`} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {ability.can('read', 'keychain') ? (

@@ -1,12 +1,12 @@
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Trans } from '@lingui/react/macro'
 import type { Subscription } from '../../../contract/commerce.ts'
 import { formatDate } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
+import { AllowanceMeter } from '../../ui/AllowanceMeter.tsx'
 import { Card } from '../../ui/Card.tsx'
 
 /** The current plan at the top of the plans page: its period, this month's transfers as a bar, the renewal. */
 export function PlanUsage({ subscription }: { subscription: Subscription }) {
-  const { t } = useLingui()
   const locale = useLocale()
   const used = subscription.transfersUsedThisMonth
   const allowed = subscription.transfersPerMonth
@@ -26,18 +26,7 @@ export function PlanUsage({ subscription }: { subscription: Subscription }) {
           </Trans>
         )}
       </p>
-      <meter
-        aria-label={t`Transfers used this month`}
-        min={0}
-        max={Math.max(allowed, 1)}
-        value={Math.min(used, allowed)}
-        low={allowed * 0.8}
-        high={allowed}
-        optimum={0}
-        className="h-3 w-full"
-      >
-        {t`${used} of ${allowed}`}
-      </meter>
+      <AllowanceMeter used={used} allowed={allowed} />
       <p className="text-sm text-slate-700">
         <Trans>
           {used} of {allowed} transfers used this month; the allowance renews on {renews}.

@@ -1,0 +1,174 @@
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shiftCalendarDay } from '../../contract/transfers.ts'
+import { calendarDayIn } from '../../server/modules/subscriptions/calendar.ts'
+import { type Stack, startStack } from './harness.ts'
+import { createOrganizationInApp } from './organizations.ts'
+
+let stack: Stack
+
+beforeAll(async () => {
+  stack = await startStack()
+})
+
+afterAll(async () => {
+  await stack?.stop()
+})
+
+const checklist = (page: Page) => page.getByRole('region', { name: 'Pour commencer' })
+
+/** The dashboard afresh (its figures are asked again), once its counts are shown. */
+async function dashboard(page: Page) {
+  await page.goto('/app')
+  await page.getByRole('heading', { name: "Vue d'ensemble" }).waitFor()
+}
+
+describe('an office dashboard that says what to do next (issue 23)', () => {
+  it('walks a new organization through its checklist, shows the allowance and two charts, and lists its tags', async () => {
+    await stack.withPage(async (page) => {
+      await stack.signInByCode(page, 'dashboard.admin@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      const organizationId = await createOrganizationInApp(page, 'Agence Tableau')
+
+      // A new organization: every step to do, each leading to where it is done.
+      await dashboard(page)
+      await checklist(page).getByText('Étapes faites : 0 sur 4').waitFor()
+      expect(
+        await checklist(page)
+          .getByRole('link', { name: 'Commander des étiquettes pour vos clés' })
+          .getAttribute('href'),
+      ).toBe(`/app/organizations/${organizationId}/new-order`)
+      await checklist(page).getByRole('link', { name: 'Choisir un forfait' }).waitFor()
+      // No plan yet: the allowance says so and where to choose one.
+      const allowance = page.getByRole('region', { name: 'Transferts ce mois-ci' })
+      await allowance.getByText('Aucun forfait en cours').waitFor()
+
+      // The first step taken in the app: a keychain, from the checklist's link.
+      await checklist(page).getByRole('link', { name: 'Créer un premier trousseau' }).click()
+      await page.waitForURL('**/app/keychains/new')
+      await page.getByLabel('Nom', { exact: true }).fill('Bureau 1')
+      await page.getByRole('button', { name: /Créer le trousseau/ }).click()
+      await page.waitForURL(/\/app\/keychains\/[0-9a-f-]{36}$/)
+      await dashboard(page)
+      await checklist(page).getByText('Étapes faites : 1 sur 4').waitFor()
+      expect(await checklist(page).getByRole('link', { name: 'Créer un premier trousseau' }).count()).toBe(0)
+
+      // Tags (as a paid order makes them), one of them on a keychain's key; a member; a plan.
+      const tags = await stack.createTags(organizationId, { alphaCode: 'TAB', count: 5, name: 'Tableau' })
+      const keychainId = await stack.createKeychainWithTag(organizationId, 'Cave 2', tags[2]!.id)
+      await dashboard(page)
+      await checklist(page).getByText('Étapes faites : 2 sur 4').waitFor()
+      const memberId = await stack.addMember(organizationId, 'dashboard.member@example.com', 'MEMBER', 'Léa')
+      await dashboard(page)
+      await checklist(page).getByText('Étapes faites : 3 sur 4').waitFor()
+      await stack.subscribe(organizationId)
+
+      // A transfer authorized today: the allowance counts it.
+      const today = calendarDayIn('Europe/Paris', stack.clock.now())
+      const status = await page.evaluate(
+        async ({ keychainId, memberId, fromDate, toDate }) =>
+          (
+            await fetch(`/api/keychains/${keychainId}/transfers`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ recipient: { kind: 'member', userId: memberId }, fromDate, toDate }),
+            })
+          ).status,
+        { keychainId, memberId, fromDate: today, toDate: shiftCalendarDay(today, 2) },
+      )
+      expect(status).toBe(201)
+
+      await dashboard(page)
+      // Every step done: the checklist is gone.
+      await allowance.getByRole('meter', { name: 'Transferts utilisés ce mois-ci' }).waitFor()
+      expect(await checklist(page).count()).toBe(0)
+      const meter = allowance.getByRole('meter', { name: 'Transferts utilisés ce mois-ci' })
+      const limit = Number(await meter.getAttribute('max'))
+      expect(limit).toBeGreaterThan(1)
+      expect(await meter.getAttribute('value')).toBe('1')
+      await allowance.getByText(`1 transferts utilisés sur ${limit} ce mois-ci`, { exact: false }).waitFor()
+
+      // The two charts, after the counts, each with its text alternative.
+      const byStatus = page.getByRole('table', { name: 'Trousseaux par état' })
+      await byStatus.waitFor()
+      const statusRows = await byStatus.locator('tbody tr').allTextContents()
+      expect(statusRows).toEqual([
+        'Sans détenteur1',
+        'Chez un détenteur0',
+        'Transfert prévu1',
+        'Sorti en transfert0',
+        'En retard0',
+      ])
+      const perWeek = page.getByRole('table', { name: 'Transferts par semaine' })
+      expect(await perWeek.getByRole('row').count()).toBe(1 + 12)
+      await page.getByText('1 ces 12 dernières semaines, 1 cette semaine.').waitFor()
+      expect(
+        await page.getByRole('figure', { name: 'Transferts par semaine' }).locator('svg rect').count(),
+      ).toBe(12)
+
+      // The tags page inside the app: search by code, free or used.
+      await page.goto('/app/tags')
+      await page.getByRole('heading', { name: 'Étiquettes', level: 1 }).waitFor()
+      const list = page.getByRole('list').filter({ hasText: 'TAB-' })
+      await list.getByText(tags[4]!.code).waitFor()
+      expect(await list.getByRole('listitem').count()).toBe(5)
+      await page.getByLabel('Afficher').selectOption('used')
+      await list.getByText(tags[2]!.code).waitFor()
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(1)
+      await page.getByLabel('Afficher').selectOption('free')
+      await list.getByText(tags[0]!.code).waitFor()
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(4)
+      expect(await list.getByText(tags[2]!.code).count()).toBe(0)
+      await page.getByLabel('Rechercher par code ou par nom').fill(tags[2]!.code)
+      await page.getByRole('button', { name: 'Rechercher', exact: true }).click()
+      await page.getByText('Aucune étiquette ne correspond à cette recherche.').waitFor()
+      await page.getByRole('button', { name: 'Effacer la recherche' }).click()
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(5)
+      await page.getByLabel('Rechercher par code ou par nom').fill(tags[3]!.code)
+      await page.getByRole('button', { name: 'Rechercher', exact: true }).click()
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(1)
+      await list.getByText(tags[3]!.code).waitFor()
+
+      // The same page in English.
+      await page.goto('/en/app/tags')
+      await page.getByRole('heading', { name: 'Tags', level: 1 }).waitFor()
+      await page.getByLabel('Show').waitFor()
+    })
+  })
+
+  it('puts Scan first on a phone, and shows a member the keychains they hold with their due dates', async () => {
+    const context = await stack.newPhoneContext()
+    try {
+      const page = await context.newPage()
+      await stack.signInByCode(page, 'dashboard.field@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      const organizationId = await createOrganizationInApp(page, 'Agence Terrain')
+      const [tag] = await stack.createTags(organizationId, { alphaCode: 'TER', count: 1, name: 'Terrain' })
+      await stack.createKeychainWithTag(organizationId, 'Réserve', tag!.id)
+      const me = (await (await page.request.get('/api/profile')).json()) as { id: string }
+      const keychains = (await (await page.request.get('/api/keychains')).json()) as {
+        data: Array<{ id: string }>
+      }
+      const held = await page.request.patch(`/api/keychains/${keychains.data[0]!.id}`, {
+        data: { custodianId: me.id },
+        headers: { origin: stack.baseUrl },
+      })
+      expect(held.status()).toBe(200)
+
+      await page.goto('/app')
+      const scan = page.getByRole('main').getByRole('link', { name: 'Scanner une étiquette' }).first()
+      await scan.waitFor()
+      const overview = page.getByRole('heading', { name: "Vue d'ensemble" })
+      await overview.waitFor()
+      const [scanBox, overviewBox] = [await scan.boundingBox(), await overview.boundingBox()]
+      expect(scanBox!.y + scanBox!.height).toBeLessThanOrEqual(overviewBox!.y)
+      expect(scanBox!.height).toBeGreaterThanOrEqual(44)
+
+      const mine = page.getByRole('region', { name: 'Trousseaux que vous détenez' })
+      await mine.getByRole('link', { name: 'Réserve' }).waitFor()
+      await mine.getByText('sans date de retour').waitFor()
+    } finally {
+      await context.close()
+    }
+  })
+})
