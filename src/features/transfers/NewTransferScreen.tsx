@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import type { Member } from '../../../contract/organizations.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { keychainQuery } from '../../api/keychains.ts'
@@ -10,8 +10,12 @@ import { AppLink } from '../../ui/AppLink.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { AuthorizeTransferPanel } from './AuthorizeTransferPanel.tsx'
 import { KeychainPicker, type PickedKeychain } from './KeychainPicker.tsx'
+
+// The form (date fields, the recipient list, the allowance) loads once a keychain is picked, not with the picker.
+const AuthorizeTransferPanel = lazy(async () => ({
+  default: (await import('./AuthorizeTransferPanel.tsx')).AuthorizeTransferPanel,
+}))
 
 /** The chosen keychain (who holds it decides who may receive it), then the authorization form. */
 function ChosenKeychain({
@@ -52,15 +56,17 @@ function ChosenKeychain({
           error={keychain.error}
         />
       ) : (
-        <AuthorizeTransferPanel
-          organizationId={organizationId}
-          keychainId={picked.id}
-          custodianId={keychain.data.custodian?.id ?? null}
-          members={members}
-          timeZone={timeZone}
-          onCreated={onDone}
-          onCancel={() => onDone(null)}
-        />
+        <Suspense fallback={<LoadingState label={<Trans>Loading the form…</Trans>} />}>
+          <AuthorizeTransferPanel
+            organizationId={organizationId}
+            keychainId={picked.id}
+            custodianId={keychain.data.custodian?.id ?? null}
+            members={members}
+            timeZone={timeZone}
+            onCreated={onDone}
+            onCancel={() => onDone(null)}
+          />
+        </Suspense>
       )}
     </div>
   )
