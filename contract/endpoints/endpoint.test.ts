@@ -89,7 +89,7 @@ describe('the endpoint tables', () => {
       subscriptionEndpoints: 1,
       syncEndpoints: 1,
       tagEndpoints: 6,
-      transferEndpoints: 12,
+      transferEndpoints: 15,
       webhookEndpoints: 7,
     })
   })
