@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { today } from '@internationalized/date'
 import { eq } from 'drizzle-orm'
 import type { BrowserContext, Locator, Page } from 'playwright-core'
@@ -203,6 +204,36 @@ async function expectUnderThumb(page: Page, action: Locator, label: string): Pro
   return box
 }
 
+const AXE_SOURCE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8')
+
+/** axe-core's violations inside the result sheet, light then dark (rule: the elements it names). */
+async function sheetViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE)
+  const found: string[] = []
+  for (const dark of [false, true]) {
+    const violations = await page.evaluate(async (isDark) => {
+      document.documentElement.classList.toggle('dark', isDark)
+      // Colours change with a transition (buttons): measured once it is over.
+      await new Promise((done) => setTimeout(done, 400))
+      const { axe } = window as unknown as {
+        axe: {
+          run: (context: Element) => Promise<{
+            violations: { id: string; nodes: { target: string[]; failureSummary?: string }[] }[]
+          }>
+        }
+      }
+      const { violations } = await axe.run(document.querySelector('[data-scan-sheet]')!)
+      return violations.map(
+        (each) =>
+          `${each.id}: ${each.nodes.map((node) => `${node.target.join(' ')} (${node.failureSummary ?? ''})`).join(', ')}`,
+      )
+    }, dark)
+    found.push(...violations.map((line) => `${dark ? 'dark' : 'light'} ${line}`))
+  }
+  await page.evaluate(() => document.documentElement.classList.remove('dark'))
+  return found
+}
+
 const truthOf = (page: Page) => page.locator('[data-scan-truth]').textContent()
 const pickupButton = (page: Page) => page.getByRole('button', { name: 'Confirmer le retrait' })
 const returnButton = (page: Page) => page.getByRole('button', { name: 'Confirmer le retour' })
@@ -229,6 +260,8 @@ describe('the scan result under the thumb at 360×740 (issue 23)', () => {
         expect(await truthOf(page)).toBe(
           `Chez Cyril depuis le ${shortDay(pickedUpAt)}, à rendre le ${shortDay(toDate)}`,
         )
+        // axe finds nothing in the sheet, light and dark (online here, offline below with its notice).
+        if (role === 'MANAGER') expect(await sheetViolations(page)).toEqual([])
 
         await context.setOffline(true)
         await page.reload()
@@ -245,6 +278,10 @@ describe('the scan result under the thumb at 360×740 (issue 23)', () => {
         await scan(page, code.free, 'Local vélos')
         expect(await truthOf(page)).toBe('Libre')
         expect(await page.getByTestId('offline-banner').isVisible()).toBe(true)
+        if (role === 'MANAGER') {
+          await scan(page, code.out, 'Cave Cyril')
+          expect(await sheetViolations(page)).toEqual([])
+        }
       })
     },
   )
