@@ -35,14 +35,6 @@ function windowCursor(cursor: string, size: 2 | 3): { rank?: number; startsAt: D
   return { rank, startsAt, id }
 }
 
-/** After (startsAt, id) in the newest-window-first order. */
-function afterWindow(startsAt: Date, id: string): SQL {
-  return or(
-    lt(transfers.startsAt, startsAt),
-    and(eq(transfers.startsAt, startsAt), sql`${transfers.id} < ${id}`),
-  )!
-}
-
 /** The order of a list: by the window's start or end instant, then the id, descending or ascending. */
 type Ordering = { sort: TransferSort; order: SortOrder }
 const NEWEST_WINDOW_FIRST: Ordering = { sort: 'start', order: 'desc' }
@@ -216,7 +208,7 @@ export async function listRequests(
     const cursor = windowCursor(query.cursor, 3)
     after = or(
       sql`${rank} > ${cursor.rank}`,
-      and(sql`${rank} = ${cursor.rank}`, afterWindow(cursor.startsAt, cursor.id)),
+      and(sql`${rank} = ${cursor.rank}`, afterInOrder(NEWEST_WINDOW_FIRST, cursor.startsAt, cursor.id)),
     )
   }
   const rows = await selectTransfers(db)

@@ -191,8 +191,14 @@ describe('GET /stats/dashboard', () => {
       expect(listed(dashboard.organization.returns.overdue)).toEqual(
         await ids('status=RETURNING&expired=true'),
       )
+      // The quick filter "overdue" of the list is the dashboard's overdue list.
+      expect(listed(dashboard.organization.returns.overdue)).toEqual(await ids('when=overdue'))
       expect(dashboard.organization).toEqual({
         returns: expect.any(Object),
+        // The allowance, the setup checklist and the caller's own keychains: the dashboard's own tests.
+        allowance: expect.any(Object),
+        setup: expect.any(Object),
+        mine: expect.any(Object),
         id: organization.id,
         keychains: 9, // the world's and one for each of the eight transfers
         transfers: await count(''),
