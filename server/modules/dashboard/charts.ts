@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNotNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, count, eq, gte, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import { DASHBOARD_CHART_WEEKS, type DashboardCharts } from '../../../contract/dashboard.ts'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
@@ -9,7 +9,8 @@ import { expiredWhere, openWhere } from '../transfers/conditions.ts'
 const filtered = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number)
 
 /**
- * Keychains by status without reading the organization's keychains: the total kept by triggers, the held ones
+ * Keychains by status without reading the organization's keychains (deleted ones aside, as the counter leaves
+ * them out): the total kept by triggers, the held ones
  * through the (organization, custodian) index (nulls sort last: only the held ones are read), and the keychains
  * of open transfers (each once, by its most advanced transfer) joined by id. Also the organization's time zone.
  */
@@ -31,9 +32,11 @@ async function keychainsByStatus(db: Db, organizationId: string, now: Date) {
       total: sql<number>`coalesce((select ${organizationCounters.keychains} from ${organizationCounters}
         where ${organizationCounters.organizationId} = ${organizationId}), 0)`.mapWith(Number),
       held: sql<number>`(select count(*) from ${keychains}
-        where ${and(eq(keychains.organizationId, organizationId), isNotNull(keychains.custodianId))})`.mapWith(
-        Number,
-      ),
+        where ${and(
+          eq(keychains.organizationId, organizationId),
+          isNotNull(keychains.custodianId),
+          isNull(keychains.deletedAt),
+        )})`.mapWith(Number),
       timeZone: sql<string>`(select ${organizations.timeZone} from ${organizations}
         where ${organizations.id} = ${organizationId})`,
       late: filtered(sql`${active.late}`),
@@ -42,7 +45,7 @@ async function keychainsByStatus(db: Db, organizationId: string, now: Date) {
       activeHeld: filtered(isNotNull(keychains.custodianId)),
     })
     .from(active)
-    .innerJoin(keychains, eq(keychains.id, active.keychainId))
+    .innerJoin(keychains, and(eq(keychains.id, active.keychainId), isNull(keychains.deletedAt)))
   const figures = row!
   const held = Math.max(0, figures.held - figures.activeHeld)
   const busy = figures.late + figures.out + figures.scheduled

@@ -114,6 +114,9 @@ describe('the dashboard’s own keychains (issue 23)', () => {
     await makeKeychain(t, organization.id, 'Garage', admin.id)
     await makeKeychain(t, organization.id, 'Libre')
     await makeKeychain(t, other.organization.id, 'Étranger', member.id)
+    // Deleted (soft): no longer theirs to show.
+    const gone = await makeKeychain(t, organization.id, 'Supprimé', member.id)
+    expect((await t.delete(`/api/keychains/${gone.id}`, { cookie: admin.cookie })).status).toBe(204)
     const out = await makeTransfer(t, {
       organizationId: organization.id,
       keychainId: office.id,

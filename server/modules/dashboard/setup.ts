@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lte, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm'
 import {
   DASHBOARD_MINE_SHOWN,
   type DashboardAllowance,
@@ -74,8 +74,8 @@ export async function allowanceOf(
 }
 
 /**
- * The keychains the user holds (custodian) in the organization, through its (organization, custodian) index:
- * those out to them on a transfer first, earliest due date first, then by name; with the total.
+ * The keychains the user holds (custodian) in the organization, deleted ones aside, through its (organization,
+ * custodian) index: those out to them on a transfer first, earliest due date first, then by name; with the total.
  */
 export async function heldKeychains(db: Db, organizationId: string, userId: string): Promise<DashboardMine> {
   const rows = await db
@@ -95,7 +95,13 @@ export async function heldKeychains(db: Db, organizationId: string, userId: stri
         eq(transfers.status, 'TRANSFERRED'),
       ),
     )
-    .where(and(eq(keychains.organizationId, organizationId), eq(keychains.custodianId, userId)))
+    .where(
+      and(
+        eq(keychains.organizationId, organizationId),
+        eq(keychains.custodianId, userId),
+        isNull(keychains.deletedAt),
+      ),
+    )
     .orderBy(sql`${transfers.toDate} asc nulls last`, sql`lower(${keychains.name})`, asc(keychains.id))
     .limit(DASHBOARD_MINE_SHOWN)
   return {
