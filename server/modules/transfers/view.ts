@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
 import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { Tag } from '../../../contract/tags.ts'
@@ -117,36 +117,39 @@ const extensionJson = sql<ExtensionJson | null>`(
 
 /** Transfers with their organization, keychain name, recipient (and membership) and authorizer. */
 export function selectTransfers(db: Db) {
-  return db
-    .select({
-      transfer: transfers,
-      organization: organizations,
-      keychainName: keychains.name,
-      recipient,
-      recipientStatus: recipientMembership.status,
-      recipientElsewhere:
-        sql<boolean>`exists (select 1 from memberships as other where other.user_id = ${transfers.recipientId} and other.organization_id <> ${transfers.organizationId})`.mapWith(
-          Boolean,
+  return (
+    db
+      .select({
+        transfer: transfers,
+        organization: organizations,
+        keychainName: keychains.name,
+        recipient,
+        recipientStatus: recipientMembership.status,
+        recipientElsewhere:
+          sql<boolean>`exists (select 1 from memberships as other where other.user_id = ${transfers.recipientId} and other.organization_id <> ${transfers.organizationId})`.mapWith(
+            Boolean,
+          ),
+        authorizer,
+        pickups: pickupsJson,
+        outIds: outIdsJson,
+        tags: tagsJson,
+        extension: extensionJson,
+      })
+      .from(transfers)
+      .innerJoin(organizations, eq(organizations.id, transfers.organizationId))
+      .innerJoin(recipient, eq(recipient.id, transfers.recipientId))
+      .leftJoin(authorizer, eq(authorizer.id, transfers.authorizedById))
+      // A deleted keychain (soft: its row stays) is read nowhere: the transfer shows its own copy of the name.
+      .leftJoin(keychains, and(eq(keychains.id, transfers.keychainId), isNull(keychains.deletedAt)))
+      .leftJoin(
+        recipientMembership,
+        and(
+          eq(recipientMembership.userId, transfers.recipientId),
+          eq(recipientMembership.organizationId, transfers.organizationId),
         ),
-      authorizer,
-      pickups: pickupsJson,
-      outIds: outIdsJson,
-      tags: tagsJson,
-      extension: extensionJson,
-    })
-    .from(transfers)
-    .innerJoin(organizations, eq(organizations.id, transfers.organizationId))
-    .innerJoin(recipient, eq(recipient.id, transfers.recipientId))
-    .leftJoin(authorizer, eq(authorizer.id, transfers.authorizedById))
-    .leftJoin(keychains, eq(keychains.id, transfers.keychainId))
-    .leftJoin(
-      recipientMembership,
-      and(
-        eq(recipientMembership.userId, transfers.recipientId),
-        eq(recipientMembership.organizationId, transfers.organizationId),
-      ),
-    )
-    .$dynamic()
+      )
+      .$dynamic()
+  )
 }
 
 /** The recipient's membership in the transfer's organization is not DISABLED (for `selectTransfers`). */
