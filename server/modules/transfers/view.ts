@@ -115,41 +115,41 @@ const extensionJson = sql<ExtensionJson | null>`(
   order by e.requested_at desc, e.id desc limit 1
 )`
 
-/** Transfers with their organization, keychain name, recipient (and membership) and authorizer. */
+/**
+ * Transfers with their organization, keychain name, recipient (and membership) and authorizer. A deleted
+ * keychain (soft: its row stays) is read nowhere, so the transfer shows its own copy of the name.
+ */
 export function selectTransfers(db: Db) {
-  return (
-    db
-      .select({
-        transfer: transfers,
-        organization: organizations,
-        keychainName: keychains.name,
-        recipient,
-        recipientStatus: recipientMembership.status,
-        recipientElsewhere:
-          sql<boolean>`exists (select 1 from memberships as other where other.user_id = ${transfers.recipientId} and other.organization_id <> ${transfers.organizationId})`.mapWith(
-            Boolean,
-          ),
-        authorizer,
-        pickups: pickupsJson,
-        outIds: outIdsJson,
-        tags: tagsJson,
-        extension: extensionJson,
-      })
-      .from(transfers)
-      .innerJoin(organizations, eq(organizations.id, transfers.organizationId))
-      .innerJoin(recipient, eq(recipient.id, transfers.recipientId))
-      .leftJoin(authorizer, eq(authorizer.id, transfers.authorizedById))
-      // A deleted keychain (soft: its row stays) is read nowhere: the transfer shows its own copy of the name.
-      .leftJoin(keychains, and(eq(keychains.id, transfers.keychainId), isNull(keychains.deletedAt)))
-      .leftJoin(
-        recipientMembership,
-        and(
-          eq(recipientMembership.userId, transfers.recipientId),
-          eq(recipientMembership.organizationId, transfers.organizationId),
+  return db
+    .select({
+      transfer: transfers,
+      organization: organizations,
+      keychainName: keychains.name,
+      recipient,
+      recipientStatus: recipientMembership.status,
+      recipientElsewhere:
+        sql<boolean>`exists (select 1 from memberships as other where other.user_id = ${transfers.recipientId} and other.organization_id <> ${transfers.organizationId})`.mapWith(
+          Boolean,
         ),
-      )
-      .$dynamic()
-  )
+      authorizer,
+      pickups: pickupsJson,
+      outIds: outIdsJson,
+      tags: tagsJson,
+      extension: extensionJson,
+    })
+    .from(transfers)
+    .innerJoin(organizations, eq(organizations.id, transfers.organizationId))
+    .innerJoin(recipient, eq(recipient.id, transfers.recipientId))
+    .leftJoin(authorizer, eq(authorizer.id, transfers.authorizedById))
+    .leftJoin(keychains, and(eq(keychains.id, transfers.keychainId), isNull(keychains.deletedAt)))
+    .leftJoin(
+      recipientMembership,
+      and(
+        eq(recipientMembership.userId, transfers.recipientId),
+        eq(recipientMembership.organizationId, transfers.organizationId),
+      ),
+    )
+    .$dynamic()
 }
 
 /** The recipient's membership in the transfer's organization is not DISABLED (for `selectTransfers`). */
