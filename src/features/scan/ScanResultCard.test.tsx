@@ -145,6 +145,11 @@ describe('scan result card', () => {
       />,
     )
     expect(truthLine()).toMatch(/^With Léa Martin since 22 Nov( 2026)?, due back 24 Nov( 2026)?$/)
+    // Read with the heading, where the focus lands after a scan.
+    const heading = screen.getByRole('heading', { name: 'Cave du 14' })
+    expect(document.getElementById(heading.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      truthLine(),
+    )
     expect(screen.queryByText(/^Key:/)).toBeNull()
   })
 

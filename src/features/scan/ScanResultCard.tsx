@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro'
 import { CircleHelp, KeyRound } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { type ReactNode, useId } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { useHref } from '../../lib/use-locale.ts'
@@ -32,6 +32,7 @@ export function ScanResultCard({
   transfer?: ReactNode
 }) {
   const href = useHref()
+  const truthId = useId()
   if (result.status === 'unknown') {
     return (
       <Card className="flex gap-3">
@@ -93,6 +94,7 @@ export function ScanResultCard({
     )
   }
   const { tag, keychain } = result
+  const truth = scanTruth(result, moved, viewerId)
   const canOpen = canOpenKeychain ?? result.actions.includes('read__keychain')
   return (
     <Card className="flex flex-col gap-3">
@@ -100,8 +102,11 @@ export function ScanResultCard({
         <KeyRound aria-hidden className="size-4" />
         <Trans>Tag {tag.code}</Trans>
       </p>
-      <h2 className="text-xl font-bold text-slate-900">{keychain?.name ?? tag.name}</h2>
-      <TruthLine truth={scanTruth(result, moved, viewerId)} />
+      {/* The focus lands on this heading after a scan: the line of truth is read with it. */}
+      <h2 aria-describedby={truth ? truthId : undefined} className="text-xl font-bold text-slate-900">
+        {keychain?.name ?? tag.name}
+      </h2>
+      <TruthLine id={truthId} truth={truth} />
       {keychain ? (
         <>
           {transfer}

@@ -22,12 +22,12 @@ export function shortDay(value: string, locale: Locale, now = new Date()): strin
 }
 
 /** The scan card's one line of truth about the keychain (nothing when there is nothing the caller may know). */
-export function TruthLine({ truth }: { truth: Truth }) {
+export function TruthLine({ truth, id }: { truth: Truth; id?: string }) {
   const locale = useLocale()
   if (!truth) return null
   const day = (value: string) => shortDay(value, locale)
   return (
-    <p data-scan-truth={truth.kind} className="text-lg font-semibold text-slate-900">
+    <p id={id} data-scan-truth={truth.kind} className="text-lg font-semibold text-slate-900">
       <TruthText truth={truth} day={day} />
     </p>
   )
