@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { LocaleSchema } from './locale-schema.ts'
+import { THEMES } from './theme.ts'
 
 export const SIGN_IN_CODE_LENGTH = 6
 
@@ -81,6 +82,8 @@ export const ProfileSchema = v.object({
   locale: LocaleSchema,
   /** Transfer reminders by mail (an organization's escalations to its admins and managers always go). */
   reminderMails: v.boolean(),
+  /** The colour theme: the system's, or always light or dark. */
+  theme: v.picklist(THEMES),
   isOperator: v.boolean(),
   selectedOrganizationId: v.nullable(v.string()),
   permissions: v.array(v.string()),
@@ -93,5 +96,6 @@ export const ProfileUpdateSchema = v.strictObject({
   phoneNumber: v.optional(PhoneSchema),
   locale: v.optional(LocaleSchema),
   reminderMails: v.optional(v.boolean('Reminder mails are on (true) or off (false).')),
+  theme: v.optional(v.picklist(THEMES, 'Theme must be system, light or dark.')),
 })
 export type ProfileUpdate = v.InferInput<typeof ProfileUpdateSchema>

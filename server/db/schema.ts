@@ -25,6 +25,7 @@ import { LOCALES } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
 import { PHOTO_MAX_BYTES } from '../../contract/receipts.ts'
+import { THEMES } from '../../contract/theme.ts'
 import { STORED_TRANSFER_STATUSES } from '../../contract/transfer-state.ts'
 import { EXTENSION_STATUSES, PICKUP_KINDS } from '../../contract/transfers.ts'
 
@@ -64,8 +65,13 @@ export const users = pgTable(
     signedInAt: at('signed_in_at'),
     /** Transfer reminders by mail (escalations to an organization's admins and managers are always sent). */
     reminderMails: boolean('reminder_mails').notNull().default(true),
+    /** The colour theme of every device the account signs in on (the browser keeps a mirror for the first paint). */
+    theme: text('theme', { enum: THEMES }).notNull().default('system'),
   },
-  (table) => [check('users_email_lowercase', sql`${table.email} = lower(${table.email})`)],
+  (table) => [
+    check('users_email_lowercase', sql`${table.email} = lower(${table.email})`),
+    check('users_theme', sql`${table.theme} IN ('system', 'light', 'dark')`),
+  ],
 )
 
 export const memberships = pgTable(

@@ -1,10 +1,15 @@
+import { createHash } from 'node:crypto'
 import type { MiddlewareHandler } from 'hono'
+import { THEME_BOOT_SCRIPT } from '../../contract/theme.ts'
 import { type Config, isSecureDeployment } from '../config.ts'
+
+/** The one inline script of the pages (the theme before the first paint), allowed by its hash and nothing else. */
+export const THEME_BOOT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(THEME_BOOT_SCRIPT).digest('base64')}'`
 
 export function contentSecurityPolicy(config: Pick<Config, 'corsOrigins'>): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self' ${THEME_BOOT_SCRIPT_HASH}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",

@@ -86,9 +86,9 @@ async function databaseExists(adminUrl: string, name: string): Promise<boolean> 
 
 const migrationsDir = new URL('../db/migrations/', import.meta.url)
 
-/** Changes whenever a migration does, so a stale snapshot is never loaded. */
+/** Changes whenever a migration or the journal does (its order and dates), so a stale snapshot is never loaded. */
 async function migrationsFingerprint(): Promise<string> {
-  const hash = createHash('sha256')
+  const hash = createHash('sha256').update(await readFile(new URL('meta/_journal.json', migrationsDir)))
   for (const name of (await readdir(migrationsDir)).filter((file) => file.endsWith('.sql')).sort()) {
     hash.update(name).update(await readFile(new URL(name, migrationsDir)))
   }

@@ -12,6 +12,7 @@ const profile = {
   phoneNumber: '',
   locale: 'en',
   reminderMails: true,
+  theme: 'system',
   isOperator: false,
   selectedOrganizationId: null,
   permissions: [],

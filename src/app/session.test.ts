@@ -12,6 +12,7 @@ const profile = (id: string): Profile => ({
   phoneNumber: '',
   locale: 'fr',
   reminderMails: true,
+  theme: 'system',
   isOperator: false,
   selectedOrganizationId: null,
   permissions: [],

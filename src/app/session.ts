@@ -4,6 +4,7 @@ import { fetchProfile } from '../api/auth.ts'
 import { currentProfile, profileKey } from '../api/profile.ts'
 import { ApiError } from '../lib/api.ts'
 import { clearClientData } from './query.ts'
+import { applyTheme } from './theme.ts'
 
 /**
  * Makes `profile` the signed-in account. When the account changes (another user, or signed out), every cached
@@ -15,6 +16,9 @@ export function setSignedInProfile(queryClient: QueryClient, profile: Profile | 
   if (previous !== undefined && previous?.id !== profile?.id) {
     clearClientData(queryClient)
     // The device's mirror is the account's too (its unsent actions stay, to go when it signs in again).
+    // The next account, or the public pages, follow the system until an account says otherwise.
+    if (profile === null && typeof document !== 'undefined' && typeof matchMedia === 'function')
+      applyTheme(null)
     if (profile === null)
       void import('../offline/field-mode.ts')
         .then((mode) => mode.forgetAccount())

@@ -31,7 +31,7 @@ export function ConfirmDialogModal({
       isOpen={isOpen}
       onOpenChange={onOpenChange}
       isDismissable
-      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4"
+      className="fixed inset-0 z-40 flex items-center justify-center bg-slate-900/40 p-4 dark:bg-black/60"
     >
       <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl">
         <Dialog role="alertdialog" className="outline-none">

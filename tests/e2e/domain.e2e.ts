@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openAccountMenu, withoutSyncStatus } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 import { createOrganizationInApp } from './organizations.ts'
 
@@ -28,6 +29,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       await page.goto('/app')
       organizationId = await createOrganizationInApp(page, 'Agence Bastille')
       await page.getByRole('heading', { level: 1, name: 'Agence Bastille' }).waitFor()
+      await openAccountMenu(page)
       const switcher = page.getByRole('combobox', { name: 'Organisation' }).first()
       expect(await switcher.inputValue()).toBe(organizationId)
       const profile = (await (await page.request.get('/api/profile')).json()) as {
@@ -59,14 +61,13 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       await page.waitForURL((url) => url.pathname === '/app')
       const menu = page.getByRole('navigation', { name: 'Menu principal' }).first()
       await menu.getByRole('link', { name: 'Scanner une étiquette' }).waitFor()
-      expect(await menu.getByRole('link').allTextContents()).toEqual([
+      expect(withoutSyncStatus(await menu.getByRole('link').allTextContents())).toEqual([
         'Tableau de bord',
-        'Trousseaux',
-        'Organisations',
-        'Mon profil',
-        'Transferts',
-        'Demandes de transfert',
         'Scanner une étiquette',
+        'Demandes de transfert',
+        'Trousseaux',
+        'Transferts',
+        'Étiquettes',
       ])
       await menu.getByRole('link', { name: 'Trousseaux' }).click()
       await page.getByRole('heading', { name: 'Trousseaux' }).waitFor()

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openAccountMenu, withoutSyncStatus } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 import { signInLinkOf } from './mailbox.ts'
 
@@ -41,22 +42,28 @@ describe('foundation, in a real browser against the real server', () => {
       const menu = page.getByRole('navigation', { name: 'Menu principal' }).first()
       // The shell renders after its route chunk loads: wait for the last entry before reading them all.
       await menu.getByRole('link', { name: 'Utilisateurs' }).waitFor()
-      const entries = await menu.getByRole('link').allTextContents()
+      const entries = withoutSyncStatus(await menu.getByRole('link').allTextContents())
       expect(entries).toEqual([
         'Tableau de bord',
-        'Trousseaux',
-        'Commandes',
-        'Formules',
-        'Organisations',
-        'Mon profil',
-        'Transferts',
-        'Demandes de transfert',
         'Scanner une étiquette',
+        'Demandes de transfert',
+        'Trousseaux',
+        'Transferts',
+        'Étiquettes',
         'Utilisateurs',
-        'Activité',
+        'Commandes',
         'Rapports',
+        'Activité',
         'Clés trouvées',
       ])
+      // The account's pages are in its menu.
+      await openAccountMenu(page)
+      expect(
+        await page
+          .locator('aside')
+          .getByRole('link', { name: /^(Mon profil|Formules|Organisations)$/ })
+          .allTextContents(),
+      ).toEqual(['Mon profil', 'Formules', 'Organisations'])
       await page.getByRole('heading', { name: 'Créez votre première organisation' }).waitFor()
     })
   })
@@ -107,6 +114,7 @@ describe('foundation, in a real browser against the real server', () => {
     await stack.withPage(async (page, context) => {
       await stack.signInByCode(page, 'alex@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
+      await openAccountMenu(page)
       await page.getByRole('link', { name: 'Mon profil' }).first().click()
       await page.waitForURL('**/app/profile')
       await page.getByLabel('Prénom').fill('Alex')
@@ -118,6 +126,7 @@ describe('foundation, in a real browser against the real server', () => {
       expect(await page.getByLabel('Prénom').inputValue()).toBe('Alex')
       expect(await page.getByLabel('Téléphone').inputValue()).toBe('+33 6 12 34 56 78')
 
+      await openAccountMenu(page)
       await page.getByRole('link', { name: 'Passer en English' }).first().click()
       await page.waitForURL((url) => url.pathname === '/en/app/profile')
       await page.getByRole('heading', { name: 'My profile' }).waitFor()
@@ -133,6 +142,7 @@ describe('foundation, in a real browser against the real server', () => {
         )
         .toBe('en')
 
+      await openAccountMenu(page)
       await page.getByRole('button', { name: 'Sign out' }).first().click()
       await page.waitForURL((url) => url.pathname === '/en/sign-in')
       const profile = await page.request.get('/api/profile')

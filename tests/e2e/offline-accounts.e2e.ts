@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferPickups, transfers, users } from '../../server/db/schema.ts'
 import { createOrganization } from '../../server/modules/organizations/service.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
+import { openAccountMenu } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedRows, storedTags } from './mirror.ts'
 
@@ -124,6 +125,7 @@ describe('field mode offline, per account', () => {
       await page.getByTestId('last-sync').first().waitFor()
 
       // Signing out forgets the contact's mirror; the next account's holds only its own organization.
+      await openAccountMenu(page)
       await page.getByRole('button', { name: 'Se déconnecter' }).first().click()
       await page.waitForURL((url) => url.pathname === '/sign-in' || url.pathname === '/')
       await expect.poll(async () => (await storedTags(page)).length).toBe(0)

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
 import { addMember, createOrganization } from '../../test/fixtures.ts'
@@ -89,6 +90,56 @@ describe('PATCH /api/profile', () => {
 
   it('answers 401 without a session', async () => {
     expect((await t.patch('/api/profile', { json: { firstName: 'X' } })).status).toBe(401)
+  })
+})
+
+describe('the theme of the account (issue 23)', () => {
+  it("is the system's until chosen, then the chosen one on every read, apart from the other settings", async () => {
+    const { cookie, profile } = await t.signIn(uniqueEmail())
+    expect(profile.theme).toBe('system')
+    for (const theme of ['dark', 'light', 'system'] as const) {
+      const response = await t.patch('/api/profile', { cookie, json: { theme } })
+      expect(response.status).toBe(200)
+      expect((await response.json()).theme).toBe(theme)
+      expect((await (await t.get('/api/profile', { cookie })).json()).theme).toBe(theme)
+    }
+    await t.patch('/api/profile', { cookie, json: { theme: 'dark' } })
+    const renamed = await (await t.patch('/api/profile', { cookie, json: { firstName: 'Noé' } })).json()
+    expect(renamed).toMatchObject({ firstName: 'Noé', theme: 'dark' })
+  })
+
+  it("is one account's: another account keeps its own", async () => {
+    const first = await t.signIn(uniqueEmail())
+    const second = await t.signIn(uniqueEmail())
+    await t.patch('/api/profile', { cookie: first.cookie, json: { theme: 'dark' } })
+    expect((await (await t.get('/api/profile', { cookie: second.cookie })).json()).theme).toBe('system')
+  })
+
+  it.each([['sepia'], [''], [null], [1]])(
+    'refuses %j (400 validation_failed, with the reason)',
+    async (theme) => {
+      const { cookie } = await t.signIn(uniqueEmail())
+      const response = await t.patch('/api/profile', { cookie, json: { theme } })
+      expect(response.status).toBe(400)
+      const body = await response.json()
+      expect(body.error).toMatchObject({
+        code: 'validation_failed',
+        message: 'Theme must be system, light or dark.',
+      })
+      expect(body.error.issues[0].path).toBe('theme')
+      expect((await (await t.get('/api/profile', { cookie })).json()).theme).toBe('system')
+    },
+  )
+
+  it('is refused by the database outside the three values', async () => {
+    const { profile } = await t.signIn(uniqueEmail())
+    const refused = await t.database.db
+      .execute(sql`update users set theme = 'sepia' where id = ${profile.id}`)
+      .then(
+        () => null,
+        (error: Error) => String(error.cause),
+      )
+    expect(refused).toMatch(/users_theme/)
   })
 })
 

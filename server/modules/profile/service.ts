@@ -33,6 +33,7 @@ export async function profileOf(deps: Deps, user: UserRow, role?: Role | null): 
     phoneNumber: user.phoneNumber,
     locale: user.locale,
     reminderMails: user.reminderMails,
+    theme: user.theme,
     isOperator: operator,
     selectedOrganizationId: user.selectedOrganizationId,
     permissions: [...permissionsFor(role, operator)],

@@ -31,7 +31,7 @@ export async function findUserByEmail(deps: Pick<Deps, 'database'>, email: strin
 }
 
 export type UserUpdate = Partial<
-  Pick<UserRow, 'firstName' | 'lastName' | 'phoneNumber' | 'locale' | 'reminderMails'>
+  Pick<UserRow, 'firstName' | 'lastName' | 'phoneNumber' | 'locale' | 'reminderMails' | 'theme'>
 >
 
 export async function updateUser(

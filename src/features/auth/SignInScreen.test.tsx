@@ -11,6 +11,7 @@ const profile = {
   phoneNumber: '',
   locale: 'en',
   reminderMails: true,
+  theme: 'system',
   isOperator: false,
   selectedOrganizationId: null,
   permissions: [],

@@ -23,7 +23,7 @@ export default function CartDialog({
       isOpen={open}
       onOpenChange={setOpen}
       isDismissable
-      className="fixed inset-0 z-40 flex justify-end bg-slate-900/40"
+      className="fixed inset-0 z-40 flex justify-end bg-slate-900/40 dark:bg-black/60"
     >
       <Modal className="h-full w-full max-w-md overflow-y-auto bg-white p-6 shadow-xl">
         <Dialog className="outline-none">

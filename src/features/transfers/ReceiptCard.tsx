@@ -90,7 +90,7 @@ function ReceiptBody({ receipt }: { receipt: Receipt }) {
           viewBox={`0 0 ${SIGNATURE_BOX.width} ${SIGNATURE_BOX.height}`}
           role="img"
           aria-label={t`Signature of ${recipient}`}
-          className="aspect-[3/1] w-full max-w-sm rounded-lg border border-slate-200 bg-white"
+          className="aspect-[3/1] w-full max-w-sm rounded-lg border border-slate-200 bg-white dark:bg-[#fff]"
         >
           <path
             d={receipt.signature}
