@@ -49,6 +49,13 @@ export function statusWhere(filter: KeychainFilter, now: Date): SQL | undefined 
   }
 }
 
+/**
+ * A text that can be part of a tag code (`AAA-00000`): letters, then a hyphen and digits, with a digit or the
+ * hyphen in it. Anything else (a space, letters after the hyphen) is no code: the tag index is not asked, as
+ * its lists for the digits of a name ("Logement 00777") grow with the organization.
+ */
+const CODE_LIKE = /^(?=.*[\d-])[a-z]*-?\d*$/i
+
 /** At most this many tags or holders widen a search (a search matching more is too broad to list by them). */
 export const SEARCH_ARM_LIMIT = 200
 
@@ -61,7 +68,7 @@ export type SearchArms = {
 
 /**
  * What a search finds besides names, each through its own index: keychains by tag code (the code's trigram index,
- * only for a text with a digit or a hyphen, as codes are `AAA-00000`), holders by name or e-mail among the organization's
+ * only for a text that can be part of a code: `CODE_LIKE`), holders by name or e-mail among the organization's
  * members; and, for a whole tag code, the keychain that carries it (to open directly).
  */
 export async function searchArms(
@@ -72,7 +79,7 @@ export async function searchArms(
   const pattern = likeContains(q)
   const code = q.trim().toUpperCase()
   const [tagRows, holderRows] = await Promise.all([
-    /[\d-]/.test(q)
+    CODE_LIKE.test(q.trim())
       ? db
           .select({ keychainId: keys.keychainId, code: tags.code })
           .from(tags)

@@ -342,6 +342,18 @@ describe('DELETE /api/keychains/{id} is soft; POST /api/keychains/{id}/restore b
       (await t.post(`/api/keychains/${keychain.id}/restore`, { cookie: foreign.admin.cookie })).status,
     ).toBe(404)
     expect((await list(foreign.admin.cookie, { status: 'deleted' })).data).toEqual([])
+    // The deleted list goes newest deletion first, page after page.
+    for (const name of ['Cour 1', 'Cour 2', 'Cour 3']) {
+      const made = await makeKeychain(t, organization.id, name)
+      t.clock.advance(1000)
+      expect((await t.delete(`/api/keychains/${made.id}`, { cookie: admin.cookie })).status).toBe(204)
+    }
+    expect(names(await all(admin.cookie, { status: 'deleted', sort: 'name' }))).toEqual([
+      'Cour 3',
+      'Cour 2',
+      'Cour 1',
+      'Atelier',
+    ])
 
     const keyId = (await taken.json()).id
     expect(

@@ -36,7 +36,13 @@ const ORDERS = {
   changed: { letter: 'c', columns: [keychains.updatedAt, keychains.id], descending: true },
 } as const
 
-type Order = (typeof ORDERS)[KeychainSort]
+/** The deleted list, whatever the sort asked: newest deletion first, a walk of the deleted keychains' index. */
+const DELETED_ORDER = { letter: 'd', columns: [keychains.deletedAt, keychains.id], descending: true } as const
+
+type Order = (typeof ORDERS)[KeychainSort] | typeof DELETED_ORDER
+
+const orderOf = (query: KeychainListQuery): Order =>
+  query.status === 'deleted' ? DELETED_ORDER : ORDERS[query.sort ?? 'name']
 
 const malformed = () =>
   new ApiError(400, ErrorCode.validation, 'Malformed cursor.', {
@@ -50,7 +56,8 @@ function cursorValues(order: Order, cursor: string): SQL[] {
   if (letter !== order.letter || !UUID.test(id)) throw malformed()
   return values.map((value, index) => {
     if (index === values.length - 1) return sql`${value}::uuid`
-    if (order.columns[index] === keychains.updatedAt)
+    const column = order.columns[index]
+    if (column === keychains.updatedAt || column === keychains.deletedAt)
       return sql`${cursorInstant(value).toISOString()}::timestamptz`
     return sql`${value}`
   })
@@ -123,7 +130,7 @@ export function keychainPageQuery(
   search: { named?: NameSearch; arms: SearchArms } = { arms: { keychainIds: [], holderIds: [] } },
   now: Date = new Date(),
 ) {
-  const order = ORDERS[query.sort ?? 'name']
+  const order = orderOf(query)
   const onlyRareWords =
     search.named?.rareWords && search.arms.keychainIds.length + search.arms.holderIds.length === 0
   return selectSummaries(db)
@@ -219,9 +226,10 @@ function decodeNameCursor(cursor: string): [string, string] {
   return [name, id]
 }
 
-function cursorKey(sort: KeychainSort, row: SummaryRow): string[] {
+function cursorKey(query: KeychainListQuery, row: SummaryRow): string[] {
   const { keychain } = row
-  switch (sort) {
+  if (query.status === 'deleted') return ['d', keychain.deletedAt?.toISOString() ?? '', keychain.id]
+  switch (query.sort ?? 'name') {
     case 'holder':
       return ['h', keychain.holderSort, keychain.sortName, keychain.id]
     case 'changed':
@@ -242,7 +250,7 @@ export async function listKeychains(
   const page = toPage(
     rows,
     limit,
-    (row) => cursorKey(query.sort ?? 'name', row),
+    (row) => cursorKey(query, row),
     ({ keychain, custodian }): KeychainSummary => {
       const status = keychainStatus(keychain, now)
       return {
