@@ -105,6 +105,21 @@ describe('an office dashboard that says what to do next (issue 23)', () => {
       expect(
         await page.getByRole('figure', { name: 'Transferts par semaine' }).locator('svg rect').count(),
       ).toBe(12)
+      // The charts and the cards beside the counts came into places kept for them: nothing moved.
+      const shifted = await page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            let total = 0
+            new PerformanceObserver((list) => {
+              for (const entry of list.getEntries() as Array<
+                PerformanceEntry & { value: number; hadRecentInput: boolean }
+              >)
+                if (!entry.hadRecentInput) total += entry.value
+            }).observe({ type: 'layout-shift', buffered: true })
+            setTimeout(() => resolve(total), 300)
+          }),
+      )
+      expect(shifted).toBeLessThan(0.05)
 
       // The tags page inside the app: search by code, free or used.
       await page.goto('/app/tags')

@@ -34,7 +34,10 @@ export function AllowanceCard({
             <Trans>No plan in force: transfers cannot be authorized.</Trans>
           </p>
           {canChoosePlan ? (
-            <AppLink href={href('/app/plans')} className="text-sm font-medium text-brand-800">
+            <AppLink
+              href={href('/app/plans')}
+              className="inline-flex min-h-11 items-center self-start text-sm font-medium text-brand-800"
+            >
               <Trans>Choose a plan</Trans>
             </AppLink>
           ) : null}

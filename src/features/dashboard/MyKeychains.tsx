@@ -26,11 +26,11 @@ export function MyKeychains({ mine }: { mine: DashboardMine }) {
           {mine.keychains.map((keychain) => {
             const due = keychain.dueDate ? formatCalendarDate(keychain.dueDate, locale) : null
             return (
-              <li
-                key={keychain.id}
-                className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 p-3"
-              >
-                <AppLink href={href(`/app/keychains/${keychain.id}`)} className="font-medium text-brand-800">
+              <li key={keychain.id} className="flex flex-wrap items-center justify-between gap-x-4 px-3 py-1">
+                <AppLink
+                  href={href(`/app/keychains/${keychain.id}`)}
+                  className="inline-flex min-h-11 items-center font-medium text-brand-800"
+                >
                   {keychain.name}
                 </AppLink>
                 <span className="text-sm text-slate-700">
@@ -42,7 +42,10 @@ export function MyKeychains({ mine }: { mine: DashboardMine }) {
         </ul>
       )}
       {more > 0 ? (
-        <AppLink href={href('/app/keychains')} className="text-sm font-medium text-brand-800">
+        <AppLink
+          href={href('/app/keychains')}
+          className="inline-flex min-h-11 items-center self-start text-sm font-medium text-brand-800"
+        >
           <Trans>and {count} more</Trans>
         </AppLink>
       ) : null}

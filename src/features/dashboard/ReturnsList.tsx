@@ -40,11 +40,11 @@ export function ReturnsList({
           return (
             <li
               key={item.transferId}
-              className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 p-3"
+              className="flex flex-wrap items-center justify-between gap-x-4 px-3 py-1"
             >
               <AppLink
                 href={href(`/app/keychains/${item.keychainId}`)}
-                className="font-medium text-brand-800"
+                className="inline-flex min-h-11 items-center font-medium text-brand-800"
               >
                 {item.keychainName}
               </AppLink>
@@ -62,7 +62,10 @@ export function ReturnsList({
         })}
       </ul>
       {total > items.length ? (
-        <AppLink href={all} className="text-sm font-medium text-brand-800">
+        <AppLink
+          href={all}
+          className="inline-flex min-h-11 items-center self-start text-sm font-medium text-brand-800"
+        >
           <Trans>See all {count}</Trans>
         </AppLink>
       ) : null}

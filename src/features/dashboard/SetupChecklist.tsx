@@ -54,7 +54,10 @@ export function SetupChecklist({ setup, organizationId }: { setup: DashboardSetu
               {ticked ? (
                 <span className="text-slate-700 line-through">{step.label}</span>
               ) : (
-                <AppLink href={href(step.path)} className="font-medium text-brand-800 hover:underline">
+                <AppLink
+                  href={href(step.path)}
+                  className="inline-flex min-h-11 items-center font-medium text-brand-800 hover:underline"
+                >
                   {step.label}
                 </AppLink>
               )}
