@@ -23,6 +23,9 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
+          // One jsdom per worker rather than per file: 17 s instead of 142 s for the 84 files (2 cores). Files
+          // that stub globals unstub them after each test; the setup file cleans the DOM after each test.
+          isolate: false,
           include: ['src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup-web.ts'],
         },

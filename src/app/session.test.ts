@@ -4,6 +4,11 @@ import { profileKey } from '../api/profile.ts'
 import { createQueryClient } from './query.ts'
 import { restoreSession, setSignedInProfile } from './session.ts'
 
+// Sign-out forgets the device's mirror through the field mode, loaded when needed: awaited here, so that its
+// load never outlives the test that started it.
+const forgetAccount = vi.hoisted(() => vi.fn(async () => undefined))
+vi.mock('../offline/field-mode.ts', () => ({ forgetAccount }))
+
 const profile = (id: string): Profile => ({
   id,
   email: `${id}@example.com`,
@@ -50,13 +55,15 @@ describe('the signed-in account on this device', () => {
     expect(queryClient.getQueryData(['keychains'])).toEqual(['of a'])
   })
 
-  it('forgets everything on sign-out', () => {
+  it('forgets everything on sign-out, the mirror on the device too', async () => {
     const queryClient = createQueryClient()
     setSignedInProfile(queryClient, profile('a'))
     queryClient.setQueryData(['keychains'], ['of a'])
+    forgetAccount.mockClear()
     setSignedInProfile(queryClient, null)
     expect(queryClient.getQueryData(['keychains'])).toBeUndefined()
     expect(queryClient.getQueryData(profileKey)).toBeNull()
+    await vi.waitFor(() => expect(forgetAccount).toHaveBeenCalledOnce())
   })
 })
 
