@@ -1,9 +1,11 @@
+import { eq, inArray } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shiftCalendarDay } from '../../contract/transfers.ts'
-import { calendarDayIn } from '../../server/modules/subscriptions/calendar.ts'
+import { keychains, transfers, users } from '../../server/db/schema.ts'
+import { calendarDayIn, startOfDayIn } from '../../server/modules/subscriptions/calendar.ts'
 import { type Stack, startStack } from './harness.ts'
-import { createOrganizationInApp } from './organizations.ts'
+import { createOrganizationInApp, organizationOfNewAdmin } from './organizations.ts'
 
 let stack: Stack
 
@@ -152,25 +154,45 @@ describe('an office dashboard that says what to do next (issue 23)', () => {
   })
 
   it('puts Scan first on a phone, and shows a member the keychains they hold with their due dates', async () => {
+    // An admin's organization where a member holds two keychains: one out to them on a transfer, one not.
+    const organizationId = await organizationOfNewAdmin(
+      stack,
+      'dashboard.office@example.com',
+      'Agence Terrain',
+    )
+    const tags = await stack.createTags(organizationId, { alphaCode: 'TER', count: 2, name: 'Terrain' })
+    const out = await stack.createKeychainWithTag(organizationId, 'Réserve', tags[0]!.id)
+    const kept = await stack.createKeychainWithTag(organizationId, 'Atelier', tags[1]!.id)
+    const email = 'dashboard.holder@example.com'
+    const memberId = await stack.addMember(organizationId, email, 'MEMBER', 'Noé')
+    const db = stack.deps.database.db
+    await db.update(users).set({ selectedOrganizationId: organizationId }).where(eq(users.id, memberId))
+    await db
+      .update(keychains)
+      .set({ custodianId: memberId })
+      .where(inArray(keychains.id, [out, kept]))
+    const now = stack.clock.now()
+    const today = calendarDayIn('Europe/Paris', now)
+    const due = shiftCalendarDay(today, 2)
+    await db.insert(transfers).values({
+      organizationId,
+      keychainId: out,
+      keychainName: 'Réserve',
+      recipientId: memberId,
+      fromDate: today,
+      toDate: due,
+      startsAt: startOfDayIn('Europe/Paris', today),
+      endsAt: startOfDayIn('Europe/Paris', due),
+      status: 'TRANSFERRED',
+      createdAt: now,
+      pickedUpAt: now,
+    })
+
     const context = await stack.newPhoneContext()
     try {
       const page = await context.newPage()
-      await stack.signInByCode(page, 'dashboard.field@example.com')
+      await stack.signInByCode(page, email)
       await page.waitForURL((url) => url.pathname === '/app')
-      const organizationId = await createOrganizationInApp(page, 'Agence Terrain')
-      const [tag] = await stack.createTags(organizationId, { alphaCode: 'TER', count: 1, name: 'Terrain' })
-      await stack.createKeychainWithTag(organizationId, 'Réserve', tag!.id)
-      const me = (await (await page.request.get('/api/profile')).json()) as { id: string }
-      const keychains = (await (await page.request.get('/api/keychains')).json()) as {
-        data: Array<{ id: string }>
-      }
-      const held = await page.request.patch(`/api/keychains/${keychains.data[0]!.id}`, {
-        data: { custodianId: me.id },
-        headers: { origin: stack.baseUrl },
-      })
-      expect(held.status()).toBe(200)
-
-      await page.goto('/app')
       const scan = page.getByRole('main').getByRole('link', { name: 'Scanner une étiquette' }).first()
       await scan.waitFor()
       const overview = page.getByRole('heading', { name: "Vue d'ensemble" })
@@ -179,9 +201,17 @@ describe('an office dashboard that says what to do next (issue 23)', () => {
       expect(scanBox!.y + scanBox!.height).toBeLessThanOrEqual(overviewBox!.y)
       expect(scanBox!.height).toBeGreaterThanOrEqual(44)
 
+      // What they hold: the one due back first, with its date.
       const mine = page.getByRole('region', { name: 'Trousseaux que vous détenez' })
-      await mine.getByRole('link', { name: 'Réserve' }).waitFor()
-      await mine.getByText('sans date de retour').waitFor()
+      await mine.getByRole('link', { name: 'Atelier' }).waitFor()
+      const rows = await mine.getByRole('listitem').allTextContents()
+      const dueOn = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        new Date(`${due}T00:00:00Z`),
+      )
+      expect(rows).toEqual([`Réserveà rendre le ${dueOn}`, 'Ateliersans date de retour'])
+      // A member sees no allowance nor checklist.
+      expect(await page.getByRole('region', { name: 'Transferts ce mois-ci' }).count()).toBe(0)
+      expect(await checklist(page).count()).toBe(0)
     } finally {
       await context.close()
     }
