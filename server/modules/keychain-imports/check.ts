@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm'
+import { and, eq, isNull, ne, sql } from 'drizzle-orm'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
 import {
@@ -165,6 +165,8 @@ export async function checkImport(db: Db, organizationId: string, parsed: Parsed
           .where(
             and(
               eq(keychains.organizationId, organizationId),
+              // A deleted keychain's name is free for a new one (a restore may bring two of a name back).
+              isNull(keychains.deletedAt),
               sql`${keychains.name} = any(${textArray(names)})`,
             ),
           ),

@@ -362,6 +362,19 @@ describe('DELETE /api/keychains/{id} is soft; POST /api/keychains/{id}/restore b
     expect((await t.post(`/api/keychains/${keychain.id}/restore`, { cookie: admin.cookie })).status).toBe(200)
   })
 
+  it('frees its name for an import while deleted, and leaves it out of the export', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const keychain = await makeKeychain(t, organization.id, 'Vestiaire')
+    const csv = 'keychain_name,custodian_email,key_name,key_type,tag_code\r\nVestiaire,,Porte,KEY,'
+    const preview = async () =>
+      (await t.post('/api/keychain-imports/previews', { cookie: admin.cookie, json: { csv } })).json()
+    expect((await preview()).errors.map((error: { code: string }) => error.code)).toEqual(['keychain_exists'])
+    await t.delete(`/api/keychains/${keychain.id}`, { cookie: admin.cookie })
+    expect((await preview()).errors).toEqual([])
+    const exported = await (await t.get('/api/keychain-export', { cookie: admin.cookie })).text()
+    expect(exported).not.toContain('Vestiaire')
+  })
+
   it('tells the mirror the keychain is gone, its tags free, and then back with them', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const [tag] = await makeTags(t, organization.id, 1, 'MIR')
