@@ -144,7 +144,8 @@ export function KeychainBulkBar({
       toasts.add({
         severity: 'success',
         summary: plural(result.count, { one: '# keychain deleted.', other: '# keychains deleted.' }),
-        life: 5000,
+        detail: t`The Deleted filter of the list brings them back.`,
+        life: 6000,
       })
       done()
     } catch (error) {
@@ -276,8 +277,8 @@ export function KeychainBulkBar({
         isPending={pending}
       >
         <Trans>
-          These keychains and their keys will be deleted; their tags become free for other keys. This cannot
-          be undone. If one of them has a transfer under way, none is deleted.
+          These keychains leave the lists and their tags become free meanwhile; the Deleted filter brings them
+          back. If one of them has a transfer under way, none is deleted.
         </Trans>
       </ConfirmDialog>
     </section>
