@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { calendarDayIn } from '../../contract/calendar-day.ts'
 import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
+import { ErrorCode } from '../../contract/errors.ts'
 import type { Acceptance } from '../../contract/receipts.ts'
 import type {
   SortOrder,
@@ -10,6 +11,7 @@ import type {
   TransferSort,
   TransferStatus,
 } from '../../contract/transfers.ts'
+import { refusedWith } from '../lib/api.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import type { memberKeys } from './members.ts'
@@ -176,10 +178,16 @@ function useRefreshAfterAuthorizing() {
 /** Authorizes a transfer of the keychain to a member or a new contact for a date window. */
 export function useCreateTransfer(keychainId: string) {
   const refresh = useRefreshAfterAuthorizing()
+  const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (input: TransferCreate) =>
       call(transferEndpoints.create, { params: { id: keychainId }, body: input }),
     onSuccess: refresh,
+    // Another authorization took the days meanwhile: the form's overlap warning asks again and names it.
+    onError: (error) => {
+      if (refusedWith(error, 409, ErrorCode.transferOverlap))
+        void queryClient.invalidateQueries({ queryKey: ['transfers', 'overlaps', keychainId] })
+    },
   })
 }
 
