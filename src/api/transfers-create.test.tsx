@@ -10,6 +10,14 @@ const refusal = (status: number, code: string) =>
     headers: { 'Content-Type': 'application/json' },
   })
 
+type Mutation = ReturnType<typeof useCreateTransfer>
+
+/** Hands the hook's mutation out to the test. */
+function Probe({ onRender }: { onRender: (mutation: Mutation) => void }) {
+  onRender(useCreateTransfer(KEYCHAIN))
+  return null
+}
+
 afterEach(() => {
   vi.unstubAllGlobals()
 })
@@ -20,12 +28,8 @@ async function refusedWith(answer: Response) {
     'fetch',
     vi.fn(async () => answer),
   )
-  let create: ReturnType<typeof useCreateTransfer> | undefined
-  function Probe() {
-    create = useCreateTransfer(KEYCHAIN)
-    return null
-  }
-  const { queryClient } = renderWithProviders(<Probe />)
+  let create: Mutation | undefined
+  const { queryClient } = renderWithProviders(<Probe onRender={(mutation) => (create = mutation)} />)
   const invalidated = vi.spyOn(queryClient, 'invalidateQueries')
   await act(async () => {
     await create!
