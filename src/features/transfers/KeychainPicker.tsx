@@ -63,7 +63,7 @@ export function KeychainPicker({
     if (only) onPick({ id: only.id, name: only.name })
   }, [submitted, search, searching, tagged?.data, found, onPick])
 
-  const noTag = tagged && tagged.isSuccess && tagged.data === null
+  const noTag = tagged?.isSuccess === true && tagged.data === null
   return (
     <div className="flex flex-col gap-3">
       <search aria-label={t`Find the keychain`}>
