@@ -36,11 +36,12 @@ export function AccountMenu(props: AccountPanelProps) {
   const name = [profile.firstName, profile.lastName].filter(Boolean).join(' ')
   const initial = (name || profile.email).charAt(0).toUpperCase()
   return (
-    <div ref={root} className="relative">
+    // The panel above the button at the side bar's foot, below it in the phone's menu sheet.
+    <div ref={root} className="relative flex flex-col-reverse lg:block">
       {open ? (
         <div
           id={panelId}
-          className="mb-2 flex flex-col gap-1 rounded-xl border border-slate-200 bg-white p-2 shadow-lg lg:absolute lg:inset-x-0 lg:bottom-full"
+          className="mt-2 flex flex-col gap-1 rounded-xl border border-slate-200 bg-white p-2 shadow-lg lg:absolute lg:inset-x-0 lg:bottom-full lg:mt-0 lg:mb-2"
         >
           <Suspense fallback={<div className="h-40" />}>
             <AccountPanel

@@ -82,8 +82,8 @@ export function AppShell({
       ) : null}
     </nav>
   )
-  const account = (
-    <div className="border-t border-slate-200 pt-2">
+  const account = (placement: string) => (
+    <div className={placement}>
       <AccountMenu
         profile={profile}
         locale={locale}
@@ -122,15 +122,16 @@ export function AppShell({
           id="mobile-menu"
           className="fixed inset-x-0 top-14 bottom-0 z-20 flex flex-col gap-4 overflow-y-auto bg-white p-4 lg:hidden"
         >
+          {/* On a phone the account comes first: its menu opens downwards, in view. */}
+          {account('border-b border-slate-200 pb-2')}
           {nav}
-          {account}
         </div>
       ) : null}
       {/* The whole side bar scrolls when the window is short: no entry hides behind the account block. */}
       <aside className="sticky top-0 hidden h-dvh flex-col gap-3 overflow-y-auto border-r border-slate-200 bg-white p-3 lg:flex">
         <Logo className="px-3 pt-1" />
         <div className="flex-1">{nav}</div>
-        {account}
+        {account('border-t border-slate-200 pt-2')}
       </aside>
       <main id="main" className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
         <OfficeOrFieldBanner locale={locale} />

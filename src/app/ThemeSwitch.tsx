@@ -17,7 +17,7 @@ export function ThemeSwitch({ theme, onChange }: { theme: Theme; onChange: (them
           return (
             <label
               key={each}
-              className="flex min-h-11 cursor-pointer items-center justify-center gap-1.5 rounded-md px-1 text-xs font-semibold text-slate-700 has-checked:bg-white has-checked:text-slate-900 has-checked:shadow-sm has-focus-visible:outline-2 has-focus-visible:outline-brand-600 lg:min-h-8"
+              className="flex min-h-11 cursor-pointer flex-col items-center justify-center gap-0.5 rounded-md px-1 py-1 text-xs font-semibold text-slate-700 hover:text-slate-900 has-checked:bg-white has-checked:text-brand-800 has-checked:shadow-sm has-checked:ring-1 has-checked:ring-brand-600 has-focus-visible:outline-2 has-focus-visible:outline-brand-600"
             >
               <input
                 type="radio"

@@ -41,8 +41,9 @@ describe('theme (issue 23)', () => {
       })
       await page.goto('/')
       expect(await page.evaluate(isDark)).toBe(true)
+      // The system changes its mind: the page follows.
       await page.emulateMedia({ colorScheme: 'light' })
-      expect(await page.evaluate(isDark)).toBe(false)
+      await expect.poll(() => page.evaluate(isDark)).toBe(false)
 
       await stack.signInByCode(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
@@ -161,7 +162,15 @@ describe('menu (issue 23)', () => {
       await menu.getByRole('link', { name: 'Étiquettes' }).waitFor()
       const account = page.getByRole('button', { name: /^Compte :/ }).first()
       await account.click()
-      await page.getByRole('button', { name: 'Se déconnecter' }).waitFor()
+      const signOut = page.getByRole('button', { name: 'Se déconnecter' })
+      await signOut.waitFor()
+      // First in the sheet, it opens downwards in view.
+      await expect
+        .poll(async () => {
+          const box = await signOut.boundingBox()
+          return box && { inside: box.y >= 56 && box.y + box.height <= 740, y: box.y }
+        })
+        .toMatchObject({ inside: true })
       expect(await page.getByRole('link', { name: 'Formules' }).count()).toBe(0)
       const widths = await page.evaluate(() => ({
         scroll: document.documentElement.scrollWidth,
