@@ -101,11 +101,11 @@ export function ScanScreen({
         <Card className="flex min-w-0 flex-col gap-4">
           {/* Idle, the box is a slim strip with its button: it takes no thumb's room from the field or a result. */}
           <div
-            className={`relative w-full overflow-hidden rounded-lg bg-slate-900 ${status === 'idle' || status === 'failed' ? 'h-24' : 'aspect-square sm:aspect-video'}`}
+            className={`relative w-full overflow-hidden rounded-lg bg-slate-900 dark:bg-black ${status === 'idle' || status === 'failed' ? 'h-24' : 'aspect-square sm:aspect-video'}`}
           >
             <video ref={video} className="h-full w-full object-cover" muted playsInline />
             {status !== 'running' ? (
-              <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center text-white">
+              <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 p-4 text-center text-white dark:text-slate-900">
                 {status === 'starting' ? (
                   <LoaderCircle aria-hidden className="size-8 animate-spin" />
                 ) : (
