@@ -89,6 +89,8 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       await page.waitForURL(/\/app\/keychains\/[0-9a-f-]{36}$/)
       await page.getByRole('heading', { level: 1, name: 'Cave 3' }).waitFor()
 
+      // The page opens on its summary: keys are edited behind "Modifier".
+      await page.getByRole('button', { name: 'Modifier' }).click()
       await page.getByLabel('Nom de la clé').fill('Porte de la cave')
       await page.getByRole('button', { name: 'Ajouter la clé' }).click()
       await page.getByRole('list', { name: 'Clés' }).getByText('Porte de la cave').waitFor()
@@ -113,11 +115,16 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       const list = page.getByRole('list', { name: 'Trousseaux' })
       await list.getByRole('link', { name: 'Cave 3' }).waitFor()
       expect(await list.getByRole('link').count()).toBe(1)
-      await page.getByLabel('Rechercher des trousseaux par nom').fill('grenier')
+      await page
+        .getByLabel('Rechercher des trousseaux par nom, code d’étiquette ou détenteur')
+        .fill('grenier')
       await page.getByText('Aucun trousseau ne correspond à cette recherche.').waitFor()
       await page.goto(keychainUrl)
 
-      await page.getByRole('button', { name: 'Supprimer', exact: true }).click()
+      // Deletion sits in the overflow menu, not among the main actions.
+      expect(await page.getByRole('button', { name: 'Supprimer le trousseau' }).isVisible()).toBe(false)
+      await page.getByLabel('Autres actions pour Cave 3').click()
+      await page.getByRole('button', { name: 'Supprimer le trousseau' }).click()
       await page.getByRole('alertdialog').getByText('Cave 3', { exact: false }).waitFor()
       await page.getByRole('alertdialog').getByRole('button', { name: 'Supprimer' }).click()
       await page.waitForURL((url) => url.pathname === '/app/keychains')

@@ -88,7 +88,7 @@ function KeychainRow({
           ) : (
             <AppLink
               href={href(`/app/keychains/${keychain.id}`)}
-              className="font-semibold text-slate-900 hover:underline"
+              className="inline-flex min-h-11 items-center font-semibold text-slate-900 hover:underline lg:min-h-0"
             >
               {keychain.name}
             </AppLink>
