@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { BULK_KEYCHAINS_MAX } from '../../../contract/keychain-bulk.ts'
-import { custodyLog, keychains, organizationEvents } from '../../db/schema.ts'
+import { custodyLog, type KeychainRow, keychains, organizationEvents } from '../../db/schema.ts'
 import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { addTagKey, makeTransfer } from '../../test/transfers.ts'
@@ -24,10 +24,10 @@ const rowOf = async (id: string) => (await t.db.select().from(keychains).where(e
 async function world(names: string[], holder?: 'lea') {
   const { organization, admin } = await organizationWithAdmin(t, 'Refus')
   const lea = await signedInMember(t, organization.id, 'MEMBER')
-  const made = []
+  const made: KeychainRow[] = []
   for (const name of names)
     made.push(await makeKeychain(t, organization.id, name, holder ? lea.id : undefined))
-  const inIdOrder = (chosen: typeof made) =>
+  const inIdOrder = (chosen: KeychainRow[]) =>
     [...chosen]
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .map((keychain) => keychain.name)
