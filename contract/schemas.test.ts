@@ -150,6 +150,7 @@ describe('answers keep every field', () => {
       phoneNumber: '+33 1',
       locale: 'en',
       reminderMails: false,
+      theme: 'dark',
       isOperator: true,
       selectedOrganizationId: null,
       permissions: ['read__tag'],

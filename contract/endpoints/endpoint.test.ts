@@ -75,7 +75,7 @@ describe('the endpoint tables', () => {
       healthEndpoints: 2,
       keychainBulkEndpoints: 3,
       keychainImportEndpoints: 3,
-      keychainEndpoints: 9,
+      keychainEndpoints: 10,
       labelEndpoints: 2,
       memberEndpoints: 3,
       orderEndpoints: 12,
@@ -113,6 +113,7 @@ describe('the endpoint tables', () => {
       custodyLog: 'get /keychains/:id/custody-log',
       addKey: 'post /keychains/:id/keys',
       renameKey: 'patch /keychains/:id/keys/:keyId',
+      restore: 'post /keychains/:id/restore',
       removeKey: 'delete /keychains/:id/keys/:keyId',
     })
   })
