@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { asc, eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import { STORED_TRANSFER_STATUSES } from '../../contract/transfer-state.ts'
-import type { TransferStatus } from '../../contract/transfers.ts'
+import type { Transfer, TransferStatus } from '../../contract/transfers.ts'
 import { keys, organizationEvents, subscriptions, transfers } from '../db/schema.ts'
 import { PLAN_IDS } from '../modules/plans/catalog.ts'
 import { calendarDayIn, startOfDayIn } from '../modules/subscriptions/calendar.ts'
@@ -165,4 +165,20 @@ export async function pickupRefusal(response: Response) {
   const { error } = await response.json()
   expect(error.code).toBe('pickup_refused')
   return error as { reason: string; message: string }
+}
+
+/** Every transfer of a list (`path` with its query), page by page of `limit`. */
+export async function allTransfers(t: TestApp, path: string, cookie: string, limit = 2): Promise<Transfer[]> {
+  const items: Transfer[] = []
+  let cursor: string | null = null
+  do {
+    const separator = path.includes('?') ? '&' : '?'
+    const url = `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
+    const response = await t.get(url, { cookie })
+    expect(response.status, url).toBe(200)
+    const page = (await response.json()) as { data: Transfer[]; nextCursor: string | null }
+    items.push(...page.data)
+    cursor = page.nextCursor
+  } while (cursor)
+  return items
 }

@@ -5,27 +5,19 @@ import { transfers } from '../../db/schema.ts'
 import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { authorize, dates, makeTransfer, toMember, transferWorld } from '../../test/transfers.ts'
+import {
+  allTransfers,
+  authorize,
+  dates,
+  makeTransfer,
+  toMember,
+  transferWorld,
+} from '../../test/transfers.ts'
 
 const t = setupTestAppAtEpoch()
 
-type Page = { data: Transfer[]; nextCursor: string | null }
-
 /** Every item of a list, page by page (`limit` a page). */
-async function all(path: string, cookie: string, limit = 2): Promise<Transfer[]> {
-  const items: Transfer[] = []
-  let cursor: string | null = null
-  do {
-    const separator = path.includes('?') ? '&' : '?'
-    const url = `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`
-    const response = await t.get(url, { cookie })
-    expect(response.status, url).toBe(200)
-    const page = (await response.json()) as Page
-    items.push(...page.data)
-    cursor = page.nextCursor
-  } while (cursor)
-  return items
-}
+const all = (path: string, cookie: string, limit = 2) => allTransfers(t, path, cookie, limit)
 
 /**
  * At TEST_EPOCH (2030-01-15, 10:00 in Paris): transfers opening today, due back today, out, late, cancelled

@@ -1,32 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
-import { RETURN_GRACE_MS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts'
+import { RETURN_GRACE_MS, TRANSFER_STATUSES } from '../../../contract/transfers.ts'
 import { memberships, transfers } from '../../db/schema.ts'
 import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../test/transfers.ts'
+import { allTransfers, makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestAppAtEpoch()
 
-type Page = { data: Transfer[]; nextCursor: string | null }
-
-/** Every item of a list, page by page. */
-async function all(path: string, cookie: string, limit = 2): Promise<Transfer[]> {
-  const items: Transfer[] = []
-  let cursor: string | null = null
-  do {
-    const separator = path.includes('?') ? '&' : '?'
-    const url = `${path}${separator}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`
-    const response = await t.get(url, { cookie })
-    expect(response.status, url).toBe(200)
-    const page = (await response.json()) as Page
-    items.push(...page.data)
-    cursor = page.nextCursor
-  } while (cursor)
-  return items
-}
+const all = (path: string, cookie: string, limit = 2) => allTransfers(t, path, cookie, limit)
 
 /**
  * An organization with transfers in every state at TEST_EPOCH: SCHEDULED (open, upcoming, expired),
