@@ -215,6 +215,8 @@ export const keychains = pgTable(
     // The list's keyset order: WHERE organization_id = ? AND (lower(name), id) > (?, ?) ORDER BY lower(name), id
     index('keychains_organization_name_idx').on(table.organizationId, sql`lower(${table.name})`, table.id),
     index('keychains_organization_custodian_idx').on(table.organizationId, table.custodianId),
+    // A holder renamed re-keys their keychains in every organization (migration 0022's trigger).
+    index('keychains_custodian_idx').on(table.custodianId).where(sql`${table.custodianId} is not null`),
     // Search by part of the name (`like '%…%'`) at any size: a trigram index (pg_trgm).
     index('keychains_name_trgm_idx').using('gin', sql`lower(${table.name}) gin_trgm_ops`),
   ],
