@@ -56,6 +56,8 @@ export function statusWhere(filter: KeychainFilter, now: Date): SQL | undefined 
  */
 const CODE_LIKE = /^(?=.*[\d-])[a-z]*-?\d*$/i
 
+export const isCodeLike = (text: string): boolean => CODE_LIKE.test(text)
+
 /** At most this many tags or holders widen a search (a search matching more is too broad to list by them). */
 export const SEARCH_ARM_LIMIT = 200
 
@@ -79,7 +81,7 @@ export async function searchArms(
   const pattern = likeContains(q)
   const code = q.trim().toUpperCase()
   const [tagRows, holderRows] = await Promise.all([
-    CODE_LIKE.test(q.trim())
+    isCodeLike(q.trim())
       ? db
           .select({ keychainId: keys.keychainId, code: tags.code })
           .from(tags)
