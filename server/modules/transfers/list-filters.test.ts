@@ -221,3 +221,49 @@ describe('GET /keychains/{id}/transfers/overlaps', () => {
     expect((await t.get(`${base}?${valid}`, { cookie: manager.cookie })).status).toBe(200)
   })
 })
+
+describe('a list’s cursor as the server wrote it, or 400', () => {
+  const decode = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as string[]
+  const encode = (key: string[]) => Buffer.from(JSON.stringify(key)).toString('base64url')
+
+  async function firstCursor(path: string, cookie: string): Promise<string[]> {
+    const response = await t.get(`${path}?limit=1`, { cookie })
+    expect(response.status).toBe(200)
+    const { nextCursor } = (await response.json()) as { nextCursor: string | null }
+    expect(nextCursor).not.toBeNull()
+    return decode(nextCursor!)
+  }
+
+  const status = async (path: string, cookie: string, key: string[]) =>
+    (await t.get(`${path}?limit=1&cursor=${encode(key)}`, { cookie })).status
+
+  it('refuses an organization list’s cursor whose id or instant was changed', async () => {
+    const { admin } = await busyOrganization()
+    const [startsAt, id] = (await firstCursor('/api/transfers', admin.cookie)) as [string, string]
+    expect(await status('/api/transfers', admin.cookie, [startsAt, id])).toBe(200)
+    for (const key of [
+      [startsAt, `x${id}`],
+      [startsAt, `${id}x`],
+      [startsAt, 'not-an-id'],
+      ['not an instant', id],
+    ]) {
+      expect(await status('/api/transfers', admin.cookie, key), JSON.stringify(key)).toBe(400)
+    }
+  })
+
+  it('refuses a requests cursor whose rank is neither 0 nor 1', async () => {
+    const { contact } = await busyOrganization()
+    const [rank, startsAt, id] = (await firstCursor('/api/transfers/requests', contact.cookie)) as [
+      string,
+      string,
+      string,
+    ]
+    expect(await status('/api/transfers/requests', contact.cookie, [rank, startsAt, id])).toBe(200)
+    expect(await status('/api/transfers/requests', contact.cookie, ['1', startsAt, id])).toBe(200)
+    expect(await status('/api/transfers/requests', contact.cookie, ['0', startsAt, id])).toBe(200)
+    for (const bad of ['2', '-1', 'x']) {
+      expect(await status('/api/transfers/requests', contact.cookie, [bad, startsAt, id]), bad).toBe(400)
+    }
+    expect(await status('/api/transfers/requests', contact.cookie, [rank, startsAt, `${id}0`])).toBe(400)
+  })
+})
