@@ -197,9 +197,15 @@ describe('an office dashboard that says what to do next (issue 23)', () => {
       await scan.waitFor()
       const overview = page.getByRole('heading', { name: "Vue d'ensemble" })
       await overview.waitFor()
-      const [scanBox, overviewBox] = [await scan.boundingBox(), await overview.boundingBox()]
-      expect(scanBox!.y + scanBox!.height).toBeLessThanOrEqual(overviewBox!.y)
-      expect(scanBox!.height).toBeGreaterThanOrEqual(44)
+      // The screen re-renders as its lazy parts arrive: a box is read once both elements are laid out.
+      const boxes = async () => {
+        const [scanBox, overviewBox] = [await scan.boundingBox(), await overview.boundingBox()]
+        return scanBox && overviewBox ? { scanBox, overviewBox } : null
+      }
+      await expect.poll(boxes).not.toBeNull()
+      const { scanBox, overviewBox } = (await boxes())!
+      expect(scanBox.y + scanBox.height).toBeLessThanOrEqual(overviewBox.y)
+      expect(scanBox.height).toBeGreaterThanOrEqual(44)
 
       // What they hold: the one due back first, with its date.
       const mine = page.getByRole('region', { name: 'Trousseaux que vous détenez' })
