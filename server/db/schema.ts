@@ -896,6 +896,7 @@ export const webhookDeliveries = pgTable(
   (table) => [
     unique('webhook_deliveries_endpoint_event_unique').on(table.endpointId, table.eventId),
     index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.createdAt),
+    index('webhook_deliveries_settled_idx').on(table.createdAt).where(sql`${table.status} <> 'pending'`),
     check('webhook_deliveries_status', sql`${table.status} in ('pending', 'succeeded', 'failed')`),
   ],
 )

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.ts'
 import { pruneIdempotencyKeys } from '../../http/idempotency.ts'
 import { pruneRateLimits } from '../../http/rate-limit.ts'
 import { pruneJobs } from '../../jobs/queue.ts'
+import { pruneWebhookDeliveries } from '../webhooks/retention.ts'
 import { pruneSessions } from './sessions.ts'
 
 const HOUR = 60 * 60 * 1000
@@ -11,9 +12,8 @@ const HOUR = 60 * 60 * 1000
 const TOKEN_RETENTION_MS = 24 * HOUR
 
 /**
- * Deletes dead sessions, old sign-in tokens, past rate-limit windows, month-old idempotency keys and old
- * settled jobs. Safe to
- * run on every process.
+ * Deletes dead sessions, old sign-in tokens, past rate-limit windows, month-old idempotency keys, old settled
+ * jobs and month-old settled webhook deliveries. Safe to run on every process.
  */
 export async function pruneExpired(deps: Pick<AppDeps, 'database' | 'clock'>): Promise<void> {
   const now = deps.clock.now()
@@ -23,6 +23,7 @@ export async function pruneExpired(deps: Pick<AppDeps, 'database' | 'clock'>): P
   await pruneRateLimits(deps.database.db, dayAgo)
   await pruneIdempotencyKeys(deps.database.db, now)
   await pruneJobs(deps.database.db, now)
+  await pruneWebhookDeliveries(deps.database.db, now)
 }
 
 export function startHousekeeping(deps: Pick<AppDeps, 'database' | 'clock' | 'logger'>): { stop(): void } {
