@@ -186,11 +186,11 @@ export function FoundReportDetailScreen({ organizationId, id }: { organizationId
   const href = useHref()
   const canUpdate = useAbility().can('update', 'found_report')
   const { data: report, isPending, isError, error, refetch } = useQuery(foundReportQuery(organizationId, id))
-  if (isPending) return <LoadingState label={<Trans>Loading the report…</Trans>} />
+  if (isPending) return <LoadingState label={<Trans context="found keys">Loading the report…</Trans>} />
   if (isError)
     return (
       <ErrorState
-        message={<Trans>The report could not be loaded.</Trans>}
+        message={<Trans context="found keys">The report could not be loaded.</Trans>}
         onRetry={() => void refetch()}
         error={error}
       />
