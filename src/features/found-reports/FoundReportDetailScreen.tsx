@@ -11,6 +11,7 @@ import {
 import { foundReportQuery, useChangeFoundReportStatus, useReplyToFinder } from '../../api/found-reports.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { ApiError } from '../../lib/api.ts'
+import { errorMessage } from '../../lib/error-message.ts'
 import { formatDateTime } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -76,8 +77,22 @@ function StatusForm({ organizationId, report }: { organizationId: string; report
   )
 }
 
+/** Why a reply was refused, in the reader's language: the reply's own refusals, else what the code means. */
+function useReplyRefusal(): (failure: unknown) => string | undefined {
+  const { t, i18n } = useLingui()
+  return (failure) => {
+    const code = failure instanceof ApiError ? failure.code : undefined
+    if (code === ErrorCode.rateLimited) return t`Too many replies this hour. Please try again later.`
+    if (code === ErrorCode.repliesExhausted) return t`This report has had all its replies.`
+    if (code === ErrorCode.finderUnreachable)
+      return t`The finder left no e-mail address, so no reply can be sent from here. Use the contact they left, then mark the report as contacted.`
+    return errorMessage(failure, i18n)
+  }
+}
+
 function ReplyForm({ organizationId, report }: { organizationId: string; report: FoundReportDetail }) {
   const { t } = useLingui()
+  const refusal = useReplyRefusal()
   const reply = useReplyToFinder(organizationId, report.id)
   const [message, setMessage] = useState('')
   const [error, setError] = useState<string | undefined>()
@@ -108,6 +123,13 @@ function ReplyForm({ organizationId, report }: { organizationId: string; report:
           setError(t`Write your reply.`)
           return
         }
+        // The field stops typing at the limit; a longer text put in otherwise (pasted by a script, an
+        // autofill) is refused here rather than by the server, with the field's own message.
+        if (message.trim().length > FOUND_REPORT_REPLY_MAX_LENGTH) {
+          const max = FOUND_REPORT_REPLY_MAX_LENGTH
+          setError(t`At most ${max} characters.`)
+          return
+        }
         setError(undefined)
         reply.mutate(message, {
           onSuccess: () => {
@@ -119,16 +141,11 @@ function ReplyForm({ organizationId, report }: { organizationId: string; report:
             })
           },
           onError: (failure) => {
-            const code = failure instanceof ApiError ? failure.code : undefined
+            const detail = refusal(failure)
             toasts.add({
               severity: 'error',
               summary: t`Your reply could not be sent.`,
-              detail:
-                code === ErrorCode.rateLimited
-                  ? t`Too many replies this hour. Please try again later.`
-                  : code === ErrorCode.repliesExhausted
-                    ? t`This report has had all its replies.`
-                    : undefined,
+              ...(detail ? { detail } : {}),
               life: 7000,
             })
           },
