@@ -7,6 +7,15 @@ export function dataUrlBytes(dataUrl: string): number {
 }
 
 /**
+ * The size of a `width` × `height` picture brought to at most `edge` pixels on its longest side, the same
+ * shape, never enlarged, at least one pixel each way.
+ */
+export function fitWithin(width: number, height: number, edge: number): { width: number; height: number } {
+  const scale = Math.min(1, edge / Math.max(width, height))
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) }
+}
+
+/**
  * A photo from the camera or the gallery as a JPEG data URL the server takes: at most `PHOTO_MAX_EDGE` pixels on
  * its longest edge and `PHOTO_MAX_BYTES`, made on the device (lower quality first, then smaller).
  */
@@ -15,10 +24,10 @@ export async function resizePhoto(file: Blob): Promise<string> {
   try {
     let edge = Math.min(PHOTO_MAX_EDGE, Math.max(bitmap.width, bitmap.height))
     for (let round = 0; round < 6; round += 1) {
-      const scale = edge / Math.max(bitmap.width, bitmap.height)
       const canvas = document.createElement('canvas')
-      canvas.width = Math.max(1, Math.round(bitmap.width * scale))
-      canvas.height = Math.max(1, Math.round(bitmap.height * scale))
+      const size = fitWithin(bitmap.width, bitmap.height, edge)
+      canvas.width = size.width
+      canvas.height = size.height
       const context = canvas.getContext('2d')
       if (!context) throw new Error('no canvas')
       context.drawImage(bitmap, 0, 0, canvas.width, canvas.height)
