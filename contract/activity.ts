@@ -30,7 +30,29 @@ export const ActivityEntrySchema = v.object({
   payload: v.record(v.string(), v.unknown()),
 })
 export type ActivityEntry = v.InferOutput<typeof ActivityEntrySchema>
-export const ActivityPageSchema = pageOf(ActivityEntrySchema)
+
+/**
+ * What the entries of a page (and the view's own filters) point at, by id, read in one statement per page:
+ * keychains (their name now, and whether deleted; an id missing here is gone for good, the entry's recorded name
+ * stands in), tags (code and name), people (the custodians, recipients and members an entry names), transfers
+ * (recipient and window).
+ */
+export const ActivityRefsSchema = v.object({
+  keychains: v.record(v.string(), v.object({ name: v.string(), deleted: v.boolean() })),
+  tags: v.record(v.string(), v.object({ code: v.string(), name: v.string() })),
+  people: v.record(v.string(), PersonSchema),
+  transfers: v.record(
+    v.string(),
+    v.object({ recipientId: v.string(), fromDate: v.string(), toDate: v.string() }),
+  ),
+})
+export type ActivityRefs = v.InferOutput<typeof ActivityRefsSchema>
+
+export const ActivityPageSchema = v.object({
+  ...pageOf(ActivityEntrySchema).entries,
+  refs: ActivityRefsSchema,
+})
+export type ActivityPage = v.InferOutput<typeof ActivityPageSchema>
 
 /**
  * `GET /activity` and its CSV export: newest first; `kind`, the person who did it, a keychain or tag it touched,

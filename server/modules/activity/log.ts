@@ -1,10 +1,10 @@
 import { stringify } from 'csv-stringify/sync'
 import { and, arrayContains, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm'
-import type { ActivityEntry, ActivityQuery } from '../../../contract/activity.ts'
+import type { ActivityEntry, ActivityQuery, ActivityRefs } from '../../../contract/activity.ts'
 import type { EventKind } from '../../../contract/events.ts'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, organizationEvents, tags, users } from '../../db/schema.ts'
+import { keychains, organizationEvents, tags, transfers, users } from '../../db/schema.ts'
 import { decodeCursor, likeContains, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { toPerson } from '../members/service.ts'
 import { startOfDayIn } from '../subscriptions/calendar.ts'
@@ -99,11 +99,88 @@ function cursorSeq(cursor: string | undefined): number | null {
   return Number(seq)
 }
 
-/** `GET /activity`: a page of the view, newest first. */
+/** Kinds whose ids stand for a batch (an import, an order's tags): the entry shows their count, not each name. */
+const COUNTED: ReadonlySet<string> = new Set(['keychains.imported', 'tags.created'])
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The ids of people an entry's payload names: a custodian (from, to), a recipient, a member. */
+function peopleOf(payload: Record<string, unknown>): unknown[] {
+  const custodian = payload.custodian as { from?: unknown; to?: unknown } | null | undefined
+  return [payload.custodianId, payload.recipientId, payload.memberId, custodian?.from, custodian?.to]
+}
+
+/** A uuid[] literal as one parameter, of the well-formed ids only (a payload is free JSON). */
+function uuids(ids: Iterable<unknown>): SQL {
+  const valid = [...new Set(ids)].filter((id): id is string => typeof id === 'string' && UUID.test(id))
+  return sql`${`{${valid.join(',')}}`}::uuid[]`
+}
+
+type RefRow = { ref: string; id: string; a: string | null; b: string | null; c: string | null }
+
+/**
+ * What the entries of a page and the view's filters point at, in one statement whatever the page holds: the
+ * keychains and tags of the organization by id, the transfers with their recipient and window, and the people
+ * named (payload ids and the transfers' recipients).
+ */
+async function refsOf(
+  db: Db,
+  organizationId: string,
+  rows: Row[],
+  query: ActivityQuery,
+): Promise<ActivityRefs> {
+  const keychainIds = new Set<unknown>(query.keychain ? [query.keychain] : [])
+  const tagIds = new Set<unknown>(query.tag ? [query.tag] : [])
+  const transferIds = new Set<unknown>()
+  const personIds = new Set<unknown>(query.person ? [query.person] : [])
+  for (const { event } of rows) {
+    const payload = (event.payload ?? {}) as Record<string, unknown>
+    if (!COUNTED.has(event.kind)) {
+      for (const id of event.keychainIds) keychainIds.add(id)
+      for (const id of event.tagIds) tagIds.add(id)
+    }
+    for (const id of event.transferIds) transferIds.add(id)
+    for (const id of peopleOf(payload)) personIds.add(id)
+  }
+  const refs: ActivityRefs = { keychains: {}, tags: {}, people: {}, transfers: {} }
+  if (keychainIds.size + tagIds.size + transferIds.size + personIds.size === 0) return refs
+  const found = (await db.execute(sql`
+    select 'keychain' as ref, ${keychains.id}::text as id, ${keychains.name} as a,
+      case when ${keychains.deletedAt} is null then null else 'deleted' end as b, null as c
+    from ${keychains}
+    where ${keychains.organizationId} = ${organizationId} and ${keychains.id} = any(${uuids(keychainIds)})
+    union all
+    select 'tag', ${tags.id}::text, ${tags.code}, ${tags.name}, null
+    from ${tags}
+    where ${tags.organizationId} = ${organizationId} and ${tags.id} = any(${uuids(tagIds)})
+    union all
+    select 'transfer', ${transfers.id}::text, ${transfers.recipientId}::text, ${transfers.fromDate}::text,
+      ${transfers.toDate}::text
+    from ${transfers}
+    where ${transfers.organizationId} = ${organizationId} and ${transfers.id} = any(${uuids(transferIds)})
+    union all
+    select 'person', ${users.id}::text, ${users.email}, ${users.firstName}, ${users.lastName}
+    from ${users}
+    where ${users.id} = any(${uuids(personIds)})
+      or ${users.id} in (select ${transfers.recipientId} from ${transfers}
+        where ${transfers.organizationId} = ${organizationId} and ${transfers.id} = any(${uuids(transferIds)}))
+  `)) as unknown as { rows: RefRow[] }
+  for (const row of found.rows) {
+    const [a, b, c] = [row.a ?? '', row.b ?? '', row.c ?? '']
+    if (row.ref === 'keychain') refs.keychains[row.id] = { name: a, deleted: b === 'deleted' }
+    else if (row.ref === 'tag') refs.tags[row.id] = { code: a, name: b }
+    else if (row.ref === 'transfer') refs.transfers[row.id] = { recipientId: a, fromDate: b, toDate: c }
+    else refs.people[row.id] = toPerson({ id: row.id, email: a, firstName: b, lastName: c })
+  }
+  return refs
+}
+
+/** `GET /activity`: a page of the view, newest first, with what its entries point at (`refs`). */
 export async function listActivity(db: Db, scope: Scope) {
   const limit = pageLimit(scope.query.limit)
   const rows = await entries(db, conditions(scope), cursorSeq(scope.query.cursor), limit + 1)
-  return toPage(rows, limit, (row) => [String(row.event.seq)], toEntry)
+  const page = toPage(rows, limit, (row) => [String(row.event.seq)], toEntry)
+  return { ...page, refs: await refsOf(db, scope.organizationId, rows.slice(0, limit), scope.query) }
 }
 
 export const ACTIVITY_CSV_COLUMNS = [

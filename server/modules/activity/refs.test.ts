@@ -1,0 +1,123 @@
+// What a page of the activity log points at (`refs`): the names, codes, people and windows its entries need to
+// say what happened, read in one statement per page whatever the page holds.
+import { describe, expect, it } from 'vitest'
+import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
+import { statementsOf } from '../../db/statement-count.ts'
+import { HOUR } from '../../test/clock.ts'
+import { makeKeychain } from '../../test/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../test/harness.ts'
+import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
+import { appendEvent } from '../events/log.ts'
+
+const t = setupTestAppAtEpoch({ clearMail: true })
+
+type Page = { data: ActivityEntry[]; nextCursor: string | null; refs: ActivityRefs }
+
+async function page(cookie: string, query = ''): Promise<Page> {
+  const response = await t.get(`/api/activity${query}`, { cookie })
+  expect(response.status).toBe(200)
+  return response.json()
+}
+
+/** A keychain renamed, its custody changed, lent and picked up, another lent then cancelled, a third deleted. */
+async function story() {
+  const world = await transferWorld(t)
+  const { admin, contact, member, keychain, organization } = world
+  const patch = (json: unknown) => t.patch(`/api/keychains/${keychain.id}`, { cookie: admin.cookie, json })
+  expect((await patch({ name: 'Cave B' })).status).toBe(200)
+  expect((await patch({ custodianId: admin.id, reason: 'Inventaire' })).status).toBe(200)
+  expect((await patch({ custodianId: member.id })).status).toBe(200)
+  const attic = await makeKeychain(t, organization.id, 'Grenier')
+  const lent = await (await authorize(t, admin.cookie, keychain.id, dates(toMember(contact.id)))).json()
+  const cancelled = await (
+    await authorize(t, admin.cookie, attic.id, dates(toMember(contact.id), '2030-02-01', '2030-02-03'))
+  ).json()
+  expect((await t.delete(`/api/transfers/${cancelled.id}`, { cookie: admin.cookie })).status).toBe(200)
+  t.clock.advance(2 * HOUR)
+  expect((await pickup(t, contact.cookie, lent.id)).status).toBe(201)
+  const gone = await makeKeychain(t, organization.id, 'Remise')
+  expect((await t.delete(`/api/keychains/${gone.id}`, { cookie: admin.cookie })).status).toBe(204)
+  return { ...world, attic, gone, lent, cancelled }
+}
+
+describe('the references of a page of activity', () => {
+  it('name the keychains (now, and whether deleted), tags, people and transfers the entries point at', async () => {
+    const { admin, member, contact, keychain, attic, gone, lent, cancelled } = await story()
+    const { data, refs } = await page(admin.cookie)
+    const byKind = (kind: string) => data.filter((entry) => entry.kind === kind)
+
+    expect(refs.keychains[keychain.id]).toEqual({ name: 'Cave B', deleted: false })
+    expect(refs.keychains[attic.id]).toEqual({ name: 'Grenier', deleted: false })
+    expect(refs.keychains[gone.id]).toEqual({ name: 'Remise', deleted: true })
+    expect(byKind('keychain.deleted')[0]?.payload).toEqual({ name: 'Remise' })
+
+    // A rename and a custody change are both `keychain.updated`, told apart by their payload.
+    const updates = byKind('keychain.updated').filter((entry) => entry.keychainIds[0] === keychain.id)
+    expect(updates.map((entry) => entry.payload)).toEqual([
+      { custodian: { from: admin.id, to: member.id }, reason: '' },
+      { custodian: { from: member.id, to: admin.id }, reason: 'Inventaire' },
+      { name: { from: 'Cave', to: 'Cave B' } },
+    ])
+    for (const person of [admin, member, contact]) {
+      expect(refs.people[person.id]).toMatchObject({ id: person.id, email: person.email })
+    }
+
+    // The cancelled transfer's entry names no one: its recipient and window come with the page.
+    const [cancellation] = byKind('transfer.cancelled')
+    expect(cancellation?.transferIds).toEqual([cancelled.id])
+    expect(refs.transfers[cancelled.id]).toEqual({
+      recipientId: contact.id,
+      fromDate: '2030-02-01',
+      toDate: '2030-02-03',
+    })
+    expect(refs.transfers[lent.id]).toEqual({
+      recipientId: contact.id,
+      fromDate: '2030-01-15',
+      toDate: '2030-01-17',
+    })
+    expect(byKind('transfer.picked_up')[0]?.payload).toEqual({
+      custodian: { from: member.id, to: contact.id },
+    })
+  })
+
+  it('name the tag of a found-keys report and what the filters point at, even on an empty page, and nothing of another organization', async () => {
+    const { admin, contact, tag, keychain, organization } = await story()
+    const stranger = await transferWorld(t, { name: 'Autre' })
+    await t.db.transaction((tx) =>
+      appendEvent(tx, {
+        organizationId: organization.id,
+        kind: 'found_report.status_changed',
+        actorId: admin.id,
+        serverTime: t.clock.now(),
+        tagIds: [tag.id, stranger.tag.id],
+        keychainIds: [stranger.keychain.id],
+        payload: { reportId: crypto.randomUUID(), from: 'NEW', to: 'RESOLVED', memberId: 'not-an-id' },
+      }),
+    )
+    const { refs } = await page(admin.cookie, '?kind=found_report.status_changed')
+    expect(refs.tags[tag.id]).toEqual({ code: tag.code, name: tag.name })
+    expect(refs.tags[stranger.tag.id]).toBeUndefined()
+    expect(refs.keychains[stranger.keychain.id]).toBeUndefined()
+
+    const empty = await page(
+      admin.cookie,
+      `?keychain=${keychain.id}&tag=${tag.id}&person=${contact.id}&from=2031-01-01`,
+    )
+    expect(empty.data).toEqual([])
+    expect(empty.refs.keychains[keychain.id]?.name).toBe('Cave B')
+    expect(empty.refs.tags[tag.id]?.code).toBe(tag.code)
+    expect(empty.refs.people[contact.id]?.email).toBe(contact.email)
+  })
+
+  it('cost one statement more than the page alone, however many entries and references it holds', async () => {
+    const { admin } = await story()
+    const nothing = await statementsOf(() => t.get('/api/activity?from=2031-01-01', { cookie: admin.cookie }))
+    expect(nothing.result.status).toBe(200)
+    const full = await statementsOf(() => t.get('/api/activity?limit=100', { cookie: admin.cookie }))
+    expect(full.result.status).toBe(200)
+    expect(((await full.result.json()) as Page).data.length).toBeGreaterThan(8)
+    expect(full.statements.length, full.statements.join('\n')).toBe(nothing.statements.length + 1)
+    const one = await statementsOf(() => t.get('/api/activity?limit=1', { cookie: admin.cookie }))
+    expect(one.statements.length).toBe(full.statements.length)
+  })
+})
