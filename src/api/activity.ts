@@ -4,11 +4,28 @@ import type { EventKind } from '../../contract/events.ts'
 import { API_BASE_URL } from '../lib/api.ts'
 import { call, searchOf } from '../lib/call.ts'
 
+/** A view of the ledger: each field narrows it (a person is who did it; a keychain or tag, what it touched). */
 export type ActivityFilter = {
   q?: string | undefined
   kind?: EventKind | undefined
+  person?: string | undefined
+  keychain?: string | undefined
+  tag?: string | undefined
   from?: string | undefined
   to?: string | undefined
+}
+
+/** The filters in the order the URL, the request and the export carry them. */
+export const ACTIVITY_FILTER_FIELDS = ['q', 'kind', 'person', 'keychain', 'tag', 'from', 'to'] as const
+
+/** The same view with its fields in one order and the empty ones left out. */
+export function ordered(filter: ActivityFilter): ActivityFilter {
+  const result: ActivityFilter = {}
+  for (const field of ACTIVITY_FILTER_FIELDS) {
+    const value = filter[field]
+    if (value !== undefined && value !== '') Object.assign(result, { [field]: value })
+  }
+  return result
 }
 
 /** A page of the selected organization's ledger, newest first. */
@@ -17,18 +34,16 @@ export const activityQuery = (organizationId: string, filter: ActivityFilter, cu
     queryKey: [
       'activity',
       organizationId,
-      filter.q ?? '',
-      filter.kind ?? '',
-      filter.from ?? '',
-      filter.to ?? '',
+      ...ACTIVITY_FILTER_FIELDS.map((field) => filter[field] ?? ''),
       cursor,
     ] as const,
-    queryFn: () => call(activityEndpoints.list, { query: { ...filter, cursor: cursor ?? undefined } }),
+    queryFn: () =>
+      call(activityEndpoints.list, { query: { ...ordered(filter), cursor: cursor ?? undefined } }),
   })
 
 /** Where the browser downloads the filtered view as CSV (a plain link: the session cookie goes with it). */
 export function activityExportHref(filter: ActivityFilter): string {
-  return `${API_BASE_URL}${activityEndpoints.export.path}${searchOf(filter)}`
+  return `${API_BASE_URL}${activityEndpoints.export.path}${searchOf(ordered(filter))}`
 }
 
 /** Recomputes the ledger's hash chain on the server. */

@@ -1,14 +1,34 @@
-import { act, fireEvent, screen } from '@testing-library/react'
+import { act, fireEvent, screen, within } from '@testing-library/react'
+import type { ReactElement } from 'react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import type { ActivityEntry } from '../../../contract/activity.ts'
-import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
-import { activityExportHref } from '../../api/activity.ts'
+import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
+import { renderWithProviders, renderWithRouter, useLocale } from '../../../tests/render.tsx'
+import { type ActivityFilter, activityExportHref } from '../../api/activity.ts'
+import { AbilityProvider } from '../../lib/ability.tsx'
 import { ActivityScreen } from './ActivityScreen.tsx'
+
+const LEA = {
+  id: '00000000-0000-4000-8000-00000000000a',
+  email: 'lea@example.com',
+  firstName: 'Léa',
+  lastName: 'Dupont',
+}
+const MARC = {
+  id: '00000000-0000-4000-8000-00000000000b',
+  email: 'marc@example.com',
+  firstName: 'Marc',
+  lastName: 'Petit',
+}
+const GONE = '00000000-0000-4000-8000-00000000000c'
+const CAVE = '00000000-0000-4000-8000-0000000000c1'
+const REMISE = '00000000-0000-4000-8000-0000000000c2'
+const TAG = '00000000-0000-4000-8000-0000000000d1'
+const TRANSFER = '00000000-0000-4000-8000-0000000000e1'
 
 const entry = (seq: number, overrides: Partial<ActivityEntry> = {}): ActivityEntry => ({
   seq,
   kind: 'transfer.picked_up',
-  actor: { id: 'u1', email: 'lea@example.com', firstName: 'Léa', lastName: 'Dupont' },
+  actor: LEA,
   serverTime: '2030-01-15T10:00:00.000Z',
   clientTime: null,
   fromQueue: false,
@@ -19,20 +39,66 @@ const entry = (seq: number, overrides: Partial<ActivityEntry> = {}): ActivityEnt
   ...overrides,
 })
 
-beforeAll(async () => {
-  await useLocale('en')
-})
+const REFS: ActivityRefs = {
+  keychains: {
+    [CAVE]: { name: 'Cave 12', deleted: false },
+    [REMISE]: { name: 'Remise', deleted: true },
+  },
+  tags: { [TAG]: { code: 'AGC-00042', name: 'Porte' } },
+  people: { [LEA.id]: LEA, [MARC.id]: MARC },
+  transfers: { [TRANSFER]: { recipientId: MARC.id, fromDate: '2030-02-01', toDate: '2030-02-03' } },
+}
+
+/** One page of each kind the screen words with care, newest first. */
+const STORY: ActivityEntry[] = [
+  entry(9, {
+    kind: 'transfer.picked_up',
+    actor: MARC,
+    keychainIds: [CAVE],
+    transferIds: [TRANSFER],
+    payload: { custodian: { from: LEA.id, to: MARC.id } },
+    fromQueue: true,
+    clientTime: '2030-01-15T08:30:00.000Z',
+  }),
+  entry(8, {
+    kind: 'keychain.updated',
+    keychainIds: [CAVE],
+    payload: { custodian: { from: GONE, to: null }, reason: 'Inventaire' },
+  }),
+  entry(7, {
+    kind: 'keychain.updated',
+    keychainIds: [CAVE],
+    payload: { name: { from: 'Cave', to: 'Cave 12' } },
+  }),
+  entry(6, { kind: 'keychain.deleted', keychainIds: [REMISE], payload: { name: 'Remise' } }),
+  entry(5, { kind: 'transfer.cancelled', keychainIds: [CAVE], transferIds: [TRANSFER] }),
+  entry(4, {
+    kind: 'found_report.status_changed',
+    tagIds: [TAG],
+    payload: { reportId: 'r1', from: 'NEW', to: 'RESOLVED' },
+  }),
+  entry(3, {
+    kind: 'member.changed',
+    payload: { memberId: MARC.id, changed: ['role', 'status'], role: 'MANAGER', status: 'DISABLED' },
+  }),
+  entry(2, {
+    kind: 'key.added',
+    keychainIds: [CAVE],
+    tagIds: [TAG],
+    payload: { name: 'Porte', type: 'TAG' },
+  }),
+  entry(1, { kind: 'found_report.received', actor: null, tagIds: [TAG], payload: { reportId: 'r1' } }),
+]
+
 afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-/** A server answering the list, and the chain check with `check`. */
+/** A server answering the list (with `refs`), the members, and the chain check with `check`. */
 function server(
-  check: { entries: number; valid: boolean; brokenAt: number | null },
-  data: ActivityEntry[] = [
-    entry(2, { kind: 'transfer.authorized' }),
-    entry(1, { fromQueue: true, clientTime: '2030-01-15T09:00:00.000Z' }),
-  ],
+  data: ActivityEntry[] = STORY,
+  refs: ActivityRefs = REFS,
+  check = { entries: 2, valid: true, brokenAt: null as number | null },
 ) {
   const urls: string[] = []
   vi.stubGlobal(
@@ -40,55 +106,151 @@ function server(
     vi.fn(async (url: string) => {
       urls.push(String(url))
       if (String(url).includes('/verification')) return Response.json(check)
-      return Response.json({ data, nextCursor: null })
+      if (String(url).includes('/users'))
+        return Response.json({
+          data: [LEA, MARC].map((person) => ({
+            ...person,
+            role: 'MEMBER',
+            status: 'ACTIVE',
+            joinedAt: '2030-01-01T00:00:00.000Z',
+          })),
+        })
+      return Response.json({ data, nextCursor: null, refs })
     }),
   )
-  return urls
+  return {
+    urls,
+    listUrls: () => urls.filter((url) => url.includes('/api/activity?') || url.endsWith('/api/activity')),
+  }
 }
 
-describe('the activity screen', () => {
-  it('names a finder as one, and an entry whose author left as such', async () => {
-    server({ entries: 2, valid: true, brokenAt: null }, [
-      entry(2, { kind: 'found_report.received', actor: null }),
-      entry(1, { kind: 'member.invited', actor: null }),
-    ])
-    renderWithProviders(<ActivityScreen organizationId="o1" filter={{}} onFilterChange={() => undefined} />)
-    await screen.findByRole('list', { name: 'Activity' })
-    const [found, invited] = screen.getAllByRole('listitem').map((item) => item.textContent)
-    expect(found).toContain('Found keys reported')
-    expect(found).toContain('Someone who found the keys')
-    expect(invited).toContain('Member invited')
-    expect(invited).toContain('Someone no longer here')
+const screenOf = (
+  filter: ActivityFilter,
+  onFilterChange: (filter: ActivityFilter) => void = () => undefined,
+) => (
+  <AbilityProvider permissions={['read__member', 'read__activity']}>
+    <ActivityScreen organizationId="o1" filter={filter} onFilterChange={onFilterChange} />
+  </AbilityProvider>
+)
+
+async function lines(ui: ReactElement) {
+  await renderWithRouter(ui)
+  await screen.findByRole('list', { name: /Activity|Activité/ })
+  const list = screen.getByRole('list', { name: /Activity|Activité/ })
+  return within(list)
+    .getAllByRole('listitem')
+    .map((item) => item.textContent?.replace(/\s+/g, ' ').trim() ?? '')
+}
+
+describe('the activity screen, in English', () => {
+  beforeAll(async () => {
+    await useLocale('en')
   })
 
-  it('lists the entries with who and when, sends the filters, and links the export to the same view', async () => {
-    const urls = server({ entries: 2, valid: true, brokenAt: null })
-    const filter = { kind: 'transfer.picked_up' as const, from: '2030-01-01' }
-    renderWithProviders(
-      <ActivityScreen organizationId="o1" filter={filter} onFilterChange={() => undefined} />,
+  it('says what each entry did: keychain, custody from → to, a rename, the recorded name, the window, a report, a member', async () => {
+    server()
+    const [pickup, custody, rename, deleted, cancelled, report, member, key, found] = await lines(
+      screenOf({}),
     )
+    expect(pickup).toContain('Picked up Cave 12: custody Léa Dupont → Marc Petit')
+    expect(pickup).toContain('Marc Petit · ')
+    // Done offline at 8:30 UTC, synced at 10:00: both times show.
+    expect(pickup).toMatch(/done offline at .*8:30/)
+    expect(custody).toContain('Custody of Cave 12: someone no longer here → no one (reason: Inventaire)')
+    expect(custody).not.toContain('Renamed')
+    expect(rename).toContain('Renamed keychain Cave 12 from “Cave” to “Cave 12”')
+    expect(rename).not.toContain('Custody')
+    expect(rename).not.toContain('done offline')
+    expect(deleted).toContain('Deleted keychain Remise')
+    expect(deleted).not.toContain('(deleted)')
+    expect(cancelled).toMatch(/Cancelled the transfer of Cave 12 to Marc Petit, 1\s*–\s*3 Feb 2030/)
+    expect(report).toContain('Found-keys report on tag AGC-00042: new → resolved')
+    expect(member).toContain('Changed member Marc Petit: role: Manager, status: Disabled')
+    expect(key).toContain('Added key “Porte” with tag AGC-00042 to Cave 12')
+    expect(found).toContain('Found keys reported through tag AGC-00042')
+    expect(found).toContain('Someone who found the keys')
+  })
+
+  it('names a keychain gone for good by the name its entry recorded (or as gone), and marks one deleted since', async () => {
+    server(
+      [
+        entry(2, { kind: 'keychain.deleted', keychainIds: [REMISE], payload: { name: 'Grenier' } }),
+        entry(1, {
+          kind: 'transfer.returned',
+          keychainIds: [REMISE],
+          payload: { custodian: { from: MARC.id, to: null } },
+        }),
+        entry(0, {
+          kind: 'transfer.picked_up',
+          keychainIds: [CAVE],
+          payload: { custodian: { from: null, to: MARC.id } },
+        }),
+      ],
+      {
+        keychains: { [CAVE]: { name: 'Cave 12', deleted: true } },
+        tags: {},
+        people: { [MARC.id]: MARC },
+        transfers: {},
+      },
+    )
+    const [deleted, returned, pickup] = await lines(screenOf({}))
+    expect(pickup).toContain('Picked up Cave 12 (deleted): custody no one → Marc Petit')
+    expect(deleted).toContain('Deleted keychain Grenier')
+    expect(returned).toContain('Returned a keychain since deleted: custody Marc Petit → no one')
+  })
+
+  it('sends the person, keychain and tag filters with the others, and links the export to exactly that view', async () => {
+    const { listUrls } = server()
+    const filter: ActivityFilter = {
+      kind: 'transfer.picked_up',
+      person: MARC.id,
+      keychain: CAVE,
+      tag: TAG,
+      from: '2030-01-01',
+    }
+    await renderWithRouter(screenOf(filter))
     await screen.findByRole('list', { name: 'Activity' })
-    const items = screen.getAllByRole('listitem').map((item) => item.textContent)
-    expect(items).toHaveLength(2)
-    expect(items.every((text) => text?.includes('Léa Dupont'))).toBe(true)
-    expect(items[0]).toContain('Transfer authorized')
-    expect(items[1]).toContain('Picked up')
-    expect(items[1]).toContain('done offline at')
-    expect(urls[0]).toContain('/api/activity?kind=transfer.picked_up&from=2030-01-01')
+    const sent = `kind=transfer.picked_up&person=${MARC.id}&keychain=${CAVE}&tag=${TAG}&from=2030-01-01`
+    expect(listUrls()[0]).toContain(`/api/activity?${sent}`)
     const link = screen.getByRole('link', { name: 'Export as CSV' })
     expect(link.getAttribute('href')).toBe(activityExportHref(filter))
-    expect(link.getAttribute('href')).toBe('/api/activity/export?kind=transfer.picked_up&from=2030-01-01')
+    expect(link.getAttribute('href')).toBe(`/api/activity/export?${sent}`)
+    // The person picker shows who is chosen; the keychain and tag filters show as chips named from the page.
+    expect((screen.getByRole('combobox', { name: 'Who' }) as HTMLSelectElement).value).toBe(MARC.id)
+    const chips = within(screen.getByRole('list', { name: 'Filters' }))
+    expect(chips.getByText('Keychain: Cave 12')).toBeTruthy()
+    expect(chips.getByText('Tag: AGC-00042')).toBeTruthy()
+    expect(chips.getByRole('link', { name: 'Open' }).getAttribute('href')).toBe(`/en/app/keychains/${CAVE}`)
+  })
+
+  it('narrows the view: a keychain or tag of an entry, a person picked or clicked; a chip removes its filter', async () => {
+    server()
+    const changes: ActivityFilter[] = []
+    await renderWithRouter(
+      screenOf({ kind: 'transfer.picked_up', keychain: CAVE }, (next) => changes.push(next)),
+    )
+    const list = within(await screen.findByRole('list', { name: 'Activity' }))
+    const cave = list.getAllByRole('link', { name: 'Cave 12' })[0]!
+    // A real link to the narrowed view (it can be opened in a new tab or shared); a click narrows in place.
+    expect(cave.getAttribute('href')).toBe(`/en/app/activity?kind=transfer.picked_up&keychain=${CAVE}`)
+    fireEvent.click(list.getAllByRole('link', { name: 'AGC-00042' })[0]!)
+    expect(changes.at(-1)).toEqual({ kind: 'transfer.picked_up', keychain: CAVE, tag: TAG })
+    fireEvent.click(list.getAllByRole('link', { name: 'Marc Petit' })[0]!)
+    expect(changes.at(-1)).toEqual({ kind: 'transfer.picked_up', person: MARC.id, keychain: CAVE })
+    fireEvent.change(await screen.findByRole('combobox', { name: 'Who' }), { target: { value: LEA.id } })
+    expect(changes.at(-1)).toEqual({ kind: 'transfer.picked_up', person: LEA.id, keychain: CAVE })
+    fireEvent.click(screen.getByRole('button', { name: 'Remove the keychain filter' }))
+    expect(changes.at(-1)).toEqual({ kind: 'transfer.picked_up', keychain: undefined })
+    expect(screen.queryByRole('button', { name: 'Remove the tag filter' })).toBeNull()
   })
 
   it('searches the words typed once submitted, keeping the other filters, and sends the search', async () => {
-    const urls = server({ entries: 2, valid: true, brokenAt: null })
+    const { listUrls } = server()
     const onFilterChange = vi.fn()
     const filter = { q: 'cave', kind: 'transfer.picked_up' as const }
-    renderWithProviders(
-      <ActivityScreen organizationId="o1" filter={filter} onFilterChange={onFilterChange} />,
-    )
+    await renderWithRouter(screenOf(filter, onFilterChange))
     await screen.findByRole('list', { name: 'Activity' })
-    expect(urls[0]).toContain('/api/activity?q=cave&kind=transfer.picked_up')
+    expect(listUrls()[0]).toContain('/api/activity?q=cave&kind=transfer.picked_up')
     expect(screen.getByRole('link', { name: 'Export as CSV' }).getAttribute('href')).toBe(
       '/api/activity/export?q=cave&kind=transfer.picked_up',
     )
@@ -104,8 +266,8 @@ describe('the activity screen', () => {
   })
 
   it('says whether the ledger is intact, and where it was tampered with', async () => {
-    server({ entries: 12, valid: false, brokenAt: 7 })
-    renderWithProviders(<ActivityScreen organizationId="o1" filter={{}} onFilterChange={() => undefined} />)
+    server(STORY, REFS, { entries: 12, valid: false, brokenAt: 7 })
+    renderWithProviders(screenOf({}))
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Check the ledger' }))
     })
@@ -115,21 +277,56 @@ describe('the activity screen', () => {
   })
 
   it('offers to clear the filters when a filtered view is empty, and nothing to clear when none is set', async () => {
-    server({ entries: 0, valid: true, brokenAt: null }, [])
+    server([], { keychains: {}, tags: {}, people: {}, transfers: {} })
     const changes: unknown[] = []
     const { unmount } = renderWithProviders(
-      <ActivityScreen
-        organizationId="o1"
-        filter={{ q: 'cave', from: '2030-01-01' }}
-        onFilterChange={(filter) => changes.push(filter)}
-      />,
+      screenOf({ q: 'cave', from: '2030-01-01' }, (filter) => changes.push(filter)),
     )
     await screen.findByText('Nothing happened in this view.')
     fireEvent.click(screen.getByRole('button', { name: 'Clear the filters' }))
     expect(changes).toEqual([{}])
     unmount()
-    renderWithProviders(<ActivityScreen organizationId="o1" filter={{}} onFilterChange={() => undefined} />)
+    renderWithProviders(screenOf({}))
     await screen.findByText('Nothing happened in this view.')
     expect(screen.queryByRole('button', { name: 'Clear the filters' })).toBeNull()
+  })
+})
+
+describe('the activity screen, in French', () => {
+  beforeAll(async () => {
+    await useLocale('fr')
+  })
+
+  it('says what each entry did in French, a custody change apart from a rename, the offline time shown', async () => {
+    server()
+    const [pickup, custody, rename, deleted, cancelled, report, member, key, found] = await lines(
+      screenOf({}),
+    )
+    expect(pickup).toContain('Cave 12 retiré : détention Léa Dupont → Marc Petit')
+    expect(pickup).toMatch(/fait hors ligne à .*08:30/)
+    expect(custody).toContain(
+      'Détention de Cave 12 : quelqu’un qui n’est plus là → personne (motif : Inventaire)',
+    )
+    expect(rename).toContain('Trousseau Cave 12 renommé de « Cave » en « Cave 12 »')
+    expect(deleted).toContain('Trousseau Remise supprimé')
+    expect(cancelled).toMatch(/Transfert de Cave 12 à Marc Petit annulé, 1(er)?\s*–\s*3 févr\. 2030/)
+    expect(report).toContain('Signalement de clés trouvées sur l’étiquette AGC-00042 : nouveau → résolu')
+    expect(member).toContain('Membre Marc Petit modifié : rôle : Gestionnaire')
+    expect(key).toContain('Clé « Porte » avec l’étiquette AGC-00042 ajoutée à Cave 12')
+    expect(found).toContain('Clés trouvées signalées par l’étiquette AGC-00042')
+  })
+
+  it('names the filters in French, and the keychain link narrows the French view', async () => {
+    const { listUrls } = server()
+    await renderWithRouter(screenOf({ keychain: CAVE, tag: TAG }))
+    const list = within(await screen.findByRole('list', { name: 'Activité' }))
+    expect(listUrls()[0]).toContain(`/api/activity?keychain=${CAVE}&tag=${TAG}`)
+    expect(screen.getByText('Trousseau : Cave 12')).toBeTruthy()
+    expect(screen.getByText('Étiquette : AGC-00042')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Retirer le filtre du trousseau' })).toBeTruthy()
+    expect(list.getAllByRole('link', { name: 'Cave 12' })[0]!.getAttribute('href')).toBe(
+      `/app/activity?keychain=${CAVE}&tag=${TAG}`,
+    )
+    expect(screen.getByRole('combobox', { name: 'Qui' })).toBeTruthy()
   })
 })

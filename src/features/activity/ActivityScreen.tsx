@@ -1,17 +1,21 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
-import type { ActivityEntry } from '../../../contract/activity.ts'
+import { type ReactNode, useState } from 'react'
+import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
 import { EVENT_KINDS, type EventKind } from '../../../contract/events.ts'
 import {
   type ActivityFilter,
   activityExportHref,
   activityQuery,
+  ordered,
   useVerifyActivity,
 } from '../../api/activity.ts'
+import { useMembersIfAllowed } from '../../api/members.ts'
+import { searchOf } from '../../lib/call.ts'
 import { formatDateTime, formatNumber } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
-import { useLocale } from '../../lib/use-locale.ts'
+import { useHref, useLocale } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { useCursorPages } from '../../ui/CursorPager.tsx'
@@ -19,23 +23,32 @@ import { useFailureToast } from '../../ui/failure-toast.ts'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TextField } from '../../ui/TextField.tsx'
+import { EntryLine, type Narrow } from './EntryLine.tsx'
 import { EVENT_KIND_LABELS } from './labels.ts'
 
-function Entry({ entry }: { entry: ActivityEntry }) {
-  const { i18n } = useLingui()
+function Entry({ entry, refs, narrow }: { entry: ActivityEntry; refs: ActivityRefs; narrow: Narrow }) {
+  const { i18n, t } = useLingui()
   const locale = useLocale()
   const who = entry.actor ? personName(entry.actor) : null
   const done = entry.clientTime ? formatDateTime(entry.clientTime, locale) : null
   return (
-    <li className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 p-3">
-      <span className="font-medium text-slate-900">{i18n._(EVENT_KIND_LABELS[entry.kind])}</span>
+    <li className="flex flex-col gap-1 p-3">
+      <span className="text-xs font-semibold tracking-wide text-slate-600 uppercase">
+        {i18n._(EVENT_KIND_LABELS[entry.kind])}
+      </span>
+      <span className="text-slate-900">
+        <EntryLine entry={entry} refs={refs} narrow={narrow} />
+      </span>
       <span className="text-sm text-slate-700">
-        {who ??
-          (entry.kind === 'found_report.received' ? (
-            <Trans>Someone who found the keys</Trans>
-          ) : (
-            <Trans>Someone no longer here</Trans>
-          ))}{' '}
+        {entry.actor && who ? (
+          <NarrowPerson narrow={narrow} id={entry.actor.id} label={t`Only what ${who} did`}>
+            {who}
+          </NarrowPerson>
+        ) : entry.kind === 'found_report.received' ? (
+          <Trans>Someone who found the keys</Trans>
+        ) : (
+          <Trans>Someone no longer here</Trans>
+        )}{' '}
         · {formatDateTime(entry.serverTime, locale)}
         {entry.fromQueue && done ? (
           <>
@@ -45,6 +58,142 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         ) : null}
       </span>
     </li>
+  )
+}
+
+/** The author of an entry, as a link narrowing the view to what they did. */
+function NarrowPerson({
+  narrow,
+  id,
+  label,
+  children,
+}: {
+  narrow: Narrow
+  id: string
+  label: string
+  children: ReactNode
+}) {
+  return (
+    <a
+      href={narrow.href({ person: id })}
+      title={label}
+      className="text-slate-800 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-700"
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return
+        event.preventDefault()
+        narrow.apply({ person: id })
+      }}
+    >
+      {children}
+    </a>
+  )
+}
+
+/** A filter on a keychain or tag, shown as a chip that names it and removes it. */
+function FilterChip({
+  label,
+  open,
+  onRemove,
+  removeLabel,
+}: {
+  label: ReactNode
+  open?: { href: string; label: string } | undefined
+  onRemove: () => void
+  removeLabel: string
+}) {
+  return (
+    <span className="inline-flex min-h-11 items-center gap-2 rounded-full bg-brand-50 py-1 pr-1 pl-3 text-sm text-brand-900 ring-1 ring-brand-100 ring-inset">
+      <span>{label}</span>
+      {open ? (
+        <AppLink href={open.href} className="font-semibold text-brand-700 underline underline-offset-4">
+          {open.label}
+        </AppLink>
+      ) : null}
+      <button
+        type="button"
+        aria-label={removeLabel}
+        onClick={onRemove}
+        className="inline-flex size-9 items-center justify-center rounded-full text-lg leading-none text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-brand-600"
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </span>
+  )
+}
+
+/** The chips of the keychain and tag the view is narrowed to, named from what the page brought back. */
+function FilterChips({
+  filter,
+  refs,
+  onFilterChange,
+}: {
+  filter: ActivityFilter
+  refs: ActivityRefs | undefined
+  onFilterChange: (filter: ActivityFilter) => void
+}) {
+  const { t } = useLingui()
+  const href = useHref()
+  if (!filter.keychain && !filter.tag) return null
+  const keychain = filter.keychain ? refs?.keychains[filter.keychain] : undefined
+  const keychainName = keychain?.name ?? '…'
+  const tagCode = (filter.tag ? refs?.tags[filter.tag]?.code : undefined) ?? '…'
+  return (
+    <ul aria-label={t`Filters`} className="mb-4 flex flex-wrap gap-2">
+      {filter.keychain ? (
+        <li>
+          <FilterChip
+            label={<Trans>Keychain: {keychainName}</Trans>}
+            open={
+              keychain && !keychain.deleted
+                ? { href: href(`/app/keychains/${filter.keychain}`), label: t`Open` }
+                : undefined
+            }
+            removeLabel={t`Remove the keychain filter`}
+            onRemove={() => onFilterChange({ ...filter, keychain: undefined })}
+          />
+        </li>
+      ) : null}
+      {filter.tag ? (
+        <li>
+          <FilterChip
+            label={<Trans>Tag: {tagCode}</Trans>}
+            removeLabel={t`Remove the tag filter`}
+            onRemove={() => onFilterChange({ ...filter, tag: undefined })}
+          />
+        </li>
+      ) : null}
+    </ul>
+  )
+}
+
+/** Who did it: the organization's members (and the person of a shared link, if they are no longer one). */
+function PersonField({
+  organizationId,
+  filter,
+  refs,
+  onFilterChange,
+}: {
+  organizationId: string
+  filter: ActivityFilter
+  refs: ActivityRefs | undefined
+  onFilterChange: (filter: ActivityFilter) => void
+}) {
+  const { t } = useLingui()
+  const members = useMembersIfAllowed(organizationId)
+  const people = members.map((member) => ({ value: member.id, label: personName(member) }))
+  const chosen = filter.person ? refs?.people[filter.person] : undefined
+  if (filter.person && !people.some((person) => person.value === filter.person)) {
+    people.push({ value: filter.person, label: chosen ? personName(chosen) : '…' })
+  }
+  people.sort((a, b) => a.label.localeCompare(b.label))
+  return (
+    <SelectField
+      label={t`Who`}
+      name="person"
+      value={filter.person ?? ''}
+      onChange={(value) => onFilterChange({ ...filter, person: value || undefined })}
+      options={[{ value: '', label: t`Anyone` }, ...people]}
+    />
   )
 }
 
@@ -111,7 +260,10 @@ function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) 
   )
 }
 
-/** `/app/activity`: the organization's ledger, filtered by kind and days (kept in the URL), exportable as CSV. */
+/**
+ * `/app/activity`: the organization's ledger, each entry saying what happened; filtered by kind, person, keychain,
+ * tag, days and words (kept in the URL), exportable as CSV exactly as filtered.
+ */
 export function ActivityScreen({
   organizationId,
   filter,
@@ -123,15 +275,21 @@ export function ActivityScreen({
 }) {
   const { t, i18n } = useLingui()
   const { cursor, pager } = useCursorPages()
+  const href = useHref()
   const list = useQuery({
     ...activityQuery(organizationId, filter, cursor),
     placeholderData: keepPreviousData,
   })
+  const refs = list.data?.refs
+  const narrow: Narrow = {
+    href: (narrowed) => `${href('/app/activity')}${searchOf(ordered({ ...filter, ...narrowed }))}`,
+    apply: (narrowed) => onFilterChange(ordered({ ...filter, ...narrowed })),
+  }
   return (
     <>
       <PageHeader title={<Trans>Activity</Trans>} />
       <SearchForm value={filter.q ?? ''} onSearch={(q) => onFilterChange({ ...filter, q: q || undefined })} />
-      <div className="mb-4 grid max-w-3xl gap-4 sm:grid-cols-3">
+      <div className="mb-4 grid max-w-3xl gap-4 sm:grid-cols-2">
         <SelectField
           label={t`What`}
           name="kind"
@@ -143,6 +301,12 @@ export function ActivityScreen({
             { value: '', label: t`Everything` },
             ...EVENT_KINDS.map((kind) => ({ value: kind, label: i18n._(EVENT_KIND_LABELS[kind]) })),
           ]}
+        />
+        <PersonField
+          organizationId={organizationId}
+          filter={filter}
+          refs={refs}
+          onFilterChange={onFilterChange}
         />
         <TextField
           label={t`From`}
@@ -159,6 +323,7 @@ export function ActivityScreen({
           onChange={(value) => onFilterChange({ ...filter, to: value || undefined })}
         />
       </div>
+      <FilterChips filter={filter} refs={refs} onFilterChange={onFilterChange} />
       <div className="mb-6 flex flex-wrap items-center gap-3">
         <a href={activityExportHref(filter)} download="activity.csv" className={buttonClass('secondary')}>
           <Trans>Export as CSV</Trans>
@@ -187,7 +352,7 @@ export function ActivityScreen({
             className="mb-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white shadow-sm"
           >
             {list.data.data.map((entry) => (
-              <Entry key={entry.seq} entry={entry} />
+              <Entry key={entry.seq} entry={entry} refs={list.data.refs} narrow={narrow} />
             ))}
           </ul>
           {pager(list.data.nextCursor)}

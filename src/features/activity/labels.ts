@@ -31,3 +31,10 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'found_report.status_changed': msg`Found-keys report moved`,
   'found_report.replied': msg`Reply sent to a finder`,
 }
+
+/** A found-keys report's status, as an entry of the ledger names it (the status it left and the one it took). */
+export const FOUND_REPORT_STATUS_LABELS: Record<string, MessageDescriptor> = {
+  NEW: msg({ message: 'new', context: 'found-keys report status' }),
+  CONTACTED: msg({ message: 'finder contacted', context: 'found-keys report status' }),
+  RESOLVED: msg({ message: 'resolved', context: 'found-keys report status' }),
+}

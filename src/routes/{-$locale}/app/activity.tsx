@@ -12,6 +12,9 @@ import { ActivityScreen } from '../../../features/activity/ActivityScreen.tsx'
 const SearchSchema = v.object({
   q: v.optional(v.fallback(v.pipe(v.string(), v.trim(), v.maxLength(100)), undefined as never)),
   kind: v.optional(v.fallback(v.string(), undefined as never)),
+  person: v.optional(v.fallback(v.pipe(v.string(), v.uuid()), undefined as never)),
+  keychain: v.optional(v.fallback(v.pipe(v.string(), v.uuid()), undefined as never)),
+  tag: v.optional(v.fallback(v.pipe(v.string(), v.uuid()), undefined as never)),
   from: v.optional(v.fallback(CalendarDateSchema, undefined as never)),
   to: v.optional(v.fallback(CalendarDateSchema, undefined as never)),
 })
@@ -23,13 +26,21 @@ export const Route = createFileRoute('/{-$locale}/app/activity')({
 
 function Activity() {
   const search = Route.useSearch()
-  const filter = { ...search, kind: EVENT_KINDS.find((kind) => kind === search.kind) }
+  const filter = {
+    q: search.q,
+    kind: EVENT_KINDS.find((kind) => kind === search.kind),
+    person: search.person,
+    keychain: search.keychain,
+    tag: search.tag,
+    from: search.from,
+    to: search.to,
+  }
   const navigate = useNavigate({ from: Route.fullPath })
   return (
     <RequireOrganization>
       {(organizationId) => (
         <ActivityScreen
-          key={`${organizationId}:${filter.q ?? ''}:${filter.kind ?? ''}:${filter.from ?? ''}:${filter.to ?? ''}`}
+          key={`${organizationId}:${Object.values(filter).join(':')}`}
           organizationId={organizationId}
           filter={filter}
           onFilterChange={(next) => void navigate({ search: next, replace: true })}
