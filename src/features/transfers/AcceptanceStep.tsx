@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { CircleCheck } from 'lucide-react'
-import { useId, useState } from 'react'
+import { useId, useRef, useState } from 'react'
 import { type Acceptance, TYPED_NAME_MAX_CHARS } from '../../../contract/receipts.ts'
 import { Button } from '../../ui/Button.tsx'
 import { TextField } from '../../ui/TextField.tsx'
@@ -30,21 +30,33 @@ export default function AcceptanceStep({
   const [photo, setPhoto] = useState<string | null>(null)
   const [photoProblem, setPhotoProblem] = useState<string | null>(null)
   const [resizing, setResizing] = useState(false)
+  // The file field is drawn anew when the photo is removed, so the same file can be chosen again.
+  const [photoField, setPhotoField] = useState(0)
+  // Only the last photo chosen counts: one still being resized when another is chosen is dropped.
+  const lastChoice = useRef(0)
   const name = typedName.trim()
   const ready = (name !== '' || signature !== null) && !resizing
 
   const choosePhoto = async (file: File | undefined) => {
     setPhotoProblem(null)
     if (!file) return
+    const choice = ++lastChoice.current
     setResizing(true)
     try {
-      setPhoto(await resizePhoto(file))
+      const resized = await resizePhoto(file)
+      if (choice === lastChoice.current) setPhoto(resized)
     } catch {
+      if (choice !== lastChoice.current) return
       setPhoto(null)
       setPhotoProblem(t`This photo could not be read. Try another one.`)
     } finally {
-      setResizing(false)
+      if (choice === lastChoice.current) setResizing(false)
     }
+  }
+
+  const removePhoto = () => {
+    setPhoto(null)
+    setPhotoField((field) => field + 1)
   }
 
   return (
@@ -86,6 +98,7 @@ export default function AcceptanceStep({
           <Trans>Photo of the keys (optional)</Trans>
         </label>
         <input
+          key={photoField}
           id={photoId}
           type="file"
           accept="image/*"
@@ -101,7 +114,7 @@ export default function AcceptanceStep({
         {photo ? (
           <div className="flex items-center gap-3">
             <img src={photo} alt={t`The keys as handed over`} className="h-20 w-20 rounded object-cover" />
-            <Button variant="ghost" onPress={() => setPhoto(null)}>
+            <Button variant="ghost" onPress={removePhoto}>
               <Trans>Remove the photo</Trans>
             </Button>
           </div>
