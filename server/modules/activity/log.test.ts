@@ -199,6 +199,8 @@ describe('an entry of the log', () => {
         tag_ids: '',
         transfer_ids: '',
         details: '{}',
+        keychain_names: 'Cave',
+        tag_codes: '',
       },
       {
         seq: String(queued.seq),
@@ -212,6 +214,8 @@ describe('an entry of the log', () => {
         tag_ids: tag.id,
         transfer_ids: transfers.join(' '),
         details: '{"name":"Cave"}',
+        keychain_names: 'Cave',
+        tag_codes: tag.code,
       },
     ])
   })

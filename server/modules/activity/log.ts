@@ -127,7 +127,7 @@ async function refsOf(
   db: Db,
   organizationId: string,
   rows: Row[],
-  query: ActivityQuery,
+  query: Pick<ActivityQuery, 'keychain' | 'tag' | 'person'> = {},
 ): Promise<ActivityRefs> {
   const keychainIds = new Set<unknown>(query.keychain ? [query.keychain] : [])
   const tagIds = new Set<unknown>(query.tag ? [query.tag] : [])
@@ -195,12 +195,25 @@ export const ACTIVITY_CSV_COLUMNS = [
   'tag_ids',
   'transfer_ids',
   'details',
+  /** The keychains' names now (or the name the entry recorded, once gone) and the tags' codes, `; ` apart. */
+  'keychain_names',
+  'tag_codes',
 ] as const
 
 /** Rows read per statement while exporting: memory stays flat whatever the view's size. */
 export const EXPORT_BATCH = 1000
 
-function csvRecords(rows: Row[], header: boolean): string {
+/** An entry's keychains by name: their name now, or for a keychain gone for good the one its entry recorded. */
+function keychainNames(event: Row['event'], refs: ActivityRefs): string {
+  const payload = (event.payload ?? {}) as Record<string, unknown>
+  const recorded = event.kind.startsWith('keychain.') && typeof payload.name === 'string' ? payload.name : ''
+  return event.keychainIds
+    .map((id) => refs.keychains[id]?.name ?? recorded)
+    .filter((name) => name !== '')
+    .join('; ')
+}
+
+function csvRecords(rows: Row[], refs: ActivityRefs, header: boolean): string {
   return stringify(
     rows.map(({ event, actor }) => [
       event.seq,
@@ -214,6 +227,11 @@ function csvRecords(rows: Row[], header: boolean): string {
       event.tagIds.join(' '),
       event.transferIds.join(' '),
       JSON.stringify(event.payload),
+      keychainNames(event, refs),
+      event.tagIds
+        .map((id) => refs.tags[id]?.code)
+        .filter((code) => code !== undefined)
+        .join('; '),
     ]),
     {
       header,
@@ -238,7 +256,9 @@ export function activityCsv(db: Db, scope: Scope): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const rows = await entries(db, where, before, EXPORT_BATCH)
-      if (rows.length > 0 || first) controller.enqueue(encoder.encode(csvRecords(rows, first)))
+      // The names of the batch's keychains and tags: one statement more per batch, whatever it holds.
+      const refs = await refsOf(db, scope.organizationId, rows)
+      if (rows.length > 0 || first) controller.enqueue(encoder.encode(csvRecords(rows, refs, first)))
       first = false
       if (rows.length < EXPORT_BATCH) {
         controller.close()

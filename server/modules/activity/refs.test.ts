@@ -1,7 +1,10 @@
 // What a page of the activity log points at (`refs`): the names, codes, people and windows its entries need to
 // say what happened, read in one statement per page whatever the page holds.
+import { parse } from 'csv-parse/sync'
+import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
+import { keychains } from '../../db/schema.ts'
 import { statementsOf } from '../../db/statement-count.ts'
 import { HOUR } from '../../test/clock.ts'
 import { makeKeychain } from '../../test/fixtures.ts'
@@ -107,6 +110,21 @@ describe('the references of a page of activity', () => {
     expect(empty.refs.keychains[keychain.id]?.name).toBe('Cave B')
     expect(empty.refs.tags[tag.id]?.code).toBe(tag.code)
     expect(empty.refs.people[contact.id]?.email).toBe(contact.email)
+  })
+
+  it('name the keychains and tags of each exported row: the name now, the recorded one once gone for good', async () => {
+    const { admin, keychain, gone, tag } = await story()
+    await t.db.delete(keychains).where(eq(keychains.id, gone.id))
+    const csv = await (await t.get('/api/activity/export', { cookie: admin.cookie })).text()
+    const records = parse(csv, { columns: true }) as Array<Record<string, string>>
+    const named = (kind: string) =>
+      records.filter((row) => row.kind === kind).map((row) => [row.keychain_names, row.tag_codes])
+    expect(named('keychain.deleted')).toEqual([['Remise', '']])
+    expect(named('transfer.picked_up')).toEqual([['Cave B', '']])
+    const renamed = records.find((row) => row.kind === 'keychain.updated' && row.details?.includes('Cave B'))
+    expect(renamed?.keychain_names).toBe('Cave B')
+    expect(renamed?.keychain_ids).toBe(keychain.id)
+    expect(tag.code).toMatch(/^TRF-/)
   })
 
   it('cost one statement more than the page alone, however many entries and references it holds', async () => {
