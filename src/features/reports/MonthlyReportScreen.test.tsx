@@ -121,15 +121,17 @@ describe('the activity per month report', () => {
     )
   })
 
-  it('asks for the months chosen, and the CSV link carries the same range', async () => {
+  it('asks for the months chosen, keeping the other end where it is shown, and the CSV link carries the same range', async () => {
     await useLocale('en')
     const urls = server()
     renderWithProviders(<Report />)
     await screen.findByRole('table', { name: 'Activity per month' })
+    // The server showed 2030-01 to 2030-02; a new first month keeps that last month (alone, the server would
+    // take 36 months from it).
     await act(async () => {
       fireEvent.change(screen.getByLabelText('First month'), { target: { value: '2030-02' } })
     })
-    await vi.waitFor(() => expect(urls.at(-1)).toBe('/api/reports/monthly?from=2030-02'))
+    await vi.waitFor(() => expect(urls.at(-1)).toBe('/api/reports/monthly?from=2030-02&to=2030-02'))
     await act(async () => {
       fireEvent.change(screen.getByLabelText('Last month'), { target: { value: '2030-03' } })
     })
@@ -140,6 +142,50 @@ describe('the activity per month report', () => {
     expect(screen.getByRole('link', { name: 'Export as CSV' }).getAttribute('href')).toBe(
       '/api/reports/monthly/export?from=2030-02&to=2030-03',
     )
+  })
+
+  it('says when the last month comes before the first or the range is over 36 months, without asking', async () => {
+    await useLocale('en')
+    const urls = server()
+    renderWithProviders(<Report initial={{ from: '2030-01', to: '2030-02' }} />)
+    await screen.findByRole('table', { name: 'Activity per month' })
+    const last = screen.getByLabelText('Last month')
+    await act(async () => {
+      fireEvent.change(last, { target: { value: '2029-12' } })
+    })
+    expect(last.getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByText('The last month comes before the first.')).toBeTruthy()
+    // What was typed stays in the field; the report and its CSV stay those of the last valid range.
+    expect((last as HTMLInputElement).value).toBe('2029-12')
+    expect(screen.getByRole('link', { name: 'Export as CSV' }).getAttribute('href')).toBe(
+      '/api/reports/monthly/export?from=2030-01&to=2030-02',
+    )
+    await act(async () => {
+      fireEvent.change(last, { target: { value: '2033-01' } })
+    })
+    expect(screen.getByText('At most 36 months at a time.')).toBeTruthy()
+    expect(urls).toEqual(['/api/reports/monthly?from=2030-01&to=2030-02'])
+    // 36 months exactly is a range.
+    await act(async () => {
+      fireEvent.change(last, { target: { value: '2032-12' } })
+    })
+    expect(last.getAttribute('aria-invalid')).toBeNull()
+    await vi.waitFor(() => expect(urls.at(-1)).toBe('/api/reports/monthly?from=2030-01&to=2032-12'))
+  })
+
+  it('says what is wrong with the range in French', async () => {
+    await useLocale('fr')
+    server()
+    renderWithProviders(<Report initial={{ from: '2030-01', to: '2030-02' }} />)
+    await screen.findByRole('table', { name: 'Activité par mois' })
+    await act(async () => {
+      fireEvent.change(screen.getByLabelText('Premier mois'), { target: { value: '2030-03' } })
+    })
+    expect(screen.getByText('Le dernier mois précède le premier.')).toBeTruthy()
+    await act(async () => {
+      fireEvent.change(screen.getByLabelText('Premier mois'), { target: { value: '2026-01' } })
+    })
+    expect(screen.getByText('36 mois au plus à la fois.')).toBeTruthy()
   })
 
   it('starts from the range in the address', async () => {

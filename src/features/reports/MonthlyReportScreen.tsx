@@ -2,8 +2,9 @@ import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { Locale } from '../../../contract/locale.ts'
-import type { MonthActivity, MonthlyKind } from '../../../contract/reports.ts'
+import { MONTHS_MAX, type MonthActivity, type MonthlyKind, monthSpan } from '../../../contract/reports.ts'
 import { type MonthRange, monthlyQuery, reportExportHref } from '../../api/reports.ts'
 import { formatNumber, intlLocaleOf } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
@@ -69,6 +70,24 @@ export function MonthlyReportScreen({
 }) {
   const { t, i18n } = useLingui()
   const report = useQuery({ ...monthlyQuery(organizationId, range), placeholderData: keepPreviousData })
+  // A range the server would refuse stays in the fields with its problem, and is not asked for.
+  const [draft, setDraft] = useState<{ from: string; to: string; problem: string } | null>(null)
+  const from = draft?.from ?? range.from ?? report.data?.from ?? ''
+  const to = draft?.to ?? range.to ?? report.data?.to ?? ''
+  const problemOf = (first: string, last: string) => {
+    if (!first || !last) return null
+    const span = monthSpan(first, last)
+    if (span < 1) return t`The last month comes before the first.`
+    if (span > MONTHS_MAX) return t`At most ${MONTHS_MAX} months at a time.`
+    return null
+  }
+  // Both ends as shown are asked for, so changing one keeps the other where the reader sees it (the server
+  // would otherwise pick its own, 36 months after a first month alone).
+  const change = (next: { from: string; to: string }) => {
+    const problem = problemOf(next.from, next.to)
+    setDraft(problem ? { ...next, problem } : null)
+    if (!problem) onRangeChange({ from: next.from || undefined, to: next.to || undefined })
+  }
   return (
     <>
       <PageHeader title={<Trans>Activity per month</Trans>}>
@@ -79,15 +98,16 @@ export function MonthlyReportScreen({
           label={t`First month`}
           name="from"
           type="month"
-          value={range.from ?? report.data?.from ?? ''}
-          onChange={(value) => onRangeChange({ ...range, from: value || undefined })}
+          value={from}
+          onChange={(value) => change({ from: value, to })}
         />
         <TextField
           label={t`Last month`}
           name="to"
           type="month"
-          value={range.to ?? report.data?.to ?? ''}
-          onChange={(value) => onRangeChange({ ...range, to: value || undefined })}
+          value={to}
+          error={draft?.problem}
+          onChange={(value) => change({ from, to: value })}
         />
       </div>
       {report.isPending ? (
