@@ -1,9 +1,11 @@
+import { eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import type { KeychainSummary } from '../../../contract/keychains.ts'
-import { makeKeychain } from '../../test/fixtures.ts'
+import { KEYCHAIN_FILTERS, type KeychainSummary } from '../../../contract/keychains.ts'
+import { keychains } from '../../db/schema.ts'
+import { makeKeychain, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { makeTransfer, parisDay, transferWorld } from '../../test/transfers.ts'
-import { isCodeLike, keychainStatus, statusWhere } from './list-filters.ts'
+import { isCodeLike, keychainStatus, keychainStatusSql, statusWhere } from './list-filters.ts'
 
 const NOW = new Date('2030-01-15T09:00:00Z')
 const at = (ms: number) => new Date(NOW.getTime() + ms)
@@ -91,5 +93,63 @@ describe('GET /api/keychains?status=free and status=unheld', () => {
     }
     expect(await names('free')).toEqual(['Idle'])
     expect(await names('unheld')).toEqual(['Away', 'Idle'])
+  })
+})
+
+describe('the status rule, in JavaScript, in SQL and as filters', () => {
+  it('gives every keychain the same status three ways, at the edges of its transfer', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    // A transfer status always comes with its window (both are copied from one transfer row): no status
+    // without an end is made here.
+    const shapes = [
+      ...[null, -1, 0, 1].map((endsIn) => ({ transferStatus: null, endsIn })),
+      ...(['SCHEDULED', 'TRANSFERRED'] as const).flatMap((transferStatus) =>
+        [-1, 0, 1].map((endsIn) => ({ transferStatus, endsIn })),
+      ),
+    ].flatMap((shape) => [null, admin.id].map((custodianId) => ({ ...shape, custodianId })))
+    const made: { id: string; expected: string }[] = []
+    for (const [index, shape] of shapes.entries()) {
+      const keychain = await makeKeychain(t, organization.id, `K${index}`, shape.custodianId ?? undefined)
+      const transferEndsAt = shape.endsIn === null ? null : at(shape.endsIn)
+      await t.db
+        .update(keychains)
+        .set({
+          transferStatus: shape.transferStatus,
+          transferStartsAt: transferEndsAt && at(-86_400_000),
+          transferEndsAt,
+        })
+        .where(eq(keychains.id, keychain.id))
+      made.push({
+        id: keychain.id,
+        expected: keychainStatus({ ...shape, transferEndsAt }, NOW),
+      })
+    }
+    // `unheld` is about the holder only, `deleted` about the deletion column: not statuses.
+    const filters = KEYCHAIN_FILTERS.filter((filter) => filter !== 'unheld' && filter !== 'deleted')
+    const rows = await t.db
+      .select({
+        id: keychains.id,
+        status: keychainStatusSql(NOW),
+        ...Object.fromEntries(
+          filters.map((filter) => [filter, sql<boolean>`coalesce(${statusWhere(filter, NOW)}, false)`]),
+        ),
+      })
+      .from(keychains)
+      .where(
+        inArray(
+          keychains.id,
+          made.map((each) => each.id),
+        ),
+      )
+    const byId = new Map(rows.map((row) => [row.id, row as Record<string, unknown>]))
+    expect(new Set(made.map((each) => each.expected))).toEqual(
+      new Set(['FREE', 'HELD', 'SCHEDULED', 'OUT', 'OVERDUE']),
+    )
+    for (const { id, expected } of made) {
+      const row = byId.get(id)!
+      expect(row.status, id).toBe(expected)
+      for (const filter of filters)
+        expect(row[filter], `${filter} of a ${expected} keychain`).toBe(filter.toUpperCase() === expected)
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, isNull, lte, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import type { KeychainFilter, KeychainStatus } from '../../../contract/keychains.ts'
 import { TAG_CODE_PATTERN } from '../../../contract/tags.ts'
 import type { Db } from '../../db/client.ts'
@@ -13,7 +13,8 @@ type TransferColumns = {
 
 /**
  * A keychain's status from its own columns and the clock: its transfer first (out, overdue once its end has
- * passed, scheduled until its end), then whether someone holds it. `statusWhere` is the same rule in SQL.
+ * passed, scheduled until its end), then whether someone holds it. `keychainStatusSql` is the same rule in SQL
+ * (for the list), `statusWhere` one status at a time (for its filters); a test holds the three together.
  */
 export function keychainStatus(row: TransferColumns, now: Date): KeychainStatus {
   const ends = row.transferEndsAt?.getTime() ?? 0
@@ -22,15 +23,25 @@ export function keychainStatus(row: TransferColumns, now: Date): KeychainStatus 
   return row.custodianId ? 'HELD' : 'FREE'
 }
 
+/** `keychainStatus` in SQL, for the list's rows written by the database. */
+export function keychainStatusSql(now: Date | SQLWrapper): SQL<KeychainStatus> {
+  return sql<KeychainStatus>`(case
+    when ${statusWhere('out', now)} then 'OUT'
+    when ${eq(keychains.transferStatus, 'TRANSFERRED')} then 'OVERDUE'
+    when ${statusWhere('scheduled', now)} then 'SCHEDULED'
+    when ${isNotNull(keychains.custodianId)} then 'HELD'
+    else 'FREE' end)`
+}
+
 /** No transfer concerns it now (none, or a SCHEDULED one whose end has passed). */
-const noTransfer = (now: Date) =>
+const noTransfer = (now: Date | SQLWrapper) =>
   or(
     isNull(keychains.transferStatus),
     and(eq(keychains.transferStatus, 'SCHEDULED'), lte(keychains.transferEndsAt, now)),
   )
 
 /** The condition of a status filter (`deleted` is the soft-deletion column, set by the caller). */
-export function statusWhere(filter: KeychainFilter, now: Date): SQL | undefined {
+export function statusWhere(filter: KeychainFilter, now: Date | SQLWrapper): SQL | undefined {
   switch (filter) {
     case 'out':
       return and(eq(keychains.transferStatus, 'TRANSFERRED'), gt(keychains.transferEndsAt, now))

@@ -1,14 +1,13 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
+import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
-import type { KeychainFilter, KeychainSort, KeychainSummary } from '../../../contract/keychains.ts'
+import type { KeychainFilter, KeychainSort } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, users } from '../../db/schema.ts'
+import { keychains } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
-import { toPerson } from '../members/service.ts'
-import { keychainStatus, type SearchArms, searchArms, statusWhere } from './list-filters.ts'
+import { cursorInstant, decodeCursor, encodeCursor, pageLimit } from '../../http/pagination.ts'
+import { type SearchArms, searchArms, statusWhere } from './list-filters.ts'
 import { type NameSearch, nameSearch } from './name-search.ts'
+import { custodian, isoInstant, summaryJson } from './summary-json.ts'
 
 export type KeychainListQuery = {
   cursor?: string
@@ -19,7 +18,6 @@ export type KeychainListQuery = {
   status?: KeychainFilter
 }
 
-const custodian = alias(users, 'custodian')
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
@@ -75,32 +73,19 @@ function afterCursor(order: Order, cursor: string): SQL {
 const orderBy = (order: Order) =>
   order.columns.map((column) => (order.descending ? desc(column) : asc(column)))
 
-/** What a summary shows, and nothing more (fewer columns to send, decode and map per row). */
-function selectSummaries(db: Db) {
+/**
+ * Each row's summary as the database writes it (`summaryJson`), and the columns of its sort keys for the
+ * cursor: nothing else is read, parsed or mapped per row.
+ */
+function selectSummaries(db: Db, now: Date | SQLWrapper) {
   return db
     .select({
-      // The key count and tag codes are the keychain's own columns, kept in step with its keys by the
-      // database (migration 0014); the transfer columns by a trigger on transfers (migration 0022).
-      keychain: {
-        id: keychains.id,
-        name: keychains.name,
-        custodianId: keychains.custodianId,
-        updatedAt: keychains.updatedAt,
-        keyCount: keychains.keyCount,
-        tagCodes: keychains.tagCodes,
-        sortName: keychains.sortName,
-        holderSort: keychains.holderSort,
-        transferStatus: keychains.transferStatus,
-        transferStartsAt: keychains.transferStartsAt,
-        transferEndsAt: keychains.transferEndsAt,
-        deletedAt: keychains.deletedAt,
-      },
-      custodian: {
-        id: custodian.id,
-        email: custodian.email,
-        firstName: custodian.firstName,
-        lastName: custodian.lastName,
-      },
+      id: keychains.id,
+      sortName: keychains.sortName,
+      holderSort: keychains.holderSort,
+      changedAt: isoInstant(keychains.updatedAt),
+      deletedAt: isoInstant(keychains.deletedAt),
+      json: summaryJson(now),
     })
     .from(keychains)
     .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
@@ -133,7 +118,7 @@ export function keychainPageQuery(
   const order = orderOf(query)
   const onlyRareWords =
     search.named?.rareWords && search.arms.keychainIds.length + search.arms.holderIds.length === 0
-  return selectSummaries(db)
+  return selectSummaries(db, now)
     .where(
       and(
         onlyRareWords
@@ -168,13 +153,14 @@ function preparePages(db: Db) {
     isNull(keychains.deletedAt),
   )
   const rows = sql.placeholder('rows')
+  const now = sql.placeholder('now')
   return {
-    first: selectSummaries(db)
+    first: selectSummaries(db, now)
       .where(organization)
       .orderBy(...orderBy(ORDERS.name))
       .limit(rows)
       .prepare('keychain_page_natural'),
-    after: selectSummaries(db)
+    after: selectSummaries(db, now)
       .where(
         and(
           organization,
@@ -211,11 +197,12 @@ async function pageRows(
     pages = preparePages(db)
     preparedPages.set(db, pages)
   }
+  const at = now.toISOString()
   if (!query.cursor)
-    return { rows: await pages.first.execute({ organizationId, rows: limit + 1 }), tagMatch: null }
+    return { rows: await pages.first.execute({ organizationId, rows: limit + 1, now: at }), tagMatch: null }
   const [afterName, afterId] = decodeNameCursor(query.cursor)
   return {
-    rows: await pages.after.execute({ organizationId, rows: limit + 1, afterName, afterId }),
+    rows: await pages.after.execute({ organizationId, rows: limit + 1, now: at, afterName, afterId }),
     tagMatch: null,
   }
 }
@@ -227,51 +214,32 @@ function decodeNameCursor(cursor: string): [string, string] {
 }
 
 function cursorKey(query: KeychainListQuery, row: SummaryRow): string[] {
-  const { keychain } = row
-  if (query.status === 'deleted') return ['d', keychain.deletedAt?.toISOString() ?? '', keychain.id]
+  if (query.status === 'deleted') return ['d', row.deletedAt ?? '', row.id]
   switch (query.sort ?? 'name') {
     case 'holder':
-      return ['h', keychain.holderSort, keychain.sortName, keychain.id]
+      return ['h', row.holderSort, row.sortName, row.id]
     case 'changed':
-      return ['c', keychain.updatedAt.toISOString(), keychain.id]
+      return ['c', row.changedAt ?? '', row.id]
     default:
-      return ['n', keychain.sortName, keychain.id]
+      return ['n', row.sortName, row.id]
   }
 }
 
-export async function listKeychains(
+/**
+ * A page of keychain summaries as the JSON text of `KeychainPage`: the rows' JSON as the database wrote it,
+ * joined (see `summaryJson`).
+ */
+export async function listKeychainsJson(
   db: Db,
   organizationId: string,
   query: KeychainListQuery,
   now: Date = new Date(),
-): Promise<{ data: KeychainSummary[]; nextCursor: string | null; tagMatch: string | null }> {
+): Promise<string> {
   const limit = pageLimit(query.limit)
   const { rows, tagMatch } = await pageRows(db, organizationId, query, limit, now)
-  const page = toPage(
-    rows,
-    limit,
-    (row) => cursorKey(query, row),
-    ({ keychain, custodian }): KeychainSummary => {
-      const status = keychainStatus(keychain, now)
-      return {
-        id: keychain.id,
-        name: keychain.name,
-        custodian: custodian ? toPerson(custodian) : null,
-        keyCount: keychain.keyCount,
-        // Sorted here, as JavaScript compares (the database's collation may order codes otherwise).
-        tagCodes: keychain.tagCodes.sort(),
-        updatedAt: keychain.updatedAt.toISOString(),
-        status,
-        transfer:
-          status !== 'FREE' && status !== 'HELD' && keychain.transferStartsAt && keychain.transferEndsAt
-            ? {
-                startsAt: keychain.transferStartsAt.toISOString(),
-                endsAt: keychain.transferEndsAt.toISOString(),
-              }
-            : null,
-        deletedAt: keychain.deletedAt?.toISOString() ?? null,
-      }
-    },
-  )
-  return { ...page, tagMatch }
+  const page = rows.slice(0, limit)
+  const last = page.at(-1)
+  const nextCursor = rows.length > limit && last ? encodeCursor(cursorKey(query, last)) : null
+  const data = page.map((row) => row.json).join(',')
+  return `{"data":[${data}],"nextCursor":${JSON.stringify(nextCursor)},"tagMatch":${JSON.stringify(tagMatch)}}`
 }

@@ -7,7 +7,7 @@ import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
 import { custodyLogOf } from './custody.ts'
 import { keychainById } from './detail.ts'
 import { addKey, addKeyIn, refusingTakenTag, removeKey, renameKey } from './keys.ts'
-import { listKeychains } from './list.ts'
+import { listKeychainsJson } from './list.ts'
 import { createKeychain, createKeychainIn, deleteKeychain, findKeychain, updateKeychain } from './service.ts'
 import { restoreKeychain } from './soft-delete.ts'
 
@@ -47,7 +47,8 @@ export function keychainRoutes(api: ApiRouter, deps: AppDeps): void {
     async (c, { organization, query }) => {
       if (query.status === 'deleted' && !organization.permissions.includes('delete__keychain'))
         throw forbidden()
-      return c.json(await listKeychains(db, organization.organizationId, query, deps.clock.now()), 200)
+      const page = await listKeychainsJson(db, organization.organizationId, query, deps.clock.now())
+      return c.body(page, 200, { 'content-type': 'application/json' })
     },
   )
 
