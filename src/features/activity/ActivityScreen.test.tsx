@@ -171,6 +171,20 @@ describe('the activity screen, in English', () => {
     expect(found).toContain('Someone who found the keys')
   })
 
+  it('says who did it: the author, someone who left, or Trousseau itself for the tags of a paid order', async () => {
+    server([
+      entry(3, { kind: 'tags.created', actor: null, tagIds: [TAG], payload: { count: 1 } }),
+      entry(2, { kind: 'keychain.deleted', actor: null, keychainIds: [REMISE], payload: { name: 'Remise' } }),
+      entry(1, { kind: 'keychain.restored', keychainIds: [REMISE], payload: { name: 'Remise' } }),
+    ])
+    const [tags, deleted, restored] = await lines(screenOf({}))
+    expect(tags).toContain('1 tag created')
+    expect(tags).toContain('Trousseau, on its own (a paid order)')
+    expect(deleted).toContain('Someone no longer here')
+    expect(restored).toContain('Restored keychain Remise (deleted)')
+    expect(restored).toContain('Léa Dupont · ')
+  })
+
   it('names a keychain gone for good by the name its entry recorded (or as gone), and marks one deleted since', async () => {
     server(
       [

@@ -46,6 +46,8 @@ function Entry({ entry, refs, narrow }: { entry: ActivityEntry; refs: ActivityRe
           </NarrowPerson>
         ) : entry.kind === 'found_report.received' ? (
           <Trans>Someone who found the keys</Trans>
+        ) : entry.kind === 'tags.created' || entry.kind === 'tag.replaced' ? (
+          <Trans>Trousseau, on its own (a paid order)</Trans>
         ) : (
           <Trans>Someone no longer here</Trans>
         )}{' '}
@@ -102,7 +104,7 @@ function FilterChip({
   removeLabel: string
 }) {
   return (
-    <span className="inline-flex min-h-11 items-center gap-2 rounded-full bg-brand-50 py-1 pr-1 pl-3 text-sm text-brand-900 ring-1 ring-brand-100 ring-inset">
+    <span className="inline-flex items-center gap-2 rounded-full bg-brand-50 py-0.5 pr-0.5 pl-3 text-sm text-brand-900 ring-1 ring-brand-100 ring-inset">
       <span>{label}</span>
       {open ? (
         <AppLink href={open.href} className="font-semibold text-brand-700 underline underline-offset-4">
@@ -113,7 +115,7 @@ function FilterChip({
         type="button"
         aria-label={removeLabel}
         onClick={onRemove}
-        className="inline-flex size-9 items-center justify-center rounded-full text-lg leading-none text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-brand-600"
+        className="inline-flex size-11 items-center justify-center rounded-full text-lg leading-none text-brand-800 hover:bg-brand-100 focus-visible:outline-2 focus-visible:outline-brand-600"
       >
         <span aria-hidden="true">×</span>
       </button>
