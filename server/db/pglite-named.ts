@@ -42,6 +42,22 @@ export async function withNamedStatements(client: PGlite): Promise<PGlite> {
     named.set(text, statement)
     return statement
   }
+  /**
+   * The instance's parsers with the query's own on top. `parseResults` would copy all of the instance's (over
+   * 300 types) into a new object on every query given `options.parsers` — a quarter of a keychain read's CPU
+   * (profiled); drizzle passes the same few overrides each time, so each set is layered once, on a prototype.
+   */
+  const layered = new WeakMap<object, Record<number, unknown>>()
+  const parsersOf = (options: QueryOptions | undefined) => {
+    const own = options?.parsers
+    if (!own) return client.parsers
+    let parsers = layered.get(own)
+    if (!parsers) {
+      parsers = Object.assign(Object.create(client.parsers), own) as Record<number, unknown>
+      layered.set(own, parsers)
+    }
+    return parsers as typeof client.parsers
+  }
   const query = async <T>(
     text: string,
     params: unknown[] = [],
@@ -64,7 +80,10 @@ export async function withNamedStatements(client: PGlite): Promise<PGlite> {
           serialize.sync(),
         ]),
       )
-      return parse.parseResults(messages, client.parsers, options)[0] as Results<T>
+      return parse.parseResults(messages, parsersOf(options), {
+        ...options,
+        parsers: undefined,
+      })[0] as Results<T>
     })
   }
   client.query = query as PGlite['query']
