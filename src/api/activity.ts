@@ -1,5 +1,7 @@
 import { queryOptions, useMutation } from '@tanstack/react-query'
 import { activityEndpoints } from '../../contract/endpoints/activity.ts'
+import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
+import { tagEndpoints } from '../../contract/endpoints/tags.ts'
 import type { EventKind } from '../../contract/events.ts'
 import { API_BASE_URL } from '../lib/api.ts'
 import { call, searchOf } from '../lib/call.ts'
@@ -50,3 +52,34 @@ export function activityExportHref(filter: ActivityFilter): string {
 export function useVerifyActivity() {
   return useMutation({ mutationFn: () => call(activityEndpoints.verification) })
 }
+
+/** A keychain or tag the view can be narrowed to, as the picker offers it. */
+export type ActivityTarget =
+  | { kind: 'keychain'; id: string; name: string }
+  | { kind: 'tag'; id: string; code: string; keychainName: string | null }
+
+/** Keychains (by name or tag code) and tags (by code or name) matching `q`, a few of each, for the picker. */
+export const activityTargetsQuery = (organizationId: string, q: string) =>
+  queryOptions({
+    queryKey: ['activity-targets', organizationId, q] as const,
+    queryFn: async ({ signal }): Promise<ActivityTarget[]> => {
+      const [keychains, tags] = await Promise.all([
+        call(keychainEndpoints.list, { query: { q, limit: '5' }, signal }),
+        call(tagEndpoints.list, { query: { q, limit: '5' }, signal }),
+      ])
+      return [
+        ...keychains.data.map((keychain) => ({
+          kind: 'keychain' as const,
+          id: keychain.id,
+          name: keychain.name,
+        })),
+        ...tags.data.map((tag) => ({
+          kind: 'tag' as const,
+          id: tag.id,
+          code: tag.code,
+          keychainName: tag.key?.keychainName ?? null,
+        })),
+      ]
+    },
+    staleTime: 30_000,
+  })

@@ -106,6 +106,37 @@ function server(
     vi.fn(async (url: string) => {
       urls.push(String(url))
       if (String(url).includes('/verification')) return Response.json(check)
+      if (String(url).includes('/api/keychains?'))
+        return Response.json({
+          data: [
+            {
+              id: CAVE,
+              name: 'Cave 12',
+              custodian: null,
+              keyCount: 1,
+              tagCodes: ['AGC-00042'],
+              updatedAt: '2030-01-01T00:00:00.000Z',
+            },
+          ],
+          nextCursor: null,
+        })
+      if (String(url).includes('/api/tags?'))
+        return Response.json({
+          data: [
+            {
+              id: TAG,
+              publicId: 'P',
+              code: 'AGC-00042',
+              name: 'Porte',
+              foregroundColor: '#000000',
+              backgroundColor: '#ffffff',
+              url: 'https://example.com/tags/P',
+              key: { id: 'k1', name: 'Porte', keychainId: CAVE, keychainName: 'Cave 12' },
+              createdAt: '2030-01-01T00:00:00.000Z',
+            },
+          ],
+          nextCursor: null,
+        })
       if (String(url).includes('/users'))
         return Response.json({
           data: [LEA, MARC].map((person) => ({
@@ -256,6 +287,30 @@ describe('the activity screen, in English', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove the keychain filter' }))
     expect(changes.at(-1)).toEqual({ kind: 'transfer.picked_up', keychain: undefined })
     expect(screen.queryByRole('button', { name: 'Remove the tag filter' })).toBeNull()
+  })
+
+  it('finds a keychain or tag by part of its name or code, and narrows the view to the one picked', async () => {
+    const { urls } = server()
+    const changes: ActivityFilter[] = []
+    await renderWithRouter(screenOf({ kind: 'transfer.picked_up' }, (next) => changes.push(next)))
+    await screen.findByRole('list', { name: 'Activity' })
+    const field = screen.getByRole('textbox', { name: 'Keychain or tag' })
+    fireEvent.change(field, { target: { value: 'c' } })
+    // One letter asks nothing; two do, once the typing pauses.
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(urls.some((url) => url.includes('/api/keychains?'))).toBe(false)
+    fireEvent.change(field, { target: { value: 'cav ' } })
+    const found = within(await screen.findByRole('list', { name: 'Keychains and tags found' }))
+    expect(urls).toContain('/api/keychains?q=cav&limit=5')
+    expect(urls).toContain('/api/tags?q=cav&limit=5')
+    expect(found.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'Keychain: Cave 12',
+      'Tag: AGC-00042 (Cave 12)',
+    ])
+    fireEvent.click(found.getByRole('button', { name: 'Tag: AGC-00042 (Cave 12)' }))
+    expect(changes.at(-1)).toEqual({ kind: 'transfer.picked_up', tag: TAG })
+    expect((field as HTMLInputElement).value).toBe('')
+    expect(screen.queryByRole('list', { name: 'Keychains and tags found' })).toBeNull()
   })
 
   it('searches the words typed once submitted, keeping the other filters, and sends the search', async () => {

@@ -25,6 +25,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { EntryLine, type Narrow } from './EntryLine.tsx'
 import { EVENT_KIND_LABELS } from './labels.ts'
+import { TargetPicker } from './TargetPicker.tsx'
 
 function Entry({ entry, refs, narrow }: { entry: ActivityEntry; refs: ActivityRefs; narrow: Narrow }) {
   const { i18n, t } = useLingui()
@@ -324,6 +325,9 @@ export function ActivityScreen({
           value={filter.to ?? ''}
           onChange={(value) => onFilterChange({ ...filter, to: value || undefined })}
         />
+        <div className="sm:col-span-2">
+          <TargetPicker organizationId={organizationId} onPick={narrow.apply} />
+        </div>
       </div>
       <FilterChips filter={filter} refs={refs} onFilterChange={onFilterChange} />
       <div className="mb-6 flex flex-wrap items-center gap-3">
