@@ -4,7 +4,7 @@ import type { ActivityEntry, ActivityQuery, ActivityRefs } from '../../../contra
 import type { EventKind } from '../../../contract/events.ts'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, organizationEvents, tags, transfers, users } from '../../db/schema.ts'
+import { keychains, memberships, organizationEvents, tags, transfers, users } from '../../db/schema.ts'
 import { decodeCursor, likeContains, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
 import { toPerson } from '../members/service.ts'
 import { startOfDayIn } from '../subscriptions/calendar.ts'
@@ -132,7 +132,10 @@ async function refsOf(
   const keychainIds = new Set<unknown>(query.keychain ? [query.keychain] : [])
   const tagIds = new Set<unknown>(query.tag ? [query.tag] : [])
   const transferIds = new Set<unknown>()
-  const personIds = new Set<unknown>(query.person ? [query.person] : [])
+  // The people the entries name are the organization's business; a person asked for by id is named only if
+  // they are (or were invited as) one of its members, so the filter cannot read any account's name.
+  const personIds = new Set<unknown>()
+  const asked = query.person ? [query.person] : []
   for (const { event } of rows) {
     const payload = (event.payload ?? {}) as Record<string, unknown>
     if (!COUNTED.has(event.kind)) {
@@ -143,7 +146,7 @@ async function refsOf(
     for (const id of peopleOf(payload)) personIds.add(id)
   }
   const refs: ActivityRefs = { keychains: {}, tags: {}, people: {}, transfers: {} }
-  if (keychainIds.size + tagIds.size + transferIds.size + personIds.size === 0) return refs
+  if (keychainIds.size + tagIds.size + transferIds.size + personIds.size + asked.length === 0) return refs
   const found = (await db.execute(sql`
     select 'keychain' as ref, ${keychains.id}::text as id, ${keychains.name} as a,
       case when ${keychains.deletedAt} is null then null else 'deleted' end as b, null as c
@@ -162,6 +165,8 @@ async function refsOf(
     select 'person', ${users.id}::text, ${users.email}, ${users.firstName}, ${users.lastName}
     from ${users}
     where ${users.id} = any(${uuids(personIds)})
+      or (${users.id} = any(${uuids(asked)}) and exists (select from ${memberships}
+        where ${memberships.userId} = ${users.id} and ${memberships.organizationId} = ${organizationId}))
       or ${users.id} in (select ${transfers.recipientId} from ${transfers}
         where ${transfers.organizationId} = ${organizationId} and ${transfers.id} = any(${uuids(transferIds)}))
   `)) as unknown as { rows: RefRow[] }

@@ -110,6 +110,10 @@ describe('the references of a page of activity', () => {
     expect(empty.refs.keychains[keychain.id]?.name).toBe('Cave B')
     expect(empty.refs.tags[tag.id]?.code).toBe(tag.code)
     expect(empty.refs.people[contact.id]?.email).toBe(contact.email)
+    // Someone of another organization only: their id asked for names no one.
+    const outsider = await page(admin.cookie, `?person=${stranger.admin.id}`)
+    expect(outsider.data).toEqual([])
+    expect(outsider.refs.people).toEqual({})
   })
 
   it('name the keychains and tags of each exported row: the name now, the recorded one once gone for good', async () => {
