@@ -23,7 +23,7 @@ import { useFailureToast } from '../../ui/failure-toast.ts'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TextField } from '../../ui/TextField.tsx'
-import { EntryLine, type Narrow } from './EntryLine.tsx'
+import { EntryLine, type Narrow, NarrowLink } from './EntryLine.tsx'
 import { EVENT_KIND_LABELS } from './labels.ts'
 import { TargetPicker } from './TargetPicker.tsx'
 
@@ -42,9 +42,14 @@ function Entry({ entry, refs, narrow }: { entry: ActivityEntry; refs: ActivityRe
       </span>
       <span className="text-sm text-slate-700">
         {entry.actor && who ? (
-          <NarrowPerson narrow={narrow} id={entry.actor.id} label={t`Only what ${who} did`}>
+          <NarrowLink
+            narrow={narrow}
+            to={{ person: entry.actor.id }}
+            label={t`Only what ${who} did`}
+            className="text-slate-800 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-700"
+          >
             {who}
-          </NarrowPerson>
+          </NarrowLink>
         ) : entry.kind === 'found_report.received' ? (
           <Trans>Someone who found the keys</Trans>
         ) : entry.kind === 'tags.created' || entry.kind === 'tag.replaced' ? (
@@ -61,34 +66,6 @@ function Entry({ entry, refs, narrow }: { entry: ActivityEntry; refs: ActivityRe
         ) : null}
       </span>
     </li>
-  )
-}
-
-/** The author of an entry, as a link narrowing the view to what they did. */
-function NarrowPerson({
-  narrow,
-  id,
-  label,
-  children,
-}: {
-  narrow: Narrow
-  id: string
-  label: string
-  children: ReactNode
-}) {
-  return (
-    <a
-      href={narrow.href({ person: id })}
-      title={label}
-      className="text-slate-800 underline decoration-slate-300 underline-offset-4 hover:decoration-slate-700"
-      onClick={(event) => {
-        if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return
-        event.preventDefault()
-        narrow.apply({ person: id })
-      }}
-    >
-      {children}
-    </a>
   )
 }
 

@@ -19,15 +19,17 @@ const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
 
 /** An inline link to the view narrowed to what it names; a plain click narrows in place. */
-function NarrowLink({
+export function NarrowLink({
   narrow,
   to,
   label,
+  className = 'font-semibold text-brand-700 underline decoration-brand-300 underline-offset-4 hover:decoration-brand-700',
   children,
 }: {
   narrow: Narrow
   to: ActivityFilter
   label: string
+  className?: string
   children: ReactNode
 }) {
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -36,12 +38,7 @@ function NarrowLink({
     narrow.apply(to)
   }
   return (
-    <a
-      href={narrow.href(to)}
-      onClick={follow}
-      title={label}
-      className="font-semibold text-brand-700 underline decoration-brand-300 underline-offset-4 hover:decoration-brand-700"
-    >
+    <a href={narrow.href(to)} onClick={follow} title={label} className={className}>
       {children}
     </a>
   )
