@@ -5,7 +5,8 @@
 // BENCH_SECONDS (10), BENCH_KEYCHAINS (1000);
 // PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (a fresh database, dropped after). Needs `wrk` and
 // a build (`npm run build`; BENCH_BUNDLE names another server bundle under the root, e.g. one built for a
-// change without replacing the shared `dist-server/server.mjs`). Results: bench/results/api-<time>.json.
+// change without replacing the shared `dist-server/server.mjs`; BENCH_NODE_ARGS adds node options to its
+// process, e.g. a V8 flag to compare). Results: bench/results/api-<time>.json.
 import { execFile } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -19,6 +20,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const KEYCHAINS = Number(process.env.BENCH_KEYCHAINS ?? 1000)
 const BUNDLE = process.env.BENCH_BUNDLE
+/** Node options for the product's process (e.g. a V8 flag to compare), before the bundle. */
+const NODE_ARGS = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean)
 /** Only these targets (e.g. `scan`), for a change that concerns one; all by default. */
 const ONLY = process.env.BENCH_TARGETS?.split(',')
 
@@ -37,7 +40,10 @@ async function benchDatabase(kind: Database) {
   const database = await freshDatabase(kind, process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL)
   try {
     const organization = await seed(database, KEYCHAINS)
-    const product = await startProduct(database, root, BUNDLE ? { bundle: BUNDLE } : {})
+    const product = await startProduct(database, root, {
+      ...(BUNDLE ? { bundle: BUNDLE } : {}),
+      ...(NODE_ARGS ? { args: NODE_ARGS } : {}),
+    })
     const bare = await startBare()
     try {
       const cookie = `session=${organization.fieldSession}`
