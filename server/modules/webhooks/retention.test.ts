@@ -5,7 +5,6 @@ import { webhookAttempts, webhookDeliveries } from '../../db/schema.ts'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { pruneExpired } from '../auth/housekeeping.ts'
-import { SETTLED_DELIVERIES_KEPT_MS } from './retention.ts'
 
 const t = setupTestApp()
 const DAY = 24 * 60 * 60 * 1000
@@ -44,15 +43,13 @@ describe('webhook delivery log retention', () => {
       return row!.id
     }
     const kept = [
-      await delivery('succeeded', SETTLED_DELIVERIES_KEPT_MS - DAY),
-      await delivery('failed', SETTLED_DELIVERIES_KEPT_MS - DAY),
+      // The README promises 30 days.
+      await delivery('succeeded', 29 * DAY),
+      await delivery('failed', 29 * DAY),
       // Still being retried, however old: its next attempt must find it.
-      await delivery('pending', SETTLED_DELIVERIES_KEPT_MS + 5 * DAY),
+      await delivery('pending', 35 * DAY),
     ]
-    const dropped = [
-      await delivery('succeeded', SETTLED_DELIVERIES_KEPT_MS + DAY),
-      await delivery('failed', SETTLED_DELIVERIES_KEPT_MS + 60 * DAY),
-    ]
+    const dropped = [await delivery('succeeded', 31 * DAY), await delivery('failed', 90 * DAY)]
 
     await pruneExpired(t.deps)
 
