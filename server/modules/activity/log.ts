@@ -5,7 +5,14 @@ import type { EventKind } from '../../../contract/events.ts'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, memberships, organizationEvents, tags, transfers, users } from '../../db/schema.ts'
-import { decodeCursor, likeContains, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import {
+  decodeCursor,
+  isUuid,
+  likeContains,
+  malformedCursor,
+  pageLimit,
+  toPage,
+} from '../../http/pagination.ts'
 import { toPerson } from '../members/service.ts'
 import { startOfDayIn } from '../subscriptions/calendar.ts'
 
@@ -102,8 +109,6 @@ function cursorSeq(cursor: string | undefined): number | null {
 /** Kinds whose ids stand for a batch (an import, an order's tags): the entry shows their count, not each name. */
 const COUNTED: ReadonlySet<string> = new Set(['keychains.imported', 'tags.created'])
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /** The ids of people an entry's payload names: a custodian (from, to), a recipient, a member. */
 function peopleOf(payload: Record<string, unknown>): unknown[] {
   const custodian = payload.custodian as { from?: unknown; to?: unknown } | null | undefined
@@ -112,7 +117,7 @@ function peopleOf(payload: Record<string, unknown>): unknown[] {
 
 /** A uuid[] literal as one parameter, of the well-formed ids only (a payload is free JSON). */
 function uuids(ids: Iterable<unknown>): SQL {
-  const valid = [...new Set(ids)].filter((id): id is string => typeof id === 'string' && UUID.test(id))
+  const valid = [...new Set(ids)].filter((id): id is string => typeof id === 'string' && isUuid(id))
   return sql`${`{${valid.join(',')}}`}::uuid[]`
 }
 

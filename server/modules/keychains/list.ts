@@ -1,10 +1,15 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
-import { ErrorCode } from '../../../contract/errors.ts'
 import type { KeychainFilter, KeychainSort } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains } from '../../db/schema.ts'
-import { ApiError } from '../../http/errors.ts'
-import { cursorInstant, decodeCursor, encodeCursor, pageLimit } from '../../http/pagination.ts'
+import {
+  cursorInstant,
+  decodeCursor,
+  encodeCursor,
+  isUuid,
+  malformedCursor,
+  pageLimit,
+} from '../../http/pagination.ts'
 import { type SearchArms, searchArms, statusWhere } from './list-filters.ts'
 import { type NameSearch, nameSearch } from './name-search.ts'
 import { custodian, isoInstant, summaryJson } from './summary-json.ts'
@@ -17,8 +22,6 @@ export type KeychainListQuery = {
   sort?: KeychainSort
   status?: KeychainFilter
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * Each order's keyset: the columns of its index after the organization (their collation is "C": natural order,
@@ -42,16 +45,11 @@ type Order = (typeof ORDERS)[KeychainSort] | typeof DELETED_ORDER
 const orderOf = (query: KeychainListQuery): Order =>
   query.status === 'deleted' ? DELETED_ORDER : ORDERS[query.sort ?? 'name']
 
-const malformed = () =>
-  new ApiError(400, ErrorCode.validation, 'Malformed cursor.', {
-    issues: [{ path: 'cursor', message: 'Malformed cursor.' }],
-  })
-
 /** The values a page goes on after, typed as their columns; a cursor of another order is a 400. */
 function cursorValues(order: Order, cursor: string): SQL[] {
   const [letter, ...values] = decodeCursor(cursor, order.columns.length + 1)
   const id = values.at(-1) as string
-  if (letter !== order.letter || !UUID.test(id)) throw malformed()
+  if (letter !== order.letter || !isUuid(id)) throw malformedCursor()
   return values.map((value, index) => {
     if (index === values.length - 1) return sql`${value}::uuid`
     const column = order.columns[index]
@@ -219,7 +217,7 @@ async function pageRows(
 
 function decodeNameCursor(cursor: string): [string, string] {
   const [letter, name, id] = decodeCursor(cursor, 3) as [string, string, string]
-  if (letter !== ORDERS.name.letter || !UUID.test(id)) throw malformed()
+  if (letter !== ORDERS.name.letter || !isUuid(id)) throw malformedCursor()
   return [name, id]
 }
 

@@ -5,21 +5,27 @@ import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
 import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { custodyLog, keychains, transfers } from '../../db/schema.ts'
-import { cursorInstant, decodeCursor, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import {
+  cursorInstant,
+  decodeCursor,
+  isUuid,
+  malformedCursor,
+  pageLimit,
+  toPage,
+} from '../../http/pagination.ts'
 import { getMember } from '../members/service.ts'
 import { openWhere } from '../transfers/conditions.ts'
 import { type CsvBatch, csvStream, REPORT_BATCH } from './csv.ts'
 import { qualified } from './qualified.ts'
 
 const keychainId = qualified(keychains, keychains.id)
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type HoldingsScope = { organizationId: string; personId: string; now: Date }
 
 /** The key (first strings) and id (last) a cursor holds; anything else is the usual 400. */
 function cursorKey(cursor: string, size: number): string[] {
   const key = decodeCursor(cursor, size)
-  if (!UUID.test(key.at(-1)!)) throw malformedCursor()
+  if (!isUuid(key.at(-1)!)) throw malformedCursor()
   return key
 }
 

@@ -3,12 +3,18 @@ import type { OverdueQuery, OverdueTransfer } from '../../../contract/reports.ts
 import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, transfers, users } from '../../db/schema.ts'
-import { cursorInstant, decodeCursor, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import {
+  cursorInstant,
+  decodeCursor,
+  isUuid,
+  malformedCursor,
+  pageLimit,
+  toPage,
+} from '../../http/pagination.ts'
 import { getMember, toPerson } from '../members/service.ts'
 import { calendarDayIn } from '../subscriptions/calendar.ts'
 import { csvStream, REPORT_BATCH } from './csv.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export type OverdueScope = { organizationId: string; timeZone: string; now: Date; query: OverdueQuery }
@@ -67,7 +73,7 @@ async function checkPerson(db: Db, scope: OverdueScope) {
 
 function cursorOf(cursor: string): [Date, string] {
   const [endsAt, id] = decodeCursor(cursor, 2) as [string, string]
-  if (!UUID.test(id)) throw malformedCursor()
+  if (!isUuid(id)) throw malformedCursor()
   return [cursorInstant(endsAt), id]
 }
 

@@ -3,13 +3,18 @@ import { UNSEEN_DAYS_DEFAULT, type UnseenKeychain, type UnseenQuery } from '../.
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, scans, users } from '../../db/schema.ts'
-import { cursorInstant, decodeCursor, malformedCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import {
+  cursorInstant,
+  decodeCursor,
+  isUuid,
+  malformedCursor,
+  pageLimit,
+  toPage,
+} from '../../http/pagination.ts'
 import { getMember, toPerson } from '../members/service.ts'
 import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
 import { csvStream, REPORT_BATCH } from './csv.ts'
 import { qualified } from './qualified.ts'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type UnseenScope = { organizationId: string; timeZone: string; now: Date; query: UnseenQuery }
 
@@ -89,7 +94,7 @@ const toUnseen = (row: Row): UnseenKeychain => ({
 
 function cursorOf(cursor: string): After {
   const [lastScan, id] = decodeCursor(cursor, 2) as [string, string]
-  if (!UUID.test(id)) throw malformedCursor()
+  if (!isUuid(id)) throw malformedCursor()
   return { lastScan: lastScan === '' ? null : cursorInstant(lastScan), id }
 }
 

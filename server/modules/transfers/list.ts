@@ -11,7 +11,7 @@ import {
 } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
-import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
+import { cursorInstant, decodeCursor, isUuid, pageLimit, toPage } from '../../http/pagination.ts'
 import { expiredWhere, openWhere, statusWhere } from './conditions.ts'
 import { overlapWhere } from './service.ts'
 import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers } from './view.ts'
@@ -19,17 +19,11 @@ import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers }
 export type TransferPage = { data: Transfer[]; nextCursor: string | null }
 type PageQuery = { cursor?: string; limit?: number }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 function windowCursor(cursor: string, size: 2 | 3): { rank?: number; startsAt: Date; id: string } {
   const key = decodeCursor(cursor, size)
   const [id, startsAt] = [key.at(-1)!, cursorInstant(key.at(-2)!)]
   const rank = size === 3 ? Number(key[0]) : undefined
-  if (
-    !UUID.test(id) ||
-    Number.isNaN(startsAt.getTime()) ||
-    (rank !== undefined && rank !== 0 && rank !== 1)
-  ) {
+  if (!isUuid(id) || Number.isNaN(startsAt.getTime()) || (rank !== undefined && rank !== 0 && rank !== 1)) {
     decodeCursor('', size) // throws the usual 400 "Malformed cursor."
   }
   return { rank, startsAt, id }
