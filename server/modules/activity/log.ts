@@ -115,13 +115,15 @@ function peopleOf(payload: Record<string, unknown>): unknown[] {
   return [payload.custodianId, payload.recipientId, payload.memberId, custodian?.from, custodian?.to]
 }
 
-/** A uuid[] literal as one parameter, of the well-formed ids only (a payload is free JSON). */
-function uuids(ids: Iterable<unknown>): SQL {
-  const valid = [...new Set(ids)].filter((id): id is string => typeof id === 'string' && isUuid(id))
-  return sql`${`{${valid.join(',')}}`}::uuid[]`
-}
+/** The well-formed ids, once each (a payload is free JSON). */
+const validIds = (ids: Iterable<unknown>): string[] =>
+  [...new Set(ids)].filter((id) => isUuid(String(id))) as string[]
 
-type RefRow = { ref: string; id: string; a: string | null; b: string | null; c: string | null }
+/** A uuid[] literal as one parameter. */
+const uuids = (ids: string[]): SQL => sql`${`{${ids.join(',')}}`}::uuid[]`
+
+/** One referenced row; `b` and `c` are null only where the arm says (a keychain not deleted; a keychain or tag). */
+type RefRow = { ref: string; id: string; a: string; b: string | null; c: string | null }
 
 /**
  * What the entries of a page and the view's filters point at, in one statement whatever the page holds: the
@@ -151,36 +153,43 @@ async function refsOf(
     for (const id of peopleOf(payload)) personIds.add(id)
   }
   const refs: ActivityRefs = { keychains: {}, tags: {}, people: {}, transfers: {} }
-  if (keychainIds.size + tagIds.size + transferIds.size + personIds.size + asked.length === 0) return refs
+  const ids = {
+    keychains: validIds(keychainIds),
+    tags: validIds(tagIds),
+    transfers: validIds(transferIds),
+    people: validIds(personIds),
+    asked: validIds(asked),
+  }
+  if (Object.values(ids).every((list) => list.length === 0)) return refs
   const found = (await db.execute(sql`
-    select 'keychain' as ref, ${keychains.id}::text as id, ${keychains.name} as a,
-      case when ${keychains.deletedAt} is null then null else 'deleted' end as b, null as c
+    select 'keychain' as ref, ${keychains.id}::text as id, ${keychains.name} as a, ${keychains.deletedAt}::text as b,
+      null as c
     from ${keychains}
-    where ${keychains.organizationId} = ${organizationId} and ${keychains.id} = any(${uuids(keychainIds)})
+    where ${keychains.organizationId} = ${organizationId} and ${keychains.id} = any(${uuids(ids.keychains)})
     union all
     select 'tag', ${tags.id}::text, ${tags.code}, ${tags.name}, null
     from ${tags}
-    where ${tags.organizationId} = ${organizationId} and ${tags.id} = any(${uuids(tagIds)})
+    where ${tags.organizationId} = ${organizationId} and ${tags.id} = any(${uuids(ids.tags)})
     union all
     select 'transfer', ${transfers.id}::text, ${transfers.recipientId}::text, ${transfers.fromDate}::text,
       ${transfers.toDate}::text
     from ${transfers}
-    where ${transfers.organizationId} = ${organizationId} and ${transfers.id} = any(${uuids(transferIds)})
+    where ${transfers.organizationId} = ${organizationId} and ${transfers.id} = any(${uuids(ids.transfers)})
     union all
     select 'person', ${users.id}::text, ${users.email}, ${users.firstName}, ${users.lastName}
     from ${users}
-    where ${users.id} = any(${uuids(personIds)})
-      or (${users.id} = any(${uuids(asked)}) and exists (select from ${memberships}
+    where ${users.id} = any(${uuids(ids.people)})
+      or (${users.id} = any(${uuids(ids.asked)}) and exists (select from ${memberships}
         where ${memberships.userId} = ${users.id} and ${memberships.organizationId} = ${organizationId}))
       or ${users.id} in (select ${transfers.recipientId} from ${transfers}
-        where ${transfers.organizationId} = ${organizationId} and ${transfers.id} = any(${uuids(transferIds)}))
+        where ${transfers.organizationId} = ${organizationId} and ${transfers.id} = any(${uuids(ids.transfers)}))
   `)) as unknown as { rows: RefRow[] }
-  for (const row of found.rows) {
-    const [a, b, c] = [row.a ?? '', row.b ?? '', row.c ?? '']
-    if (row.ref === 'keychain') refs.keychains[row.id] = { name: a, deleted: b === 'deleted' }
-    else if (row.ref === 'tag') refs.tags[row.id] = { code: a, name: b }
-    else if (row.ref === 'transfer') refs.transfers[row.id] = { recipientId: a, fromDate: b, toDate: c }
-    else refs.people[row.id] = toPerson({ id: row.id, email: a, firstName: b, lastName: c })
+  for (const { ref, id, a, b, c } of found.rows) {
+    if (ref === 'keychain') refs.keychains[id] = { name: a, deleted: b !== null }
+    else if (ref === 'tag') refs.tags[id] = { code: a, name: b as string }
+    else if (ref === 'transfer')
+      refs.transfers[id] = { recipientId: a, fromDate: b as string, toDate: c as string }
+    else refs.people[id] = toPerson({ id, email: a, firstName: b as string, lastName: c as string })
   }
   return refs
 }

@@ -4,10 +4,10 @@ import { parse } from 'csv-parse/sync'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
-import { keychains } from '../../db/schema.ts'
+import { keychains, tags } from '../../db/schema.ts'
 import { statementsOf } from '../../db/statement-count.ts'
 import { HOUR } from '../../test/clock.ts'
-import { makeKeychain } from '../../test/fixtures.ts'
+import { makeKeychain, makeTags } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { appendEvent } from '../events/log.ts'
@@ -129,6 +129,88 @@ describe('the references of a page of activity', () => {
     expect(renamed?.keychain_names).toBe('Cave B')
     expect(renamed?.keychain_ids).toBe(keychain.id)
     expect(tag.code).toMatch(/^TRF-/)
+  })
+
+  it('leave out what an entry only counts (an import, an order), the entries past the page, and malformed ids', async () => {
+    const { admin, organization, keychain, tag } = await story()
+    const [imported, ordered, older] = await Promise.all(
+      ['Import', 'Commande', 'Ancienne'].map((name) => makeKeychain(t, organization.id, name)),
+    )
+    const newTags = await makeTags(t, organization.id, 2, 'NEW')
+    const append = (
+      kind: 'keychains.imported' | 'tags.created' | 'found_report.status_changed',
+      ids: object,
+    ) =>
+      t.db.transaction((tx) =>
+        appendEvent(tx, {
+          organizationId: organization.id,
+          kind,
+          actorId: admin.id,
+          serverTime: t.clock.now(),
+          keychainIds: [],
+          tagIds: [],
+          ...ids,
+          payload: { custodianId: 'not-an-id', recipientId: 42 },
+        }),
+      )
+    await append('keychains.imported', { keychainIds: [imported!.id], tagIds: [newTags[0]!.id] })
+    await append('tags.created', { keychainIds: [ordered!.id], tagIds: [newTags[1]!.id] })
+    const counted = async (kind: string) => (await page(admin.cookie, `?kind=${kind}`)).refs
+    for (const kind of ['keychains.imported', 'tags.created']) {
+      expect(await counted(kind)).toEqual({ keychains: {}, tags: {}, people: {}, transfers: {} })
+    }
+
+    await append('found_report.status_changed', { keychainIds: [older!.id] })
+    t.clock.advance(HOUR)
+    await append('found_report.status_changed', { tagIds: [tag.id] })
+    const newest = await page(admin.cookie, '?kind=found_report.status_changed&limit=1')
+    expect(newest.data[0]?.tagIds).toEqual([tag.id])
+    expect(newest.refs.tags).toEqual({ [tag.id]: { code: tag.code, name: tag.name } })
+    expect(newest.refs.keychains).toEqual({})
+
+    // Each filter named on its own, or with one other, on an empty page.
+    const later = '&from=2031-01-01'
+    for (const [query, named] of [
+      [`?keychain=${keychain.id}&person=${admin.id}`, { keychains: [keychain.id], people: [admin.id] }],
+      [`?keychain=${keychain.id}&tag=${tag.id}`, { keychains: [keychain.id], tags: [tag.id] }],
+      [`?tag=${tag.id}`, { tags: [tag.id] }],
+    ] as const) {
+      const { refs } = await page(admin.cookie, query + later)
+      expect(Object.keys(refs.keychains), query).toEqual('keychains' in named ? named.keychains : [])
+      expect(Object.keys(refs.tags), query).toEqual('tags' in named ? named.tags : [])
+      expect(Object.keys(refs.people), query).toEqual('people' in named ? named.people : [])
+    }
+  })
+
+  it('write in the export each keychain and tag still there, `; ` apart, and a recorded name only for a keychain entry', async () => {
+    const { admin, organization, keychain, tag } = await story()
+    const [second] = await makeTags(t, organization.id, 1, 'SEC')
+    const [lost] = await makeTags(t, organization.id, 1, 'LOS')
+    const gone = await makeKeychain(t, organization.id, 'Disparu')
+    const append = (kind: 'key.added' | 'keychain.updated', payload: Record<string, unknown>) =>
+      t.db.transaction((tx) =>
+        appendEvent(tx, {
+          organizationId: organization.id,
+          kind,
+          actorId: admin.id,
+          serverTime: t.clock.now(),
+          keychainIds: [gone.id, keychain.id],
+          tagIds: [tag.id, lost!.id, second!.id],
+          payload,
+        }),
+      )
+    await append('key.added', { name: 'Clé bleue' })
+    await append('keychain.updated', { reason: 'no name recorded' })
+    await t.db.delete(keychains).where(eq(keychains.id, gone.id))
+    await t.db.delete(tags).where(eq(tags.id, lost!.id))
+    const csv = await (await t.get('/api/activity/export', { cookie: admin.cookie })).text()
+    const records = parse(csv, { columns: true }) as Array<Record<string, string>>
+    const row = (kind: string) =>
+      records.find((each) => each.kind === kind && each.keychain_ids?.startsWith(gone.id))
+    // A key's name is not its keychain's: the keychain gone for good is left out, not named after the key.
+    expect(row('key.added')?.keychain_names).toBe('Cave B')
+    expect(row('keychain.updated')?.keychain_names).toBe('Cave B')
+    expect(row('key.added')?.tag_codes).toBe(`${tag.code}; ${second!.code}`)
   })
 
   it('cost one statement more than the page alone, however many entries and references it holds', async () => {

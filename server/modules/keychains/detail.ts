@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/pg-core'
 import type { Key, Keychain } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
 import {
@@ -10,13 +9,11 @@ import {
   organizations,
   tags,
   type UserRow,
-  users,
 } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
 import { toPerson } from '../members/service.ts'
 import { keychainStatus } from './list-filters.ts'
-
-const custodian = alias(users, 'custodian')
+import { custodian } from './summary-json.ts'
 
 export function toKey(
   row: KeyRow,
