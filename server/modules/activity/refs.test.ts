@@ -10,11 +10,19 @@ import { HOUR } from '../../test/clock.ts'
 import { makeKeychain, makeTags } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent, type NewEvent } from '../events/log.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 
 type Page = { data: ActivityEntry[]; nextCursor: string | null; refs: ActivityRefs }
+
+/** An entry appended as the server appends one, now, by that person. */
+const append = (
+  organizationId: string,
+  actorId: string,
+  entry: Omit<NewEvent, 'organizationId' | 'actorId' | 'serverTime'>,
+) =>
+  t.db.transaction((tx) => appendEvent(tx, { organizationId, actorId, serverTime: t.clock.now(), ...entry }))
 
 async function page(cookie: string, query = ''): Promise<Page> {
   const response = await t.get(`/api/activity${query}`, { cookie })
@@ -86,17 +94,12 @@ describe('the references of a page of activity', () => {
   it('name the tag of a found-keys report and what the filters point at, even on an empty page, and nothing of another organization', async () => {
     const { admin, contact, tag, keychain, organization } = await story()
     const stranger = await transferWorld(t, { name: 'Autre' })
-    await t.db.transaction((tx) =>
-      appendEvent(tx, {
-        organizationId: organization.id,
-        kind: 'found_report.status_changed',
-        actorId: admin.id,
-        serverTime: t.clock.now(),
-        tagIds: [tag.id, stranger.tag.id],
-        keychainIds: [stranger.keychain.id],
-        payload: { reportId: crypto.randomUUID(), from: 'NEW', to: 'RESOLVED', memberId: 'not-an-id' },
-      }),
-    )
+    await append(organization.id, admin.id, {
+      kind: 'found_report.status_changed',
+      tagIds: [tag.id, stranger.tag.id],
+      keychainIds: [stranger.keychain.id],
+      payload: { reportId: crypto.randomUUID(), from: 'NEW', to: 'RESOLVED', memberId: 'not-an-id' },
+    })
     const { refs } = await page(admin.cookie, '?kind=found_report.status_changed')
     expect(refs.tags[tag.id]).toEqual({ code: tag.code, name: tag.name })
     expect(refs.tags[stranger.tag.id]).toBeUndefined()
@@ -137,32 +140,22 @@ describe('the references of a page of activity', () => {
       ['Import', 'Commande', 'Ancienne'].map((name) => makeKeychain(t, organization.id, name)),
     )
     const newTags = await makeTags(t, organization.id, 2, 'NEW')
-    const append = (
-      kind: 'keychains.imported' | 'tags.created' | 'found_report.status_changed',
-      ids: object,
-    ) =>
-      t.db.transaction((tx) =>
-        appendEvent(tx, {
-          organizationId: organization.id,
-          kind,
-          actorId: admin.id,
-          serverTime: t.clock.now(),
-          keychainIds: [],
-          tagIds: [],
-          ...ids,
-          payload: { custodianId: 'not-an-id', recipientId: 42 },
-        }),
-      )
-    await append('keychains.imported', { keychainIds: [imported!.id], tagIds: [newTags[0]!.id] })
-    await append('tags.created', { keychainIds: [ordered!.id], tagIds: [newTags[1]!.id] })
+    const countedEntry = (kind: NewEvent['kind'], ids: Pick<NewEvent, 'keychainIds' | 'tagIds'>) =>
+      append(organization.id, admin.id, {
+        kind,
+        ...ids,
+        payload: { custodianId: 'not-an-id', recipientId: 42 },
+      })
+    await countedEntry('keychains.imported', { keychainIds: [imported!.id], tagIds: [newTags[0]!.id] })
+    await countedEntry('tags.created', { keychainIds: [ordered!.id], tagIds: [newTags[1]!.id] })
     const counted = async (kind: string) => (await page(admin.cookie, `?kind=${kind}`)).refs
     for (const kind of ['keychains.imported', 'tags.created']) {
       expect(await counted(kind)).toEqual({ keychains: {}, tags: {}, people: {}, transfers: {} })
     }
 
-    await append('found_report.status_changed', { keychainIds: [older!.id] })
+    await countedEntry('found_report.status_changed', { keychainIds: [older!.id] })
     t.clock.advance(HOUR)
-    await append('found_report.status_changed', { tagIds: [tag.id] })
+    await countedEntry('found_report.status_changed', { tagIds: [tag.id] })
     const newest = await page(admin.cookie, '?kind=found_report.status_changed&limit=1')
     expect(newest.data[0]?.tagIds).toEqual([tag.id])
     expect(newest.refs.tags).toEqual({ [tag.id]: { code: tag.code, name: tag.name } })
@@ -187,20 +180,15 @@ describe('the references of a page of activity', () => {
     const [second] = await makeTags(t, organization.id, 1, 'SEC')
     const [lost] = await makeTags(t, organization.id, 1, 'LOS')
     const gone = await makeKeychain(t, organization.id, 'Disparu')
-    const append = (kind: 'key.added' | 'keychain.updated', payload: Record<string, unknown>) =>
-      t.db.transaction((tx) =>
-        appendEvent(tx, {
-          organizationId: organization.id,
-          kind,
-          actorId: admin.id,
-          serverTime: t.clock.now(),
-          keychainIds: [gone.id, keychain.id],
-          tagIds: [tag.id, lost!.id, second!.id],
-          payload,
-        }),
-      )
-    await append('key.added', { name: 'Clé bleue' })
-    await append('keychain.updated', { reason: 'no name recorded' })
+    const twoOfEach = (kind: NewEvent['kind'], payload: Record<string, unknown>) =>
+      append(organization.id, admin.id, {
+        kind,
+        keychainIds: [gone.id, keychain.id],
+        tagIds: [tag.id, lost!.id, second!.id],
+        payload,
+      })
+    await twoOfEach('key.added', { name: 'Clé bleue' })
+    await twoOfEach('keychain.updated', { reason: 'no name recorded' })
     await t.db.delete(keychains).where(eq(keychains.id, gone.id))
     await t.db.delete(tags).where(eq(tags.id, lost!.id))
     const csv = await (await t.get('/api/activity/export', { cookie: admin.cookie })).text()
