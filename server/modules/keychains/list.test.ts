@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
 import type { SyncPage } from '../../../contract/sync.ts'
 import { keychains, users } from '../../db/schema.ts'
+import { statementsOf } from '../../db/statement-count.ts'
 import { DAY } from '../../test/clock.ts'
 import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
@@ -147,6 +148,87 @@ describe('GET /api/keychains: natural order', () => {
     })
     expect(wrong.status).toBe(400)
     expect((await wrong.json()).error.message).toBe('Malformed cursor.')
+  })
+})
+
+describe('GET /api/keychains: cursors and pages', () => {
+  const cursorOf = (key: string[]) => Buffer.from(JSON.stringify(key)).toString('base64url')
+  const at = '2030-01-15T10:00:00.000Z'
+  const id = '00000000-0000-4000-8000-000000000000'
+
+  it('answers 400 for a cursor of another order, or with a row id or instant that is not one, on every order', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    await makeKeychain(t, organization.id, 'Cave')
+    const refused: Array<[string, string[]]> = [
+      ['', ['c', at, id]],
+      ['', ['n', 'Cave', 'not-a-uuid']],
+      ['q=cave', ['n', 'Cave', 'not-a-uuid']],
+      ['q=cave', ['c', 'Cave', id]],
+      ['sort=holder', ['n', 'Cave', id, 'x']],
+      ['sort=changed', ['d', at, id]],
+      ['sort=changed', ['c', 'not-an-instant', id]],
+      ['status=deleted', ['c', at, id]],
+      ['status=deleted', ['d', 'not-an-instant', id]],
+    ]
+    for (const [query, key] of refused) {
+      const response = await t.get(`/api/keychains?${query}&cursor=${cursorOf(key)}`, {
+        cookie: admin.cookie,
+      })
+      expect(response.status, `${query} ${key.join()}`).toBe(400)
+      expect((await response.json()).error.message).toBe('Malformed cursor.')
+    }
+    // The same shapes with this order's letter and well-formed values are pages.
+    for (const [query, key] of [
+      ['', ['n', 'Cave', id]],
+      ['q=cave', ['n', 'Cave', id]],
+      ['sort=holder', ['h', 'Cave', 'Cave', id]],
+      ['sort=changed', ['c', at, id]],
+      ['status=deleted', ['d', at, id]],
+    ] as const) {
+      const response = await t.get(`/api/keychains?${query}&cursor=${cursorOf([...key])}`, {
+        cookie: admin.cookie,
+      })
+      expect(response.status, query).toBe(200)
+    }
+  })
+
+  it('ends on a page exactly full, in every order: no cursor after the last row', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    for (const name of ['Cave 1', 'Cave 2', 'Cave 3']) await makeKeychain(t, organization.id, name)
+    const orders: Array<Record<string, string>> = [{}, { q: 'cave' }, { sort: 'holder' }, { sort: 'changed' }]
+    for (const query of orders) {
+      const full = await list(admin.cookie, { ...query, limit: '3' })
+      expect(full.data, JSON.stringify(query)).toHaveLength(3)
+      expect(full.nextCursor, JSON.stringify(query)).toBeNull()
+      const first = await list(admin.cookie, { ...query, limit: '2' })
+      const rest = await list(admin.cookie, { ...query, limit: '2', cursor: first.nextCursor ?? '' })
+      expect(rest.data, JSON.stringify(query)).toHaveLength(1)
+      expect(rest.nextCursor).toBeNull()
+    }
+  })
+
+  it('reads the plain pages through the statement written for their size, any other page through its own', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    for (const name of ['Cave 1', 'Cave 2', 'Cave 3']) await makeKeychain(t, organization.id, name)
+    const statementOf = async (query: string) => {
+      const run = await statementsOf(() => t.get(`/api/keychains?${query}`, { cookie: admin.cookie }))
+      expect(run.result.status, query).toBe(200)
+      const listed = run.statements.filter((text) => text.includes('json_build_object'))
+      expect(listed, query).toHaveLength(1)
+      return listed[0]!
+    }
+    const first = await list(admin.cookie, { limit: '2' })
+    for (const query of ['limit=2', `limit=2&cursor=${first.nextCursor}`, 'limit=2&sort=name']) {
+      expect(await statementOf(query), query).toMatch(/ limit 3$/)
+    }
+    for (const query of [
+      'limit=2&q=cave',
+      'limit=2&sort=changed',
+      'limit=2&status=free',
+      `limit=2&custodianId=${id}`,
+    ]) {
+      expect(await statementOf(query), query).toMatch(/ limit \$\d+$/)
+    }
   })
 })
 

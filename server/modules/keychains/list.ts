@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm'
 import type { KeychainFilter, KeychainSort } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains } from '../../db/schema.ts'
@@ -50,12 +62,12 @@ function cursorValues(order: Order, cursor: string): SQL[] {
   const [letter, ...values] = decodeCursor(cursor, order.columns.length + 1)
   const id = values.at(-1) as string
   if (letter !== order.letter || !isUuid(id)) throw malformedCursor()
+  // Each value takes its column's type in the row comparison; an instant is checked first (a 400, not a 500).
   return values.map((value, index) => {
-    if (index === values.length - 1) return sql`${value}::uuid`
     const column = order.columns[index]
-    if (column === keychains.updatedAt || column === keychains.deletedAt)
-      return sql`${cursorInstant(value).toISOString()}::timestamptz`
-    return sql`${value}`
+    return column === keychains.updatedAt || column === keychains.deletedAt
+      ? sql`${cursorInstant(value).toISOString()}`
+      : sql`${value}`
   })
 }
 
@@ -91,15 +103,12 @@ function selectSummaries(db: Db, now: Date | SQLWrapper) {
 
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof selectSummaries>['execute']>>[number]
 
-/** The search's condition: the name (`nameSearch`), or a tag's code, or the holder. */
-function searchWhere(q: string, named: NameSearch | undefined, arms: SearchArms): SQL {
-  const name = named?.condition ?? sql`lower(${keychains.name}) like ${`%${q.toLowerCase()}%`}`
-  const others = [
-    arms.keychainIds.length > 0 ? inArray(keychains.id, arms.keychainIds) : undefined,
-    arms.holderIds.length > 0 ? inArray(keychains.custodianId, arms.holderIds) : undefined,
-  ].filter((each) => each !== undefined)
-  return others.length === 0 ? name : sql`(${sql.join([name, ...others], sql` or `)})`
-}
+/** What a search (`q`) asks: its name condition (`nameSearch`) and the keychains its tag codes and holders find. */
+type Search = { named: NameSearch; arms: SearchArms }
+
+/** The name, or a tag's code, or the holder (an empty list of ids is `false`, which the planner drops). */
+const searchWhere = ({ named, arms }: Search): SQL | undefined =>
+  or(named.condition, inArray(keychains.id, arms.keychainIds), inArray(keychains.custodianId, arms.holderIds))
 
 /**
  * One page of the organization's keychains in the query's order, read through the index of the same shape:
@@ -110,12 +119,12 @@ export function keychainPageQuery(
   organizationId: string,
   query: KeychainListQuery,
   limit: number,
-  search: { named?: NameSearch; arms: SearchArms } = { arms: { keychainIds: [], holderIds: [] } },
+  search?: Search,
   now: Date = new Date(),
 ) {
   const order = orderOf(query)
   const onlyRareWords =
-    search.named?.rareWords && search.arms.keychainIds.length + search.arms.holderIds.length === 0
+    search?.named.rareWords && search.arms.keychainIds.length + search.arms.holderIds.length === 0
   return selectSummaries(db, now)
     .where(
       and(
@@ -132,7 +141,7 @@ export function keychainPageQuery(
             : isNull(keychains.deletedAt),
         query.status ? statusWhere(query.status, now) : undefined,
         query.cursor ? afterCursor(order, query.cursor) : undefined,
-        query.q ? searchWhere(query.q, search.named, search.arms) : undefined,
+        search ? searchWhere(search) : undefined,
         query.custodianId ? eq(keychains.custodianId, query.custodianId) : undefined,
       ),
     )
@@ -198,16 +207,13 @@ async function pageRows(
   limit: number,
   now: Date,
 ): Promise<{ rows: SummaryRow[]; tagMatch: string | null }> {
-  const plain = !query.q && !query.custodianId && !query.status && (query.sort ?? 'name') === 'name'
-  if (!plain) {
-    const q = query.q
-    const arms = q
-      ? await searchArms(db, organizationId, q)
-      : { keychainIds: [], holderIds: [], tagMatch: null }
-    const named = q ? await nameSearch(db, organizationId, q) : undefined
-    const rows = await keychainPageQuery(db, organizationId, query, limit, { named, arms }, now)
-    return { rows, tagMatch: arms.tagMatch }
+  if (query.q) {
+    const { tagMatch, ...arms } = await searchArms(db, organizationId, query.q)
+    const named = await nameSearch(db, organizationId, query.q)
+    return { rows: await keychainPageQuery(db, organizationId, query, limit, { named, arms }, now), tagMatch }
   }
+  if (query.custodianId || query.status || (query.sort && query.sort !== 'name'))
+    return { rows: await keychainPageQuery(db, organizationId, query, limit, undefined, now), tagMatch: null }
   const pages = pagesOf(db, limit + 1)
   const at = now.toISOString()
   if (!query.cursor) return { rows: await pages.first.execute({ organizationId, now: at }), tagMatch: null }
@@ -222,12 +228,13 @@ function decodeNameCursor(cursor: string): [string, string] {
 }
 
 function cursorKey(query: KeychainListQuery, row: SummaryRow): string[] {
-  if (query.status === 'deleted') return ['d', row.deletedAt ?? '', row.id]
-  switch (query.sort ?? 'name') {
+  // A deleted keychain has its deletion instant, and every keychain its last change: neither is null here.
+  if (query.status === 'deleted') return ['d', row.deletedAt as string, row.id]
+  switch (query.sort) {
     case 'holder':
       return ['h', row.holderSort, row.sortName, row.id]
     case 'changed':
-      return ['c', row.changedAt ?? '', row.id]
+      return ['c', row.changedAt as string, row.id]
     default:
       return ['n', row.sortName, row.id]
   }
