@@ -180,10 +180,11 @@ describe('the references of a page of activity', () => {
     const [second] = await makeTags(t, organization.id, 1, 'SEC')
     const [lost] = await makeTags(t, organization.id, 1, 'LOS')
     const gone = await makeKeychain(t, organization.id, 'Disparu')
+    const shelf = await makeKeychain(t, organization.id, 'Étagère')
     const twoOfEach = (kind: NewEvent['kind'], payload: Record<string, unknown>) =>
       append(organization.id, admin.id, {
         kind,
-        keychainIds: [gone.id, keychain.id],
+        keychainIds: [gone.id, keychain.id, shelf.id],
         tagIds: [tag.id, lost!.id, second!.id],
         payload,
       })
@@ -196,8 +197,8 @@ describe('the references of a page of activity', () => {
     const row = (kind: string) =>
       records.find((each) => each.kind === kind && each.keychain_ids?.startsWith(gone.id))
     // A key's name is not its keychain's: the keychain gone for good is left out, not named after the key.
-    expect(row('key.added')?.keychain_names).toBe('Cave B')
-    expect(row('keychain.updated')?.keychain_names).toBe('Cave B')
+    expect(row('key.added')?.keychain_names).toBe('Cave B; Étagère')
+    expect(row('keychain.updated')?.keychain_names).toBe('Cave B; Étagère')
     expect(row('key.added')?.tag_codes).toBe(`${tag.code}; ${second!.code}`)
   })
 
