@@ -2,6 +2,8 @@
 // database (BENCH_DATABASES: postgres,pglite) and size (BENCH_SIZES: 1000,10000,100000), a fresh server with one
 // organization of that many keychains and tags, then p50 and p95 of BENCH_CALLS (50) sequential calls of each
 // list, search, scan, dashboard and mirror page (BENCH_ONLY: the calls whose name starts with one of these). Target: the largest size within 1.5× of the smallest (p50).
+// The sizes' servers run side by side and each call is made of every size in turn (A B A B …), so that a
+// change in the machine's load falls on every size alike.
 // PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL. Results: bench/results/scale-<time>.json.
 
 import { execFile } from 'node:child_process'
@@ -31,18 +33,22 @@ const quantile = (values: number[], q: number) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 10) / 10
 }
 
-async function measure(call: Call) {
-  const times: number[] = []
+/** One call of each size in turn, CALLS times after 5 unmeasured turns: p50 and p95 per size. */
+async function measure(name: string, bySize: Call[]) {
+  const times: number[][] = bySize.map(() => [])
   for (let index = 0; index < CALLS + 5; index += 1) {
-    const started = performance.now()
-    const response = await call.request()
-    await response.arrayBuffer()
-    if (!response.ok) throw new Error(`${call.name}: HTTP ${response.status}`)
-    if (index >= 5) times.push(performance.now() - started)
+    for (const [size, call] of bySize.entries()) {
+      const started = performance.now()
+      const response = await call.request()
+      await response.arrayBuffer()
+      if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`)
+      if (index >= 5) times[size]!.push(performance.now() - started)
+    }
   }
-  return { p50: quantile(times, 0.5), p95: quantile(times, 0.95) }
+  return times.map((each) => ({ p50: quantile(each, 0.5), p95: quantile(each, 0.95) }))
 }
 
+/** A server with one organization of `size` keychains and tags, and the calls measured on it. */
 async function atSize(kind: Database, size: number) {
   const database = await freshDatabase(kind, process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL)
   const port = await freePort()
@@ -98,22 +104,44 @@ async function atSize(kind: Database, size: number) {
       },
       { name: 'mirror page', request: get('/api/sync/changes?limit=500') },
     ]
-    const figures: Record<string, { p50: number; p95: number }> = {}
-    for (const call of calls.filter((each) => !ONLY || ONLY.some((name) => each.name.startsWith(name))))
-      figures[call.name] = await measure(call)
-    console.log(
-      `${kind} ${size}: ${Object.entries(figures)
-        .map(([name, f]) => `${name} ${f.p50}`)
-        .join(', ')}`,
-    )
-    return figures
-  } finally {
+    return {
+      calls: calls.filter((each) => !ONLY || ONLY.some((name) => each.name.startsWith(name))),
+      close: async () => {
+        await server.close()
+        await database.drop()
+      },
+    }
+  } catch (error) {
     await server.close()
     await database.drop()
+    throw error
   }
 }
 
-function table(kind: Database, bySize: Map<number, Record<string, { p50: number; p95: number }>>) {
+type Figures = Record<string, { p50: number; p95: number }>
+
+async function bench(kind: Database): Promise<Map<number, Figures>> {
+  const running: Array<Awaited<ReturnType<typeof atSize>>> = []
+  try {
+    for (const size of SIZES) running.push(await atSize(kind, size))
+    const bySize = new Map<number, Figures>(SIZES.map((size) => [size, {}]))
+    for (const [index, call] of running[0]!.calls.entries()) {
+      const figures = await measure(
+        call.name,
+        running.map((each) => each.calls[index]!),
+      )
+      for (const [at, size] of SIZES.entries()) bySize.get(size)![call.name] = figures[at]!
+      console.log(
+        `${kind} ${call.name}: ${SIZES.map((size, at) => `${size} ${figures[at]!.p50}`).join(', ')}`,
+      )
+    }
+    return bySize
+  } finally {
+    for (const each of running) await each.close()
+  }
+}
+
+function table(kind: Database, bySize: Map<number, Figures>) {
   const names = Object.keys(bySize.get(SIZES[0]!)!)
   const lines = [
     `| ${kind}: p50 ms | ${SIZES.join(' | ')} | largest ÷ smallest | ≤ ${RATIO_TARGET}× |`,
@@ -133,8 +161,7 @@ console.log(`${start}; sizes ${SIZES.join(', ')}; ${CALLS} calls each`)
 const results: Record<string, Record<number, unknown>> = {}
 const tables: string[] = []
 for (const kind of DATABASES) {
-  const bySize = new Map<number, Record<string, { p50: number; p95: number }>>()
-  for (const size of SIZES) bySize.set(size, await atSize(kind, size))
+  const bySize = await bench(kind)
   results[kind] = Object.fromEntries(bySize)
   tables.push(table(kind, bySize))
 }
