@@ -33,16 +33,21 @@ const quantile = (values: number[], q: number) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! * 10) / 10
 }
 
-/** One call of each size in turn, CALLS times after 5 unmeasured turns: p50 and p95 per size. */
+/**
+ * One call of each size in turn (A B, then B A: neither always goes first), CALLS times after 5 unmeasured
+ * turns: p50 and p95 per size.
+ */
 async function measure(name: string, bySize: Call[]) {
   const times: number[][] = bySize.map(() => [])
+  const forth = [...bySize.keys()]
+  const back = [...forth].reverse()
   for (let index = 0; index < CALLS + 5; index += 1) {
-    for (const [size, call] of bySize.entries()) {
+    for (const at of index % 2 === 0 ? forth : back) {
       const started = performance.now()
-      const response = await call.request()
+      const response = await bySize[at]!.request()
       await response.arrayBuffer()
-      if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`)
-      if (index >= 5) times[size]!.push(performance.now() - started)
+      if (!response.ok) throw new Error(`${name} at ${SIZES[at]}: HTTP ${response.status}`)
+      if (index >= 5) times[at]!.push(performance.now() - started)
     }
   }
   return times.map((each) => ({ p50: quantile(each, 0.5), p95: quantile(each, 0.95) }))
@@ -57,7 +62,17 @@ async function atSize(kind: Database, size: number) {
     SMTP_URL: '',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   })
-  const server = await startServer(config, createLogger('warn'))
+  const server = await startServer(config, createLogger('warn')).catch(async (error: unknown) => {
+    await database.drop()
+    throw error
+  })
+  const close = async () => {
+    try {
+      await server.close()
+    } finally {
+      await database.drop()
+    }
+  }
   try {
     const organization = await seedOrganization(server.deps, 'SC', {
       tags: size,
@@ -106,14 +121,10 @@ async function atSize(kind: Database, size: number) {
     ]
     return {
       calls: calls.filter((each) => !ONLY || ONLY.some((name) => each.name.startsWith(name))),
-      close: async () => {
-        await server.close()
-        await database.drop()
-      },
+      close,
     }
   } catch (error) {
-    await server.close()
-    await database.drop()
+    await close().catch(() => undefined)
     throw error
   }
 }
@@ -137,7 +148,7 @@ async function bench(kind: Database): Promise<Map<number, Figures>> {
     }
     return bySize
   } finally {
-    for (const each of running) await each.close()
+    await Promise.allSettled(running.map((each) => each.close()))
   }
 }
 

@@ -10,7 +10,7 @@ export const malformedCursor = () =>
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Whether a text is a uuid as the database writes one (a cursor's row id, an id in free JSON). */
-export const isUuid = (text: string): boolean => UUID.test(text)
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value)
 
 /** An opaque cursor: the sort key of the last row of a page, as base64url JSON. */
 export function encodeCursor(key: readonly string[]): string {

@@ -116,8 +116,7 @@ function peopleOf(payload: Record<string, unknown>): unknown[] {
 }
 
 /** The well-formed ids, once each (a payload is free JSON). */
-const validIds = (ids: Iterable<unknown>): string[] =>
-  [...new Set(ids)].filter((id) => isUuid(String(id))) as string[]
+const validIds = (ids: Iterable<unknown>): string[] => [...new Set(ids)].filter(isUuid)
 
 /** A uuid[] literal as one parameter. */
 const uuids = (ids: string[]): SQL => sql`${`{${ids.join(',')}}`}::uuid[]`

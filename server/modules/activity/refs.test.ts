@@ -144,7 +144,7 @@ describe('the references of a page of activity', () => {
       append(organization.id, admin.id, {
         kind,
         ...ids,
-        payload: { custodianId: 'not-an-id', recipientId: 42 },
+        payload: { custodianId: 'not-an-id', recipientId: 42, memberId: [admin.id] },
       })
     await countedEntry('keychains.imported', { keychainIds: [imported!.id], tagIds: [newTags[0]!.id] })
     await countedEntry('tags.created', { keychainIds: [ordered!.id], tagIds: [newTags[1]!.id] })

@@ -4,6 +4,7 @@ import { PAGE_SIZE_MAX } from '../../../contract/common.ts'
 import { createOrganization, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { keychainPageQuery } from './list.ts'
+import { nameSearch } from './name-search.ts'
 
 const t = setupTestApp()
 const COUNT = 10_000
@@ -26,6 +27,14 @@ async function insertKeychains(organization: string, count: number, prefix: stri
              || lpad((g % ${NAMES})::text, 2, '0'),
            null, ${now}, ${now}
     from generate_series(1, ${count}) as g`)
+}
+
+/** The plan of a search's page as the list builds it (its name condition; no tag code or holder matches). */
+async function searchPlan(q: string): Promise<string> {
+  const named = await nameSearch(t.db, organizationId, q)
+  return plan(
+    keychainPageQuery(t.db, organizationId, { q }, 25, { named, arms: { keychainIds: [], holderIds: [] } }),
+  )
 }
 
 async function plan(query: ReturnType<typeof keychainPageQuery>): Promise<string> {
@@ -103,13 +112,13 @@ describe(`GET /api/keychains over ${COUNT} keychains`, () => {
   it('searches with q: an ordered index walk when it matches often, a filtered scan when it is rare', async () => {
     // `%q%` cannot seek in a b-tree. A frequent q walks keychains_organization_sort_idx in (sort_name, id)
     // order from the organization's start, filters each entry and stops after limit + 1: no sort.
-    const frequent = await plan(keychainPageQuery(t.db, organizationId, { q: 'chain 4' }, 25))
+    const frequent = await searchPlan('chain 4')
     expect(frequent).toMatch(/Index (Only )?Scan using keychains_organization_sort_idx on keychains/)
     expect(frequent).not.toMatch(/Seq Scan on keychains|Sort/)
     // A rare or absent q is estimated at a row or so: the planner scans the table (or the organization's
     // index range), keeps the few matches and sorts them. Linear in the rows read, checked for time below;
     // a pg_trgm index on lower(name) is the next step if organizations grow far beyond this.
-    const rare = await plan(keychainPageQuery(t.db, organizationId, { q: 'no such name' }, 25))
+    const rare = await searchPlan('no such name')
     console.log(`[bulk] ${t.database.driver} plans of q:\nfrequent:\n${frequent}\nrare:\n${rare}`)
 
     const page = await (await t.get('/api/keychains?q=CHAIN%2042&limit=100', { cookie })).json()

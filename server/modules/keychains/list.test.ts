@@ -165,6 +165,9 @@ describe('GET /api/keychains: cursors and pages', () => {
       ['q=cave', ['n', 'Cave', 'not-a-uuid']],
       ['q=cave', ['c', 'Cave', id]],
       ['sort=holder', ['n', 'Cave', id, 'x']],
+      ['sort=holder', ['h', 'Cave', 'Cave', 'not-a-uuid']],
+      ['sort=changed', ['c', at, 'not-a-uuid']],
+      ['status=deleted', ['d', at, 'not-a-uuid']],
       ['sort=changed', ['d', at, id]],
       ['sort=changed', ['c', 'not-an-instant', id]],
       ['status=deleted', ['c', at, id]],
@@ -195,7 +198,17 @@ describe('GET /api/keychains: cursors and pages', () => {
   it('ends on a page exactly full, in every order: no cursor after the last row', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     for (const name of ['Cave 1', 'Cave 2', 'Cave 3']) await makeKeychain(t, organization.id, name)
-    const orders: Array<Record<string, string>> = [{}, { q: 'cave' }, { sort: 'holder' }, { sort: 'changed' }]
+    for (const name of ['Vieux 1', 'Vieux 2', 'Vieux 3']) {
+      const old = await makeKeychain(t, organization.id, name)
+      expect((await t.delete(`/api/keychains/${old.id}`, { cookie: admin.cookie })).status).toBe(204)
+    }
+    const orders: Array<Record<string, string>> = [
+      {},
+      { q: 'cave' },
+      { sort: 'holder' },
+      { sort: 'changed' },
+      { status: 'deleted' },
+    ]
     for (const query of orders) {
       const full = await list(admin.cookie, { ...query, limit: '3' })
       expect(full.data, JSON.stringify(query)).toHaveLength(3)
