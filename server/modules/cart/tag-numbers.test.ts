@@ -1,10 +1,11 @@
+import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Cart, Order, OrderDetails, TagNumbering } from '../../../contract/commerce.ts'
 import { placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
 import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { createTags } from '../tags/service.ts'
-import { alphaCodeFromName, codeRanges } from './tag-numbers.ts'
+import { alphaCodeFromName, codeRanges, tagLinePlan } from './tag-numbers.ts'
 
 const t = setupTestApp()
 
@@ -125,7 +126,7 @@ describe('the numbers a tag order will really print', () => {
     const cart = (await (
       await t.post('/api/cart/items', {
         cookie: admin.cookie,
-        json: tagItem(10, { alphaCode: 'RR', startNumber: 1 }),
+        json: tagItem(10, { alphaCode: 'RR', startNumber: 500 }),
       })
     ).json()) as Cart
     expect(cart.items.map((item) => [item.productType, item.codes?.[0]?.first ?? null])).toEqual([
@@ -134,7 +135,7 @@ describe('the numbers a tag order will really print', () => {
       // Nothing of QQ exists yet, but the line before books 1–10.
       ['TAG', 'QQ-00011'],
       ['TAG', 'QQ-00100'],
-      ['TAG', 'RR-00001'],
+      ['TAG', 'RR-00500'],
     ])
     expect(cart.items[0]!.codes).toBeUndefined()
     // A new QQ line starts after every QQ line of the cart; RR's lines do not count for QQ.
@@ -142,6 +143,37 @@ describe('the numbers a tag order will really print', () => {
       alphaCode: 'QQ',
       nextNumber: 110,
       codes: [{ first: 'QQ-00110', last: 'QQ-00112', count: 3 }],
+    })
+  })
+
+  it('shows no codes for a line that no longer finds enough free numbers, and the lines after it go on', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    // FUL-00001 to FUL-99979 taken: 20 numbers are left, up to 99,999.
+    await t.db.execute(sql`
+      insert into tags (public_id, organization_id, alpha_code, number, code, name, foreground_color,
+        background_color, created_at)
+      select 'full-' || n, ${organization.id}, 'FUL', n, 'FUL-' || lpad(n::text, 5, '0'), 'Plein', '#111111',
+        '#ffffff', now()
+      from generate_series(1, 99979) n`)
+    const add = async (quantity: number) =>
+      (await (
+        await t.post('/api/cart/items', {
+          cookie: admin.cookie,
+          json: tagItem(quantity, { alphaCode: 'FUL' }),
+        })
+      ).json()) as Cart
+    await add(10)
+    await add(15)
+    const cart = await add(10)
+    expect(cart.items.map((item) => item.codes)).toEqual([
+      [{ first: 'FUL-99980', last: 'FUL-99989', count: 10 }],
+      [],
+      [{ first: 'FUL-99990', last: 'FUL-99999', count: 10 }],
+    ])
+    expect(await numbering(admin.cookie, '?alphaCode=FUL&quantity=10')).toEqual({
+      alphaCode: 'FUL',
+      nextNumber: 99_999,
+      codes: [],
     })
   })
 
@@ -174,7 +206,32 @@ describe('alphaCodeFromName', () => {
     ['Ab', 'AB'],
     ['', 'TAG'],
     ['Été 2', 'ETE'],
+    ['« Société Générale des Eaux »', 'SGD'],
+    ['3 rue de la Paix', 'RDL'],
   ])('%s → %s', (name, code) => expect(alphaCodeFromName(name)).toBe(code))
+})
+
+describe('tagLinePlan', () => {
+  it('numbers new tags only: not a plan, a reprint, or a line without a code', () => {
+    const configuration = { alphaCode: 'DEM', startNumber: 7 }
+    expect(tagLinePlan({ productType: 'TAG', quantity: 10, configuration })).toEqual({
+      alphaCode: 'DEM',
+      startNumber: 7,
+      count: 10,
+    })
+    expect(
+      tagLinePlan({ productType: 'TAG', quantity: 10, configuration: { alphaCode: 'DEM' } })?.startNumber,
+    ).toBe(1)
+    expect(tagLinePlan({ productType: 'PLAN', quantity: 1, configuration })).toBeNull()
+    expect(
+      tagLinePlan({
+        productType: 'TAG',
+        quantity: 1,
+        configuration: { ...configuration, replacesTagId: 'x' },
+      }),
+    ).toBeNull()
+    expect(tagLinePlan({ productType: 'TAG', quantity: 10, configuration: { startNumber: 7 } })).toBeNull()
+  })
 })
 
 describe('codeRanges', () => {

@@ -48,7 +48,8 @@ export function codeRanges(alphaCode: string, numbers: readonly number[]): TagCo
   const ranges: TagCodeRange[] = []
   let start = 0
   for (let index = 1; index <= numbers.length; index += 1) {
-    if (index < numbers.length && numbers[index] === numbers[index - 1]! + 1) continue
+    // Past the end, `numbers[index]` is undefined: the last run is closed there.
+    if (numbers[index] === numbers[index - 1]! + 1) continue
     ranges.push({
       first: tagCode(alphaCode, numbers[start]!),
       last: tagCode(alphaCode, numbers[index - 1]!),
@@ -77,7 +78,6 @@ export async function plannedLineCodes(
 ): Promise<Array<TagCodeRange[] | undefined>> {
   const numbered = lines.map(tagLinePlan)
   const plans = numbered.filter((line): line is TagLinePlan => line !== null)
-  if (plans.length === 0) return lines.map(() => undefined)
   const planned = await plannedTagNumbers(db, organizationId, plans)
   let next = 0
   return numbered.map((line) => {
