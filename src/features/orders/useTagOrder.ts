@@ -1,5 +1,5 @@
 import { useLingui } from '@lingui/react/macro'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
 import type { Order } from '../../../contract/commerce.ts'
 import type { Address } from '../../../contract/organizations.ts'
@@ -16,6 +16,7 @@ import { draftProblems, EMPTY_DRAFT, numberingQuery, type TagOrderDraft, tagCart
 export function useTagOrder(organizationId: string, onOrdered: (order: Order) => void, onAdded: () => void) {
   const { t } = useLingui()
   const failed = useFailureToast()
+  const queryClient = useQueryClient()
   const addToCart = useAddToCart(organizationId)
   const checkout = useCheckout(organizationId)
   const prices = useQuery(pricesQuery).data
@@ -38,7 +39,8 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
   const startTyped = useRef(false)
   useEffect(() => {
     if (!numbering) return
-    if (proposing.current && draft === EMPTY_DRAFT) {
+    // Proposed once, unless a code was typed first (its own answer then sets the start number).
+    if (proposing.current && draft.alphaCode.trim() === '') {
       proposing.current = false
       const next = {
         ...EMPTY_DRAFT,
@@ -46,7 +48,16 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
         startNumber: String(numbering.nextNumber),
       }
       setProposed(next)
-      setDraft(next)
+      // What was typed while the proposal was on its way stays: it only fills the fields still empty.
+      setDraft((current) =>
+        current === EMPTY_DRAFT
+          ? next
+          : {
+              ...current,
+              alphaCode: current.alphaCode || next.alphaCode,
+              startNumber: startTyped.current ? current.startNumber : next.startNumber,
+            },
+      )
       return
     }
     const nextNumber = String(numbering.nextNumber)
@@ -54,6 +65,14 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
       setDraft((current) => ({ ...current, startNumber: nextNumber }))
     }
   }, [draft, numbering, asked.alphaCode])
+  // A start number nobody typed follows the code: asked now if the answer for this code is not in yet (a
+  // quick hand could submit before the code's next number came back and order the previous code's).
+  const withStartNumber = async (current: TagOrderDraft): Promise<TagOrderDraft> => {
+    if (startTyped.current) return current
+    const alphaCode = current.alphaCode.trim().toUpperCase()
+    const answer = await queryClient.fetchQuery(tagNumbersQuery(organizationId, { alphaCode }))
+    return { ...current, startNumber: String(answer.nextNumber) }
+  }
   const problems = draftProblems(draft, prices)
   const valid = Object.keys(problems).length === 0
   const quantity = Number(draft.quantity)
@@ -74,7 +93,7 @@ export function useTagOrder(organizationId: string, onOrdered: (order: Order) =>
     if (!valid || !prices) return false
     setBusy(true)
     try {
-      await addToCart.mutateAsync(tagCartItem(draft, prices, shippingAddress))
+      await addToCart.mutateAsync(tagCartItem(await withStartNumber(draft), prices, shippingAddress))
     } catch (error) {
       setBusy(false)
       failed(t`The tags could not be added to the cart.`, error)
