@@ -69,6 +69,20 @@ function server() {
   return { propose, added }
 }
 
+const renderForm = () =>
+  renderWithProviders(
+    <NewOrderScreen organizationId={ORGANIZATION} organizationName="Syndic" onOrdered={() => undefined} />,
+  )
+
+/** The form with its proposal shown (VOL, from 101), and what it adds to the cart. */
+async function proposedForm() {
+  const { propose, added } = server()
+  renderForm()
+  await act(async () => propose())
+  await waitFor(() => expect(field('Starting number').value).toBe('101'))
+  return added
+}
+
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement
 const type = (label: string, value: string) => fireEvent.change(field(label), { target: { value } })
 
@@ -83,9 +97,7 @@ afterEach(() => {
 describe('the tag order form', () => {
   it('keeps what was typed before the proposal came, and fills only the fields still empty with it', async () => {
     const { propose } = server()
-    renderWithProviders(
-      <NewOrderScreen organizationId={ORGANIZATION} organizationName="Syndic" onOrdered={() => undefined} />,
-    )
+    renderForm()
     type('Tag name', 'Caves')
     await act(async () => propose())
     await waitFor(() => expect(field('Alpha code').value).toBe('VOL'))
@@ -94,12 +106,7 @@ describe('the tag order form', () => {
   })
 
   it('orders a start number nobody typed from the code sent, even before that code’s answer came back', async () => {
-    const { propose, added } = server()
-    renderWithProviders(
-      <NewOrderScreen organizationId={ORGANIZATION} organizationName="Syndic" onOrdered={() => undefined} />,
-    )
-    await act(async () => propose())
-    await waitFor(() => expect(field('Starting number').value).toBe('101'))
+    const added = await proposedForm()
     type('Tag name', 'Boîtes')
     type('Alpha code', 'BOX')
     type('Quantity', '100')
@@ -111,12 +118,7 @@ describe('the tag order form', () => {
   })
 
   it('orders a start number typed as it was typed', async () => {
-    const { propose, added } = server()
-    renderWithProviders(
-      <NewOrderScreen organizationId={ORGANIZATION} organizationName="Syndic" onOrdered={() => undefined} />,
-    )
-    await act(async () => propose())
-    await waitFor(() => expect(field('Alpha code').value).toBe('VOL'))
+    const added = await proposedForm()
     type('Tag name', 'Boîtes')
     type('Alpha code', 'BOX')
     type('Starting number', '500')
