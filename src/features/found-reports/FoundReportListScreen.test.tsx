@@ -174,4 +174,17 @@ describe('the found-key reports list', () => {
     await screen.findByRole('list', { name: 'Clés trouvées' })
     expect(items()).toHaveLength(3)
   })
+
+  it('shows the not-found page, not a retry, for an organization that is not (or no longer) one’s own', async () => {
+    await useLocale('en')
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        Response.json({ error: { code: 'not_found', message: 'Not found.' } }, { status: 404 }),
+      ),
+    )
+    await renderWithRouter(<List />)
+    await screen.findByText('Page Not Found')
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull()
+  })
 })

@@ -91,6 +91,7 @@ export function FoundReportListScreen({
         <ErrorState
           message={<Trans>The reports could not be loaded.</Trans>}
           onRetry={() => void list.refetch()}
+          error={list.error}
         />
       ) : list.data.data.length === 0 ? (
         <EmptyState title={<Trans>No report here.</Trans>} />
