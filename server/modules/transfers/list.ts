@@ -11,7 +11,14 @@ import {
 } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
-import { cursorInstant, decodeCursor, isUuid, pageLimit, toPage } from '../../http/pagination.ts'
+import {
+  cursorInstant,
+  decodeCursor,
+  isUuid,
+  malformedCursor,
+  pageLimit,
+  toPage,
+} from '../../http/pagination.ts'
 import { expiredWhere, openWhere, statusWhere } from './conditions.ts'
 import { overlapWhere } from './service.ts'
 import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers } from './view.ts'
@@ -23,9 +30,8 @@ function windowCursor(cursor: string, size: 2 | 3): { rank?: number; startsAt: D
   const key = decodeCursor(cursor, size)
   const [id, startsAt] = [key.at(-1)!, cursorInstant(key.at(-2)!)]
   const rank = size === 3 ? Number(key[0]) : undefined
-  if (!isUuid(id) || Number.isNaN(startsAt.getTime()) || (rank !== undefined && rank !== 0 && rank !== 1)) {
-    decodeCursor('', size) // throws the usual 400 "Malformed cursor."
-  }
+  // cursorInstant has refused a malformed instant already.
+  if (!isUuid(id) || (rank !== undefined && rank !== 0 && rank !== 1)) throw malformedCursor()
   return { rank, startsAt, id }
 }
 
