@@ -37,6 +37,29 @@ describe('createLogger', () => {
     expect(text()).toContain('sent to [email]')
   })
 
+  it('hides credentials in fields named as one, at any depth, and keeps their ids', () => {
+    const { logger, text } = capture()
+    logger.info(
+      {
+        headers: {
+          authorization: 'Bearer tok-1',
+          Cookie: 'sid=cookie-2',
+          'stripe-signature': 't=1,v1=sig-3',
+        },
+        config: { metricsToken: 'metrics-4', stripeSecretKey: 'sk-5', webhookSecret: 'whsec-6' },
+        token: 'link-7',
+        tokenId: 'kept-id',
+        tokenHash: 'kept-hash',
+      },
+      'logged by mistake',
+    )
+    for (const secret of ['tok-1', 'cookie-2', 'sig-3', 'metrics-4', 'sk-5', 'whsec-6', 'link-7'])
+      expect(text()).not.toContain(secret)
+    expect(text()).toContain('"authorization":"[secret]"')
+    expect(text()).toContain('"tokenId":"kept-id"')
+    expect(text()).toContain('"tokenHash":"kept-hash"')
+  })
+
   describe('errors from the database', () => {
     let database: Database
     beforeAll(async () => {

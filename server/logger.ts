@@ -32,20 +32,36 @@ export function serializeError(error: unknown, depth = 0): Serialized {
   return out
 }
 
-/** Every string of a log object, however deep, with addresses masked; errors serialized safely. */
+export const SECRET_MASK = '[secret]'
+
+/**
+ * A field that holds a credential whatever logged it: a request's or answer's headers (`authorization`,
+ * `cookie`, `set-cookie`, `stripe-signature`), or a value named as one (`token`, `metricsToken`,
+ * `webhookSecret`, `password`). Ids and hashes of them (`tokenId`, `tokenHash`) are not secrets.
+ */
+const SECRET_FIELD =
+  /^(?:(?:proxy-)?authorization|cookie|set-cookie|stripe-signature|.*(?:token|secret|secretkey|password))$/i
+
+/** Every string of a log object, however deep, with addresses masked and credentials hidden. */
 function scrub(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return maskEmails(value)
   if (value instanceof Error) return serializeError(value)
   if (value === null || typeof value !== 'object' || value instanceof Date) return value
   if (depth > 6) return '[deep]'
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1))
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrub(item, depth + 1)]))
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      SECRET_FIELD.test(key) && item != null ? SECRET_MASK : scrub(item, depth + 1),
+    ]),
+  )
 }
 
 /**
  * JSON lines on stdout. Request logs carry method, path (never the query string, which may hold a sign-in
- * token), status, duration and user id; never tokens, codes or cookies. E-mail addresses are masked in every
- * message and field, including errors from the mailer or the database that embed them.
+ * token; secret path parameters by name only), status, duration and user id; never tokens, codes or cookies,
+ * and a field named as a credential is masked whoever logs it. E-mail addresses are masked in every message
+ * and field, including errors from the mailer or the database that embed them.
  */
 export function createLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
   return pino(

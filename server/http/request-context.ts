@@ -1,9 +1,57 @@
 import { randomUUID } from 'node:crypto'
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
+import { matchedRoutes } from 'hono/route'
 import type { Logger } from 'pino'
 import type { AppEnv } from './env.ts'
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/**
+ * The path parameters whose values are logged: ids of rows that only a session (or API token) with the right
+ * permission reaches, a tag's public id (printed on the tag, public by design) and a sandbox outcome word. Any
+ * other parameter is logged as its name (`/api/calendar/:token`): a route that carries a secret in its path (a
+ * calendar feed's token, a sandbox payment session) is redacted without anyone having to remember it.
+ */
+export const LOGGED_PATH_PARAMETERS: ReadonlySet<string> = new Set([
+  'id',
+  'tokenId',
+  'keyId',
+  'extensionId',
+  'publicId',
+  'outcome',
+])
+
+const segmentsOf = (path: string) => path.split('/')
+
+/** `:token`, `:token{…}` or `:token?` → `token`; null for a literal segment. */
+const parameterOf = (segment: string) => /^:([^{?]+)/.exec(segment)?.[1] ?? null
+
+/**
+ * The path as logged. When a route of the request's method matched it, every segment that route declares as
+ * a parameter not in `LOGGED_PATH_PARAMETERS` is replaced by its name (any matched route's declaration
+ * counts). An API path no route of its method matched (a 404, a 405, a preflight) may still be a secret's
+ * address, called with another method or mangled: only its first segment is kept. Other paths (the SPA's
+ * pages and files) are kept whole: the links the server sends carry their secrets in the query (a sign-in
+ * token), which is never logged.
+ */
+export function loggedPath(c: Context): string {
+  const path = c.req.path
+  const segments = segmentsOf(path)
+  const patterns = matchedRoutes(c)
+    .map((route) => segmentsOf(route.path))
+    .filter((pattern) => pattern.length === segments.length && !pattern.includes('*'))
+  if (patterns.length > 0)
+    return segments
+      .map((segment, index) => {
+        const secret = patterns
+          .map((pattern) => parameterOf(pattern[index]!))
+          .find((name) => name !== null && !LOGGED_PATH_PARAMETERS.has(name))
+        return secret ? `:${secret}` : segment
+      })
+      .join('/')
+  if (!path.startsWith('/api/')) return path
+  return segments.length > 3 ? `${segments.slice(0, 3).join('/')}/…` : path
+}
 
 /** Request id (kept from a proxy's X-Request-Id when sane), child logger, and one log line per request. */
 export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
@@ -17,11 +65,11 @@ export function requestContext(logger: Logger): MiddlewareHandler<AppEnv> {
     const started = performance.now()
     await next()
     c.res.headers.set('X-Request-Id', requestId)
-    // The path only: a query string may carry a sign-in token.
+    // Never the query string (a sign-in token), nor a header (cookies, bearer tokens, signatures).
     log.info(
       {
         method: c.req.method,
-        path: c.req.path,
+        path: loggedPath(c),
         status: c.res.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         userId: c.var.session?.user.id,
