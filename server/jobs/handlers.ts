@@ -6,8 +6,29 @@ import { SCAN_LEDGER_JOB, scanLedgerHandler } from '../modules/scans/ledger.ts'
 import { REMINDER_JOB, reminderHandler } from '../modules/transfers/reminders.ts'
 import { webhookDeliveryHandler } from '../modules/webhooks/delivery-job.ts'
 import { WEBHOOK_JOB } from '../modules/webhooks/enqueue.ts'
+import type { JobLane } from './lane.ts'
 import { MAIL_JOB, sendMailJob } from './mail.ts'
 import { createJobRunner, type JobRunner } from './runner.ts'
+
+const MINUTE = 60_000
+
+/**
+ * Webhook deliveries wait on servers each organization chooses, however slow: they have a lane of their own, so
+ * mail, reminders and notices never wait behind them; in each lane one organization has a bounded share, so an
+ * organization whose jobs hang slows only itself.
+ */
+export function jobLanes(webhookTimeoutMs: number): JobLane[] {
+  return [
+    {
+      name: 'webhooks',
+      kinds: [WEBHOOK_JOB],
+      slots: 8,
+      perOrganization: 2,
+      timeoutMs: Math.max(2 * webhookTimeoutMs, 30_000),
+    },
+    { name: 'jobs', slots: 4, perOrganization: 1, timeoutMs: 2 * MINUTE },
+  ]
+}
 
 /** Every kind of job this server runs, with what runs it. */
 export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRunner {
@@ -22,5 +43,6 @@ export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRun
       [SCAN_LEDGER_JOB]: scanLedgerHandler(deps),
     },
     worker,
+    jobLanes(deps.config.webhookTimeoutMs),
   )
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm'
 import type { Db } from '../db/client.ts'
 import { jobs } from '../db/schema.ts'
 
@@ -48,31 +48,83 @@ export type ClaimedJob = {
 /** How long a claimed job stays with its process; past it (the process died), another may run it again. */
 export const JOB_LEASE_MS = 5 * 60 * 1000
 
+/** Which due jobs a claim may take: a lane's kinds, and organizations that already have their share running. */
+export type ClaimScope = {
+  /** Only these kinds (a lane of its own). */
+  kinds?: readonly string[]
+  /** Every kind but these (the lane of the rest). */
+  exceptKinds?: readonly string[]
+  /** Organizations (`null` for platform jobs) whose jobs this claim must not take: their share is running. */
+  skipOrganizations?: readonly (string | null)[]
+  /** At most this many jobs of one organization (platform jobs count as one organization). */
+  perOrganization?: number
+}
+
+/** `''` stands for platform jobs (no organization) where organizations are compared as text. */
+const organizationKey = sql<string>`coalesce(${jobs.organizationId}::text, '')`
+
+function scopeFilter(scope: ClaimScope) {
+  const skip = scope.skipOrganizations ?? []
+  return and(
+    scope.kinds ? inArray(jobs.kind, [...scope.kinds]) : undefined,
+    scope.exceptKinds?.length ? notInArray(jobs.kind, [...scope.exceptKinds]) : undefined,
+    skip.length
+      ? notInArray(
+          organizationKey,
+          skip.map((id) => id ?? ''),
+        )
+      : undefined,
+  )
+}
+
 /**
  * Takes up to `limit` due jobs for `worker`: jobs not done, not failed, due by `now`, whose lease is free or
- * over. `FOR UPDATE SKIP LOCKED` lets several processes claim at once without waiting for or taking each
- * other's rows; the claim counts an attempt, so a job that kills its process still runs out of attempts.
+ * over, within `scope`, in turns: every organization's oldest due job, then every organization's second… (an
+ * organization with a thousand jobs due waits its turn like the organization with one). `FOR UPDATE SKIP LOCKED` lets several
+ * processes claim at once without waiting for or taking each other's rows; the claim counts an attempt, so a
+ * job that kills its process still runs out of attempts.
  */
-export async function claimJobs(db: Db, worker: string, now: Date, limit: number): Promise<ClaimedJob[]> {
+export async function claimJobs(
+  db: Db,
+  worker: string,
+  now: Date,
+  limit: number,
+  scope: ClaimScope = {},
+): Promise<ClaimedJob[]> {
   const leaseEnd = new Date(now.getTime() + JOB_LEASE_MS)
-  const due = db
+  const claimable = and(
+    isNull(jobs.doneAt),
+    isNull(jobs.failedAt),
+    lte(jobs.runAt, now),
+    or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now)),
+  )
+  const ranked = db
+    .select({
+      id: jobs.id,
+      runAt: jobs.runAt,
+      turn: sql<number>`row_number() over (partition by ${jobs.organizationId} order by ${jobs.runAt}, ${jobs.id})`.as(
+        'turn',
+      ),
+    })
+    .from(jobs)
+    .where(and(claimable, scopeFilter(scope)))
+    .as('ranked')
+  const fairest = db
+    .select({ id: ranked.id })
+    .from(ranked)
+    .where(scope.perOrganization ? lte(ranked.turn, scope.perOrganization) : undefined)
+    .orderBy(ranked.turn, ranked.runAt, ranked.id)
+    .limit(limit)
+  // The window cannot take row locks: the rows it chose are locked here, each checked again once locked.
+  const free = db
     .select({ id: jobs.id })
     .from(jobs)
-    .where(
-      and(
-        isNull(jobs.doneAt),
-        isNull(jobs.failedAt),
-        lte(jobs.runAt, now),
-        or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now)),
-      ),
-    )
-    .orderBy(jobs.runAt, jobs.id)
-    .limit(limit)
+    .where(and(inArray(jobs.id, fairest), claimable))
     .for('update', { skipLocked: true })
-  return db
+  const claimed = await db
     .update(jobs)
     .set({ lockedBy: worker, lockedUntil: leaseEnd, attempts: sql`${jobs.attempts} + 1` })
-    .where(inArray(jobs.id, due))
+    .where(inArray(jobs.id, free))
     .returning({
       id: jobs.id,
       kind: jobs.kind,
@@ -80,7 +132,11 @@ export async function claimJobs(db: Db, worker: string, now: Date, limit: number
       organizationId: jobs.organizationId,
       attempts: jobs.attempts,
       maxAttempts: jobs.maxAttempts,
+      runAt: jobs.runAt,
     })
+  return claimed
+    .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : 1))
+    .map(({ runAt: _, ...job }) => job)
 }
 
 /** Only the process holding the job's lease may settle it (a process whose lease ran out lost the job). */

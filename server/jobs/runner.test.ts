@@ -140,7 +140,7 @@ describe('the job runner', () => {
     expect(ran).toEqual([1])
   })
 
-  it('claims no more batch once stopped, and finishes the batch it claimed', async () => {
+  it('claims nothing more once stopped, and finishes the job it runs', async () => {
     await enqueueJobs(
       database.db,
       Array.from({ length: 11 }, (_, index) => job(index + 1)),
@@ -157,9 +157,10 @@ describe('the job runner', () => {
         },
       },
     )
-    expect(await runner.drain()).toBe(10)
+    expect(await runner.drain()).toBe(1)
     await stopping
-    expect(ran).toHaveLength(10)
+    expect(ran).toHaveLength(1)
+    expect((await rows()).filter((row) => row.doneAt)).toHaveLength(1)
   })
 
   it('joins a drain asked for while one runs', async () => {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.ts'
 import type { Database } from '../db/client.ts'
+import { type JobLane, laneLoop } from './lane.ts'
 import { type ClaimedJob, claimJobs, markDeferred, markDone, markFailed, newWorkerId } from './queue.ts'
 
 /** What a handler may answer: nothing (done), or "not before" (quiet hours…), which costs no attempt. */
@@ -9,7 +10,7 @@ export type JobHandler = (job: ClaimedJob) => Promise<JobOutcome>
 export type JobHandlers = Readonly<Record<string, JobHandler>>
 
 export type JobRunner = {
-  /** Runs every job due by the clock, batch after batch, until none is left; resolves with how many ran. */
+  /** Runs every job due by the clock, each lane on its own, until none is due; resolves with how many ran. */
   drain(): Promise<number>
   /** A drain soon, for jobs a request has just committed (a mail to send now). */
   nudge(): void
@@ -19,8 +20,12 @@ export type JobRunner = {
   stop(): Promise<void>
 }
 
-const BATCH = 10
 const MINUTE = 60_000
+
+/** One lane for every kind, one job at a time per organization: the runner of a test that names no lanes. */
+export const ONE_LANE: readonly JobLane[] = [
+  { name: 'jobs', slots: 4, perOrganization: 1, timeoutMs: 2 * MINUTE },
+]
 
 type RunnerDeps = { database: Database; clock: Clock; logger: Logger }
 
@@ -28,24 +33,40 @@ type RunnerDeps = { database: Database; clock: Clock; logger: Logger }
 const errorLabel = (error: unknown) =>
   error instanceof Error ? String((error as { code?: unknown }).code ?? error.name) : 'unknown'
 
+export class JobTimedOut extends Error {
+  override name = 'JobTimedOut'
+  constructor(timeoutMs: number) {
+    super(`the attempt ran for more than ${timeoutMs} ms`)
+  }
+}
+
+/** The handler's outcome, or JobTimedOut once `timeoutMs` have passed (the handler may go on, unheard). */
+function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new JobTimedOut(timeoutMs)), timeoutMs)
+  })
+  work.catch(() => undefined)
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}
+
 export function createJobRunner(
   deps: RunnerDeps,
   handlers: JobHandlers,
   worker: string = newWorkerId(),
+  lanes: readonly JobLane[] = ONE_LANE,
 ): JobRunner {
   const { db } = deps.database
   let current: Promise<number> | null = null
-  // Stryker disable next-line BooleanLiteral: each pass of the drain's loop sets it false before it is read.
-  let again = false
   let timer: ReturnType<typeof setInterval> | undefined
   // After stop(), a request finishing during the shutdown may still nudge: that must not start a drain.
   let stopped = false
 
-  async function runOne(job: ClaimedJob): Promise<void> {
+  async function settle(job: ClaimedJob, lane: JobLane): Promise<void> {
     try {
       const handler = handlers[job.kind]
       if (!handler) throw new Error(`No handler for jobs of kind ${job.kind}`)
-      const outcome = await handler(job)
+      const outcome = await withTimeout(handler(job), lane.timeoutMs)
       if (outcome) {
         // A deferral to now or earlier would be claimed again at once: it waits a minute at least.
         const floor = deps.clock.now().getTime() + MINUTE
@@ -62,34 +83,38 @@ export function createJobRunner(
     }
   }
 
-  async function drainOnce(): Promise<number> {
-    let total = 0
-    for (;;) {
-      // Stopping (a shutdown): the jobs claimed run to the end, no more are claimed.
-      if (stopped) return total
-      const batch = await claimJobs(db, worker, deps.clock.now(), BATCH)
-      if (batch.length === 0) return total
-      for (const job of batch) await runOne(job)
-      total += batch.length
-    }
-  }
+  /** Never rejects: a job whose outcome cannot be written keeps its lease, and runs again once it is over. */
+  const run = (job: ClaimedJob, lane: JobLane) =>
+    settle(job, lane).catch((error: unknown) =>
+      deps.logger.error({ jobId: job.id, kind: job.kind, error: errorLabel(error) }, 'job outcome not saved'),
+    )
+
+  const named = lanes.flatMap((lane) => lane.kinds ?? [])
+  const loops = lanes.map((lane) =>
+    laneLoop(lane, named, {
+      claim: (limit, scope) => claimJobs(db, worker, deps.clock.now(), limit, scope),
+      run,
+      stopped: () => stopped,
+    }),
+  )
+  const startedCount = () => loops.reduce((sum, loop) => sum + loop.started, 0)
 
   function drain(): Promise<number> {
-    if (current) {
-      again = true
-      return current
-    }
+    for (const loop of loops) loop.kick()
+    if (current) return current
     current = (async () => {
-      let total = 0
+      const before = startedCount()
       try {
-        do {
-          again = false
-          total += await drainOnce()
-        } while (again)
+        // A lane that went idle may be kicked again (a nudge) while another still runs: wait for all of them.
+        for (;;) {
+          const running = loops.flatMap((loop) => (loop.loop ? [loop.loop] : []))
+          if (running.length === 0) break
+          await Promise.all(running)
+        }
       } finally {
         current = null
       }
-      return total
+      return startedCount() - before
     })()
     return current
   }
