@@ -1,12 +1,14 @@
 // The receipt's mails: one job per party, each mail in its reader's language, the PDF in the recipient's.
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
 import { organizations, transferReceipts, users } from '../../db/schema.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { scheduledTransfer } from '../../test/transfers.ts'
 import { RECEIPT_MAIL_JOB, receiptMail, receiptMailHandler, receiptMailJob } from './mail.ts'
+import { jpegWith } from './pdf-fixture.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 
@@ -159,5 +161,34 @@ describe('receiptMailHandler()', () => {
       expect(message.attachments![0]!.filename).toBe('receipt-Cave.pdf')
       expect(Buffer.from(message.attachments![0]!.content).subarray(0, 5).toString()).toBe('%PDF-')
     }
+  })
+
+  it('sends the receipt of a stored photo its PDF cannot hold, the PDF (French here) saying a photo was taken', async () => {
+    const w = await scheduledTransfer(t)
+    const response = await t.post(`/api/transfers/${w.transfer.id}/pickups`, {
+      cookie: w.contact.cookie,
+      json: { acceptance: { typedName: 'Zoé' } },
+      headers: { 'idempotency-key': randomUUID() },
+    })
+    expect(response.status).toBe(201)
+    // A photo stored before the upload checked what a PDF can hold: five colour components.
+    const [receipt] = await t.db
+      .update(transferReceipts)
+      .set({ photo: jpegWith({ components: 5 }) })
+      .where(eq(transferReceipts.transferId, w.transfer.id))
+      .returning()
+    sent.length = 0
+    await handler()(job({ receiptId: receipt!.id, userId: w.contact.id }))
+    expect(sent).toHaveLength(1)
+    const pdf = sent[0]!.attachments![0]!.content
+    expect(Buffer.from(pdf).subarray(0, 5).toString()).toBe('%PDF-')
+    const document = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false, verbosity: 0 })
+      .promise
+    const page = await (await document.getPage(1)).getTextContent()
+    await document.destroy()
+    const text = page.items.map((item) => ('str' in item ? item.str : '')).join(' ')
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      'Photo des clés Une photo a été prise, dans un format JPEG que ce PDF ne peut pas contenir.',
+    )
   })
 })

@@ -1,9 +1,43 @@
-// A receipt row as the PDF tests give it to `renderReceiptPdf`: two keys, both parties, a signature.
+// A receipt row as the PDF tests give it to `renderReceiptPdf`: two keys, both parties, a signature; and JPEG
+// headers made by hand for the photo checks.
 import type { TransferReceiptRow } from '../../db/schema.ts'
+import type { JpegFrame } from './photo.ts'
 
 /** A real 1 × 1 baseline JPEG (125 bytes). */
 export const TINY_JPEG =
   '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA='
+/**
+ * A JPEG of a start marker, a frame header as given (default: baseline, 8-bit, 1 × 1, three components) and an end
+ * marker: no picture in it, which is all the photo checks and pdf-lib's embedding read.
+ */
+export function jpegWith(changes: Partial<JpegFrame> = {}): Uint8Array {
+  const { marker, precision, width, height, components } = {
+    marker: 0xc0,
+    precision: 8,
+    width: 1,
+    height: 1,
+    components: 3,
+    ...changes,
+  }
+  const specs = Array.from({ length: components }, (_, n) => [n + 1, 0x11, 0x00]).flat()
+  const length = 8 + 3 * components
+  return new Uint8Array([
+    ...[0xff, 0xd8],
+    ...[
+      0xff,
+      marker,
+      length >> 8,
+      length & 0xff,
+      precision,
+      height >> 8,
+      height & 0xff,
+      width >> 8,
+      width & 0xff,
+    ],
+    ...[components, ...specs],
+    ...[0xff, 0xd9],
+  ])
+}
 export const SIGNATURE = 'M10 150 L40 60 L80 140 L120 50 M150 100 L300 100'
 export const ID = '0b9f6a52-3c1d-4e8f-9a7b-2d4c6e8f0a1b'
 

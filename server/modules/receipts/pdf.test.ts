@@ -4,7 +4,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
 import type { TransferReceiptRow } from '../../db/schema.ts'
 import { formatInstant, renderReceiptPdf } from './pdf.ts'
-import { ID, receipt, TINY_JPEG } from './pdf-fixture.ts'
+import { ID, jpegWith, receipt, TINY_JPEG } from './pdf-fixture.ts'
 
 type Line = { text: string; page: number; x: number; y: number; width: number }
 
@@ -129,6 +129,21 @@ describe('renderReceiptPdf()', () => {
     expect(lines.at(-1)).toMatchObject({ text: `Receipt ${ID}`, page: 2 })
     expect(lines.find((line) => line.text === 'Photo of the keys')?.page).toBe(2)
     expect(lines.filter((line) => line.page === 2)[0]!.y).toBeCloseTo(841.89 - 56 - 10, 0)
+  })
+
+  it('names a stored photo it cannot hold rather than embedding it, in the reader’s language', async () => {
+    const bytes = async (photo: Uint8Array) => renderReceiptPdf(receipt({ photo }), 'en', 'UTC')
+    // Five components: pdf-lib throws; 12-bit: pdf-lib embeds it, and readers cannot draw it.
+    for (const photo of [jpegWith({ components: 5 }), jpegWith({ precision: 12 })]) {
+      const pdf = await bytes(photo)
+      expect((await read(pdf)).text).toContain(
+        'Photo of the keys A photo was taken, in a JPEG format this PDF cannot hold.',
+      )
+      expect(Buffer.from(pdf).includes('/DCTDecode')).toBe(false)
+    }
+    expect(Buffer.from(await bytes(jpegWith())).includes('/DCTDecode')).toBe(true)
+    const { text } = await render({ photo: jpegWith({ components: 5 }) }, 'fr')
+    expect(text).toContain('Une photo a été prise, dans un format JPEG que ce PDF ne peut pas contenir.')
   })
 
   it('carries its title, language, maker and dates', async () => {

@@ -4,6 +4,7 @@ import { SIGNATURE_BOX } from '../../../contract/receipts.ts'
 import type { TransferReceiptRow } from '../../db/schema.ts'
 import { formatCalendarDay } from '../../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
+import { photoProblem } from './photo.ts'
 
 export const receiptPdfTexts = {
   title: /*i18n*/ { id: 'receipt.pdf.title', message: 'Handover receipt' },
@@ -31,6 +32,10 @@ export const receiptPdfTexts = {
   typedName: /*i18n*/ { id: 'receipt.pdf.typedName', message: 'Typed name' },
   signature: /*i18n*/ { id: 'receipt.pdf.signature', message: 'Signature' },
   photo: /*i18n*/ { id: 'receipt.pdf.photo', message: 'Photo of the keys' },
+  photoLeftOut: /*i18n*/ {
+    id: 'receipt.pdf.photoLeftOut',
+    message: 'A photo was taken, in a JPEG format this PDF cannot hold.',
+  },
   reference: /*i18n*/ { id: 'receipt.pdf.reference', message: 'Receipt {id}' },
 } satisfies Record<string, MessageDescriptor>
 
@@ -193,7 +198,9 @@ export async function renderReceiptPdf(
     })
     y -= height + 14
   }
-  if (receipt.photo) {
+  // A photo stored before the upload checked that a PDF can hold it: named, not embedded, so the receipt is made.
+  if (receipt.photo && photoProblem(receipt.photo)) field(t(m.photo), t(m.photoLeftOut))
+  else if (receipt.photo) {
     // A copy: pdf-lib reads the bytes' whole `buffer`, and `pg` hands out slices of a shared one.
     const image = await pdf.embedJpg(new Uint8Array(receipt.photo))
     const fitted = image.scaleToFit(280, 280)

@@ -9,6 +9,7 @@ import { TEST_EPOCH, TestClock } from '../../test/clock.ts'
 import { signedInMember } from '../../test/fixtures.ts'
 import { createTestApp, setupTestAppAtEpoch, type TestApp } from '../../test/harness.ts'
 import { scheduledTransfer, transferWorld } from '../../test/transfers.ts'
+import { jpegWith } from './pdf-fixture.ts'
 import { jpegSize } from './photo.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
@@ -167,6 +168,22 @@ describe('a first pickup with its acceptance', () => {
     expect(text).toContain('Photo of the keys')
   })
 
+  it('still gives the PDF of a receipt whose stored photo it cannot hold, saying a photo was taken', async () => {
+    const w = await world(t)
+    const body = { acceptance: { typedName: 'Zoé Martin', photo: PHOTO } }
+    expect((await pickupWith(t, w.contact.cookie, w.transfer.id, body)).status).toBe(201)
+    // A photo stored before the upload checked what a PDF can hold.
+    await t.db
+      .update(transferReceipts)
+      .set({ photo: jpegWith({ components: 5 }) })
+      .where(eq(transferReceipts.transferId, w.transfer.id))
+    const pdf = await t.get(`/api/transfers/${w.transfer.id}/receipt/pdf`, { cookie: w.admin.cookie })
+    expect(pdf.status).toBe(200)
+    const text = await pdfText(await pdf.arrayBuffer())
+    expect(text).toContain('Zoé Martin')
+    expect(text).toContain('Photo of the keys A photo was taken, in a JPEG format this PDF cannot hold.')
+  })
+
   it('writes no receipt for a pickup without acceptance, nor for a return', async () => {
     const w = await world(t)
     expect((await pickupWith(t, w.contact.cookie, w.transfer.id, undefined)).status).toBe(201)
@@ -208,6 +225,18 @@ describe('a bad acceptance', () => {
     refused({ acceptance: { typedName: 'Zoé', photo: 'data:image/png;base64,AAAA' } }, 'validation_failed'))
   it('refuses a photo whose bytes are not a JPEG', () =>
     refused({ acceptance: { typedName: 'Zoé', photo: jpegDataUrl(Buffer.alloc(64, 7)) } }, 'photo_invalid'))
+  it('refuses a JPEG the receipt’s PDF cannot hold: five colour components', async () => {
+    const w = await world(t)
+    const photo = jpegDataUrl(Buffer.from(jpegWith({ components: 5 })))
+    const response = await pickupWith(t, w.contact.cookie, w.transfer.id, {
+      acceptance: { typedName: 'Zoé', photo },
+    })
+    expect(response.status).toBe(400)
+    expect((await response.json()).error).toEqual({
+      code: 'photo_invalid',
+      message: 'The photo has 5 colour components; it must have 1 (grey), 3 (colour) or 4 (CMYK).',
+    })
+  })
   it('refuses a photo over 300 KB', () => {
     const big = Buffer.concat([Buffer.from(TINY_JPEG, 'base64'), Buffer.alloc(301 * 1024)])
     return refused({ acceptance: { typedName: 'Zoé', photo: jpegDataUrl(big) } }, 'photo_too_large')

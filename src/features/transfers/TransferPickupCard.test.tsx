@@ -84,6 +84,24 @@ describe('pickup confirmation from a scan', () => {
     )
   })
 
+  it('says when the server cannot use the photo, and keeps the acceptance open to change it', async () => {
+    const refusal = { code: 'photo_invalid', message: 'The photo has 5 colour components; it must have 1…' }
+    const confirm = vi
+      .fn<ConfirmPickup>()
+      .mockRejectedValueOnce(new ApiError(400, refusal.code, refusal.message, refusal))
+      .mockResolvedValueOnce({ transfer: transferred, queued: false })
+    renderWithProviders(<TransferPickupCard transfer={scheduled} confirm={confirm} />)
+    await accept()
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'The server could not use this photo. Remove it or choose another one, then accept again.',
+    )
+    // Nothing was stored: the same acceptance (its photo removed) goes again under the same key.
+    await press('Accept and confirm the pickup')
+    expect(await screen.findByText('Picked up: you now hold this keychain.')).toBeTruthy()
+    const [first, second] = confirm.mock.calls.map(([, key]) => key)
+    expect(second).toBe(first)
+  })
+
   it('offers nothing to confirm to someone who may not, and says why', () => {
     renderWithProviders(
       <TransferPickupCard

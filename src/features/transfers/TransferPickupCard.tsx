@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro'
 import { useQueryClient } from '@tanstack/react-query'
 import { CircleCheck } from 'lucide-react'
 import { lazy, Suspense, useRef, useState } from 'react'
+import { ErrorCode } from '../../../contract/errors.ts'
 import type { Acceptance } from '../../../contract/receipts.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { type ConfirmPickup, transferQuery, useConfirmPickup } from '../../api/transfers.ts'
@@ -14,6 +15,9 @@ import { Button } from '../../ui/Button.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { REFUSAL_LABELS } from './labels.ts'
 import { TransferStatusBadge } from './TransferStatusBadge.tsx'
+
+/** The photo's refusals: not a JPEG a receipt's PDF can hold, or larger than the device should have made it. */
+const PHOTO_REFUSALS: ReadonlySet<string> = new Set([ErrorCode.photoInvalid, ErrorCode.photoTooLarge])
 
 // The signature pad and the photo resizing load when the recipient opens the acceptance, not with the scan screen.
 const AcceptanceStep = lazy(() => import('./AcceptanceStep.tsx'))
@@ -68,6 +72,13 @@ export function TransferPickupCard({
     } catch (error) {
       if (refusedWith(error, 404)) {
         setProblem(t`This transfer is no longer open to you: it may have been cancelled.`)
+        return
+      }
+      // Refused before anything was stored: the acceptance stays open to remove the photo or choose another.
+      if (refusedWith(error, 400) && PHOTO_REFUSALS.has(error.code)) {
+        setProblem(
+          t`The server could not use this photo. Remove it or choose another one, then accept again.`,
+        )
         return
       }
       // A refusal is final for this key; a lost answer keeps the key, so pressing again cannot count twice.
