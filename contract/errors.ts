@@ -61,6 +61,8 @@ export const ErrorCode = {
   labelSelectionTooLarge: 'label_selection_too_large',
   /** A bulk keychain action whose filter matches more than `BULK_KEYCHAINS_MAX` keychains (400). */
   bulkSelectionTooLarge: 'bulk_selection_too_large',
+  /** A new webhook beyond `WEBHOOK_ENDPOINTS_MAX` for the organization (409): delete one first. */
+  webhookLimitReached: 'webhook_limit_reached',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',

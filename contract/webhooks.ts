@@ -27,6 +27,10 @@ export const WEBHOOK_EVENT_HEADER = 'Trousseau-Event'
 export const WEBHOOK_ID_HEADER = 'Trousseau-Event-Id'
 
 export const WEBHOOK_URL_MAX_LENGTH = 2000
+/** Webhooks an organization may have (409 `webhook_limit_reached` beyond): each one is a queue of sends. */
+export const WEBHOOK_ENDPOINTS_MAX = 10
+/** Test sends an organization may ask for in a minute, whatever the endpoint (429 `rate_limited` beyond). */
+export const WEBHOOK_TESTS_PER_MINUTE = 10
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200
 
 const URL_MESSAGE = 'Enter an https:// address (http:// only for this machine: localhost, 127.0.0.1, [::1]).'

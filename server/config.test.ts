@@ -37,23 +37,27 @@ describe('loadConfig', () => {
       stripeApiBase: null,
       shutdownGraceMs: 10_000,
       metricsToken: null,
-      webhookAllowPrivateTargets: true,
-      webhookTimeoutMs: 10_000,
+      webhookAllowPrivateTargets: false,
+      webhookTimeoutMs: 5000,
     })
   })
 
-  it('refuses private webhook targets in production unless told, and bounds the webhook timeout', () => {
-    expect(loadConfig({ NODE_ENV: 'test' }).webhookAllowPrivateTargets).toBe(true)
+  it('refuses private webhook targets unless told, whatever NODE_ENV, and bounds the webhook timeout', () => {
     const production = {
       NODE_ENV: 'production',
       PUBLIC_URL: 'https://keys.example.com',
       ALLOW_SANDBOX_PAYMENTS: 'true',
     }
-    expect(loadConfig(production).webhookAllowPrivateTargets).toBe(false)
-    expect(
-      loadConfig({ ...production, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets,
-    ).toBe(true)
-    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' }).webhookAllowPrivateTargets).toBe(false)
+    for (const env of [{}, { NODE_ENV: 'test' }, { NODE_ENV: 'development' }, production]) {
+      expect(loadConfig(env).webhookAllowPrivateTargets, JSON.stringify(env)).toBe(false)
+      expect(loadConfig({ ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).webhookAllowPrivateTargets).toBe(
+        true,
+      )
+      expect(loadConfig({ ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' }).webhookAllowPrivateTargets).toBe(true)
+      expect(loadConfig({ ...env, WEBHOOK_ALLOW_PRIVATE_TARGETS: '0' }).webhookAllowPrivateTargets).toBe(
+        false,
+      )
+    }
     expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '2500' }).webhookTimeoutMs).toBe(2500)
     const bounds =
       'Invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000'

@@ -34,7 +34,7 @@ export type Config = {
   stripeWebhookSecret: string | null
   /** Where the Stripe SDK sends its calls instead of api.stripe.com (tests' loopback double). */
   stripeApiBase: { protocol: 'http' | 'https'; host: string; port: number } | null
-  /** Whether webhooks may target loopback and private networks (default: outside production only). */
+  /** Whether webhooks may target loopback and private networks: only when set, whatever NODE_ENV says. */
   webhookAllowPrivateTargets: boolean
   /** The whole of one webhook attempt (connection, answer), in ms. */
   webhookTimeoutMs: number
@@ -222,6 +222,7 @@ const EnvSchema = v.object({
   ),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: v.optional(
     v.picklist(['true', 'false', '1', '0'], 'WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false'),
+    'false',
   ),
   WEBHOOK_TIMEOUT_MS: v.optional(
     v.pipe(
@@ -232,7 +233,7 @@ const EnvSchema = v.object({
       v.minValue(100, 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000'),
       v.maxValue(60_000, 'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 60000'),
     ),
-    '10000',
+    '5000',
   ),
 })
 
@@ -293,9 +294,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     stripeSecretKey: e.STRIPE_SECRET_KEY || null,
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET || null,
     stripeApiBase: e.STRIPE_API_BASE ? apiBase(e.STRIPE_API_BASE) : null,
-    webhookAllowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS
-      ? e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1'
-      : e.NODE_ENV !== 'production',
+    webhookAllowPrivateTargets:
+      e.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     metricsToken: e.METRICS_TOKEN || null,

@@ -70,6 +70,8 @@ describe.skipIf(!adminUrl)('two server processes behind nginx on one PostgreSQL'
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       TRUST_PROXY: 'true',
       JOBS_POLL_MS: '100',
+      // The webhook receiver listens on loopback.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     }
     for (const index of [0, 1]) {
       const port = await freePort()

@@ -65,6 +65,8 @@ export function testConfig(overrides: Partial<Config> = {}, dataDir = './data'):
     TRUST_PROXY: 'true',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    // Webhook tests deliver to a receiver on loopback; the strict tests set it back to false.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   })
   return { ...base, ...overrides }
 }

@@ -1,4 +1,5 @@
 import { webhookEndpoints } from '../../../contract/endpoints/webhooks.ts'
+import { WEBHOOK_ENDPOINTS_MAX, WEBHOOK_TESTS_PER_MINUTE } from '../../../contract/webhooks.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
@@ -33,7 +34,12 @@ export function webhookRoutes(api: ApiRouter, deps: AppDeps): void {
       summary:
         'Subscribe an https URL to events; answers the signing secret once (http only to loopback where the server allows private targets)',
       access,
-      responses: { 201: { description: 'The webhook and its secret' } },
+      responses: {
+        201: { description: 'The webhook and its secret' },
+        409: {
+          description: `The organization has its ${WEBHOOK_ENDPOINTS_MAX} webhooks already (\`webhook_limit_reached\`)`,
+        },
+      },
     },
     async (c, { session, organization, body }) =>
       c.json(
@@ -96,11 +102,13 @@ export function webhookRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...webhookEndpoints.sendTest,
-      summary: 'Queue a signed `webhook.test` event to this webhook now (even disabled)',
+      summary: 'Queue a signed `webhook.test` event to this webhook now (even disabled), tried once',
       access,
       responses: {
         202: { description: 'The queued delivery' },
-        429: { description: 'Too many test sends this minute (`rate_limited`, with Retry-After)' },
+        429: {
+          description: `The organization’s ${WEBHOOK_TESTS_PER_MINUTE} test sends of this minute are spent (\`rate_limited\`, with Retry-After)`,
+        },
       },
     },
     async (c, { session, organization, params }) =>

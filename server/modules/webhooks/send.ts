@@ -8,14 +8,15 @@ export const RESPONSE_BODY_CAP_BYTES = 64 * 1024
 
 /**
  * Why an attempt failed without a 2xx, as stored in the delivery log (the screen translates them):
- * `http_status` a non-2xx answer, `redirect` a 3xx (never followed), `timeout`, `target_refused` (a private
- * address, see target.ts), `connection_failed` (refused, reset, DNS), `secret_unreadable`, `endpoint_disabled`.
+ * `http_status` a non-2xx answer, `redirect` a 3xx (never followed), `timeout`, `connection_failed` (refused,
+ * reset, no such name, or a private address refused: see target.ts), `secret_unreadable`, `endpoint_disabled`.
+ * A private address is not told apart from a failed connection: the log would otherwise tell an admin which
+ * names exist inside the server's network.
  */
 export type AttemptError =
   | 'http_status'
   | 'redirect'
   | 'timeout'
-  | 'target_refused'
   | 'connection_failed'
   | 'secret_unreadable'
   | 'endpoint_disabled'
@@ -38,7 +39,7 @@ export function postWebhook(target: string, body: string, options: SendOptions):
   const url = new URL(target)
   const host = hostOf(url)
   if (!options.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
-    return Promise.resolve(done(null, 'target_refused'))
+    return Promise.resolve(done(null, 'connection_failed'))
   }
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve) => {
@@ -67,9 +68,7 @@ export function postWebhook(target: string, body: string, options: SendOptions):
       () => finish(answered ? done(answered.status, answered.error) : done(null, 'timeout')),
       options.timeoutMs,
     )
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      finish(done(null, error.code === 'ETARGETREFUSED' ? 'target_refused' : 'connection_failed')),
-    )
+    request.on('error', () => finish(done(null, 'connection_failed')))
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0
       const error: AttemptError | null =

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import {
+  WEBHOOK_ENDPOINTS_MAX,
   WEBHOOK_LOG_SIZE,
   WEBHOOK_TEST_EVENT,
+  WEBHOOK_TESTS_PER_MINUTE,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEventType,
@@ -72,6 +74,10 @@ function sealedNewSecret(deps: Deps) {
   return { secret, secretBox: sealSecret(deps.secret, secret), secretHint: secretHint(secret) }
 }
 
+/**
+ * A new webhook, at most `WEBHOOK_ENDPOINTS_MAX` per organization (409 beyond): counted under a lock of the
+ * organization's webhooks, so two creations at once cannot both take the last place.
+ */
 export async function createWebhook(
   deps: Deps,
   scope: Scope,
@@ -80,20 +86,35 @@ export async function createWebhook(
   checkTarget(deps, input.url)
   const now = deps.clock.now()
   const { secret, ...sealed } = sealedNewSecret(deps)
-  const [row] = await deps.database.db
-    .insert(webhookEndpoints)
-    .values({
-      organizationId: scope.organizationId,
-      url: input.url,
-      description: input.description,
-      eventTypes: input.eventTypes,
-      ...sealed,
-      createdById: scope.actorId,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-  return { endpoint: toEndpoint(row!), secret }
+  const row = await deps.database.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhooks:${scope.organizationId}`}))`)
+    const [existing] = await tx
+      .select({ count: count() })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.organizationId, scope.organizationId))
+    if (existing!.count >= WEBHOOK_ENDPOINTS_MAX) {
+      throw new ApiError(
+        409,
+        ErrorCode.webhookLimitReached,
+        `An organization has at most ${WEBHOOK_ENDPOINTS_MAX} webhooks: delete one before adding another.`,
+      )
+    }
+    const [inserted] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        organizationId: scope.organizationId,
+        url: input.url,
+        description: input.description,
+        eventTypes: input.eventTypes,
+        ...sealed,
+        createdById: scope.actorId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+    return inserted!
+  })
+  return { endpoint: toEndpoint(row), secret }
 }
 
 export async function updateWebhook(
@@ -175,6 +196,9 @@ export async function listDeliveries(
   return rows.map((row) => toDelivery(row, attempts))
 }
 
+/** Attempts logged before private addresses were reported as failed connections read the same (see send.ts). */
+const answeredError = (error: string | null) => (error === 'target_refused' ? 'connection_failed' : error)
+
 function toDelivery(
   row: WebhookDeliveryRow,
   attempts: Array<typeof webhookAttempts.$inferSelect>,
@@ -194,26 +218,27 @@ function toDelivery(
         startedAt: attempt.startedAt.toISOString(),
         durationMs: attempt.durationMs,
         statusCode: attempt.statusCode,
-        error: attempt.error,
+        error: answeredError(attempt.error),
         nextAttemptAt: iso(attempt.nextAttemptAt),
       })),
   }
 }
 
-/** Test sends an organization may ask for in a minute, whatever the endpoint. */
-export const WEBHOOK_TESTS_PER_MINUTE = { limit: 10, windowMs: 60_000 }
+const TEST_SENDS = { limit: WEBHOOK_TESTS_PER_MINUTE, windowMs: 60_000 }
 
 /**
  * The "send test" button: a `webhook.test` event for this endpoint only (even disabled), through the queue
- * like any other, so its attempts and retries show in the log. The runner is nudged to send it now.
+ * like any other so its attempt shows in the log, but tried once: a test is asked for by someone watching, and
+ * retrying it would only add to the queue's load. The runner is nudged to send it now.
  */
 export async function sendTestWebhook(deps: Deps, scope: Scope, id: string): Promise<WebhookDelivery> {
   const endpoint = await findEndpoint(deps, scope.organizationId, id)
   const now = deps.clock.now()
   const { db } = deps.database
-  const limit = await hitRateLimit(db, `webhook:tests:${scope.organizationId}`, WEBHOOK_TESTS_PER_MINUTE, now)
+  const limit = await hitRateLimit(db, `webhook:tests:${scope.organizationId}`, TEST_SENDS, now)
   if (limit.limited) {
-    throw new ApiError(429, ErrorCode.rateLimited, 'Too many test sends. Please try again in a minute.', {
+    const message = `An organization may send ${WEBHOOK_TESTS_PER_MINUTE} tests a minute: please try again in a minute.`
+    throw new ApiError(429, ErrorCode.rateLimited, message, {
       headers: { 'Retry-After': String(limit.retryAfterS) },
     })
   }
@@ -245,6 +270,7 @@ export async function sendTestWebhook(deps: Deps, scope: Scope, id: string): Pro
         now,
         organizationId: scope.organizationId,
         dedupeKey: `webhook:${delivery!.id}`,
+        maxAttempts: 1,
       },
     ])
     return delivery!

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { WEBHOOK_ENDPOINTS_MAX } from '../../../contract/webhooks.ts'
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts'
 import { makeOrder, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { createTestApp, setupTestApp, type TestApp } from '../../test/harness.ts'
@@ -157,14 +158,102 @@ describe('/api/webhooks', () => {
     })
   })
 
-  it('limits test sends to ten a minute per organization', async () => {
+  it('limits test sends to ten a minute per organization, across its endpoints', async () => {
     const { admin, endpoint } = await adminWithWebhook()
+    const second = await (
+      await t.post('/api/webhooks', { cookie: admin.cookie, json: { url: receiver.url, ...ORDERS } })
+    ).json()
     for (let i = 0; i < 10; i += 1) {
-      expect((await t.post(`/api/webhooks/${endpoint.id}/tests`, { cookie: admin.cookie })).status).toBe(202)
+      const id = i % 2 === 0 ? endpoint.id : second.endpoint.id
+      expect((await t.post(`/api/webhooks/${id}/tests`, { cookie: admin.cookie })).status).toBe(202)
     }
-    const refused = await t.post(`/api/webhooks/${endpoint.id}/tests`, { cookie: admin.cookie })
-    expect(refused.status).toBe(429)
-    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+    for (const id of [endpoint.id, second.endpoint.id]) {
+      const refused = await t.post(`/api/webhooks/${id}/tests`, { cookie: admin.cookie })
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/)
+      expect((await refused.json()).error).toMatchObject({
+        code: 'rate_limited',
+        message: /10 tests a minute/,
+      })
+    }
+    const other = await adminWithWebhook()
+    expect(
+      (await t.post(`/api/webhooks/${other.endpoint.id}/tests`, { cookie: other.admin.cookie })).status,
+    ).toBe(202)
+    t.clock.advance(60_000)
+    expect((await t.post(`/api/webhooks/${endpoint.id}/tests`, { cookie: admin.cookie })).status).toBe(202)
+  })
+
+  it('tries a test send once: a failure is final, with no retry queued', async () => {
+    const failing = await startReceiver(() => 'fail')
+    try {
+      const { admin } = await organizationWithAdmin(t)
+      const created = await t.post('/api/webhooks', {
+        cookie: admin.cookie,
+        json: { url: failing.url, ...ORDERS },
+      })
+      const { endpoint } = await created.json()
+      const queued = await (
+        await t.post(`/api/webhooks/${endpoint.id}/tests`, { cookie: admin.cookie })
+      ).json()
+      t.clock.advance(24 * 60 * 60_000)
+      await t.runJobs()
+      expect(failing.received).toHaveLength(1)
+      const log = await (
+        await t.get(`/api/webhooks/${endpoint.id}/deliveries`, { cookie: admin.cookie })
+      ).json()
+      expect(log.data).toEqual([
+        expect.objectContaining({
+          id: queued.id,
+          status: 'failed',
+          nextAttemptAt: null,
+          attempts: [expect.objectContaining({ attempt: 1, statusCode: 500, nextAttemptAt: null })],
+        }),
+      ])
+      const [job] = await t.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `webhook:${queued.id}`))
+      expect(job).toMatchObject({ attempts: 1, maxAttempts: 1 })
+      expect(job!.doneAt).not.toBeNull()
+    } finally {
+      await failing.close()
+    }
+  })
+
+  it(`holds at most ${WEBHOOK_ENDPOINTS_MAX} webhooks per organization (409 beyond), even asked at once`, async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const create = (n: number) =>
+      t.post('/api/webhooks', {
+        cookie: admin.cookie,
+        json: { url: `https://hooks.example.com/${n}`, ...ORDERS },
+      })
+    const ids: string[] = []
+    for (let n = 0; n < WEBHOOK_ENDPOINTS_MAX - 2; n += 1) {
+      const created = await create(n)
+      expect(created.status).toBe(201)
+      ids.push((await created.json()).endpoint.id)
+    }
+    const atOnce = await Promise.all([1, 2, 3, 4].map((n) => create(100 + n)))
+    expect(atOnce.map((response) => response.status).sort()).toEqual([201, 201, 409, 409])
+    const refused = await create(200)
+    expect(refused.status).toBe(409)
+    expect((await refused.json()).error).toMatchObject({
+      code: 'webhook_limit_reached',
+      message: expect.stringContaining(`${WEBHOOK_ENDPOINTS_MAX} webhooks`),
+    })
+    const list = await (await t.get('/api/webhooks', { cookie: admin.cookie })).json()
+    expect(list.data).toHaveLength(WEBHOOK_ENDPOINTS_MAX)
+
+    // Another organization has its own ten; a deleted webhook frees a place.
+    const other = await organizationWithAdmin(t)
+    const elsewhere = await t.post('/api/webhooks', {
+      cookie: other.admin.cookie,
+      json: { url: 'https://hooks.example.com/other', ...ORDERS },
+    })
+    expect(elsewhere.status).toBe(201)
+    expect((await t.delete(`/api/webhooks/${ids[0]}`, { cookie: admin.cookie })).status).toBe(204)
+    expect((await create(300)).status).toBe(201)
   })
 
   it('rotates the secret: the new one is answered once and signs from then on, the old one no more', async () => {
@@ -209,7 +298,7 @@ describe('/api/webhooks', () => {
   })
 })
 
-describe('private targets refused (WEBHOOK_ALLOW_PRIVATE_TARGETS=false, the production default)', () => {
+describe('private targets refused (WEBHOOK_ALLOW_PRIVATE_TARGETS unset or false, the default)', () => {
   let strict: TestApp
   beforeAll(async () => {
     strict = await createTestApp({ config: { webhookAllowPrivateTargets: false } })
@@ -258,6 +347,84 @@ describe('private targets refused (WEBHOOK_ALLOW_PRIVATE_TARGETS=false, the prod
       .select()
       .from(webhookAttempts)
       .where(eq(webhookAttempts.deliveryId, delivery!.id))
-    expect(attempt).toMatchObject({ error: 'target_refused', statusCode: null })
+    expect(attempt).toMatchObject({ error: 'connection_failed', statusCode: null })
+  })
+
+  it('answers a name inside the network as one that does not exist: the log does not tell them apart', async () => {
+    const { organization, admin } = await organizationWithAdmin(strict)
+    const logOf = async (url: string) => {
+      const [row] = await strict.db
+        .insert(webhookEndpoints)
+        .values({
+          organizationId: organization.id,
+          url,
+          eventTypes: ['order.status_changed'],
+          secretBox: sealSecret(strict.deps.secret, 'whsec_test'),
+          secretHint: '…test',
+          createdAt: strict.clock.now(),
+          updatedAt: strict.clock.now(),
+        })
+        .returning()
+      const test = await strict.post(`/api/webhooks/${row!.id}/tests`, { cookie: admin.cookie })
+      expect(test.status).toBe(202)
+      await strict.runJobs()
+      const log = await (
+        await strict.get(`/api/webhooks/${row!.id}/deliveries`, { cookie: admin.cookie })
+      ).json()
+      const [delivery] = log.data
+      return {
+        status: delivery.status,
+        attempts: delivery.attempts.map(
+          ({ durationMs, startedAt, ...rest }: Record<string, unknown>) => rest,
+        ),
+      }
+    }
+    const inside = await logOf('https://localhost:9/hook')
+    const nowhere = await logOf('https://no-such-host.invalid/hook')
+    expect(inside).toEqual(nowhere)
+    expect(inside).toEqual({
+      status: 'failed',
+      attempts: [{ attempt: 1, statusCode: null, error: 'connection_failed', nextAttemptAt: null }],
+    })
+  })
+
+  it('answers an attempt logged as target_refused before as a failed connection', async () => {
+    const { organization, admin } = await organizationWithAdmin(strict)
+    const [endpoint] = await strict.db
+      .insert(webhookEndpoints)
+      .values({
+        organizationId: organization.id,
+        url: 'https://hooks.example.com/in',
+        eventTypes: ['order.status_changed'],
+        secretBox: sealSecret(strict.deps.secret, 'whsec_test'),
+        secretHint: '…test',
+        createdAt: strict.clock.now(),
+        updatedAt: strict.clock.now(),
+      })
+      .returning()
+    const [delivery] = await strict.db
+      .insert(webhookDeliveries)
+      .values({
+        endpointId: endpoint!.id,
+        organizationId: organization.id,
+        eventId: crypto.randomUUID(),
+        eventType: 'order.status_changed',
+        body: '{}',
+        status: 'failed',
+        attempts: 1,
+        createdAt: strict.clock.now(),
+      })
+      .returning()
+    await strict.db.insert(webhookAttempts).values({
+      deliveryId: delivery!.id,
+      attempt: 1,
+      startedAt: strict.clock.now(),
+      durationMs: 0,
+      error: 'target_refused',
+    })
+    const log = await (
+      await strict.get(`/api/webhooks/${endpoint!.id}/deliveries`, { cookie: admin.cookie })
+    ).json()
+    expect(log.data[0].attempts[0]).toMatchObject({ error: 'connection_failed', statusCode: null })
   })
 })
