@@ -26,7 +26,8 @@ export function SelectField({
 }: SelectFieldProps) {
   const id = useId()
   return (
-    <div className="flex flex-col gap-1.5">
+    // Never wider than its container: on a phone, a long option shrinks the field instead of widening the page.
+    <div className="flex min-w-0 max-w-full flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
         {label}
       </label>
@@ -38,7 +39,7 @@ export function SelectField({
         aria-invalid={error ? true : undefined}
         aria-describedby={error || description ? `${id}-help` : undefined}
         onChange={(event) => onChange(event.target.value)}
-        className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600 disabled:bg-slate-100"
+        className="min-h-11 max-w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600 disabled:bg-slate-100"
       >
         {options.map((option) => (
           <option key={option.value} value={option.value}>

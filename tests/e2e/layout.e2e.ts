@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrganization } from '../../server/modules/organizations/service.ts'
 import { signInUser } from '../../server/modules/users/service.ts'
@@ -5,15 +6,34 @@ import { type Stack, startStack } from './harness.ts'
 
 let stack: Stack
 const ADMIN = 'louise.layout@example.com'
+/** A tag of the organization, on a key: its page shows the keychain and the reprint panel. */
+let tagPublicId: string
 
 beforeAll(async () => {
   stack = await startStack()
   const admin = await signInUser(stack.deps, ADMIN, 'fr')
-  await createOrganization(stack.deps, admin, {
+  const organization = await createOrganization(stack.deps, admin, {
     name: 'Agence du Canal',
     address: { line1: '8 quai de Jemmapes', city: 'Paris', postalCode: '75010', country: 'FR' },
   })
+  const [tag] = await stack.createTags(organization.id, { alphaCode: 'CAN', count: 3, name: 'Cave' })
+  await stack.createKeychainWithTag(organization.id, 'Local vélos', tag!.id)
+  tagPublicId = tag!.publicId
 })
+
+/** How wide the page is against the screen, and the elements that stick out on the right (to name the culprit). */
+function sidewaysScroll(page: Page) {
+  return page.evaluate(() => {
+    const client = document.documentElement.clientWidth
+    const beyond = [...document.body.querySelectorAll<HTMLElement>('*')]
+      .filter((element) => element.getBoundingClientRect().right > client + 0.5)
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}${element.getAttribute('name') ? `[name=${element.getAttribute('name')}]` : ''}`,
+      )
+    return { scroll: document.documentElement.scrollWidth, client, beyond: beyond.slice(0, 5) }
+  })
+}
 
 afterAll(async () => {
   await stack?.stop()
@@ -31,16 +51,40 @@ describe('layout on a phone and on a laptop', () => {
       const page = await context.newPage()
       await page.goto(path)
       await page.getByRole('heading', { level: 1 }).waitFor()
-      const widths = await page.evaluate(() => ({
-        scroll: document.documentElement.scrollWidth,
-        client: document.documentElement.clientWidth,
-      }))
-      expect(widths.scroll).toBeLessThanOrEqual(widths.client)
+      const widths = await sidewaysScroll(page)
+      expect(widths.scroll, widths.beyond.join(', ')).toBeLessThanOrEqual(widths.client)
       expect(await page.title()).toBe(title)
     } finally {
       await context.close()
     }
   })
+
+  it.each([
+    ['fr', '/app', "Format d'étiquette"],
+    ['en', '/en/app', 'Label format'],
+  ] as const)(
+    'in %s, the tag list and a tag’s page with their reprint panel fit a 360 px screen',
+    async (locale, home, format) => {
+      const context = await stack.newPhoneContext()
+      try {
+        const page = await context.newPage()
+        await stack.signInByCode(page, ADMIN, locale)
+        await page.waitForURL((url) => url.pathname === home)
+        const prefix = locale === 'fr' ? '' : '/en'
+        for (const path of [`${prefix}/app/tags`, `${prefix}/tags/${tagPublicId}`]) {
+          await page.goto(path)
+          // The reprint panel, with its label format select, is on both screens without a click.
+          await page.getByLabel(format).waitFor()
+          const widths = await sidewaysScroll(page)
+          expect
+            .soft(widths.scroll, `${path}: ${widths.beyond.join(', ')}`)
+            .toBeLessThanOrEqual(widths.client)
+        }
+      } finally {
+        await context.close()
+      }
+    },
+  )
 
   it('installs in the page’s language: the English pages link an English manifest and remember English', async () => {
     const context = await stack.browser.newContext({ baseURL: stack.baseUrl })

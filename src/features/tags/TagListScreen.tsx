@@ -41,7 +41,7 @@ export function TagListScreen({
       <PageHeader title={<Trans>Tags</Trans>} />
       <div className="mb-4 flex flex-wrap items-end gap-x-4 gap-y-2">
         <form
-          className="flex items-end gap-2"
+          className="flex flex-wrap items-end gap-2"
           onSubmit={(event) => {
             event.preventDefault()
             setQ(draft.trim())
