@@ -4,8 +4,8 @@ import { isWebhookUrl, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../
 import { useCreateWebhook } from '../../api/webhooks.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
-import { useFailureToast } from '../../ui/failure-toast.ts'
 import { TextField } from '../../ui/TextField.tsx'
+import { useWebhookFailureToast } from './failure.ts'
 import { WEBHOOK_EVENT_LABELS } from './labels.ts'
 
 /** Subscribes a URL to events; the secret the server answers goes up to the screen, to be shown once. */
@@ -18,7 +18,7 @@ export function NewWebhookForm({
 }) {
   const { t, i18n } = useLingui()
   const create = useCreateWebhook(organizationId)
-  const failed = useFailureToast()
+  const failed = useWebhookFailureToast()
   const [url, setUrl] = useState('')
   const [description, setDescription] = useState('')
   const [types, setTypes] = useState<WebhookEventType[]>([...WEBHOOK_EVENT_TYPES])

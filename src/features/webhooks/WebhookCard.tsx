@@ -11,8 +11,8 @@ import { Badge } from '../../ui/Badge.tsx'
 import { Button } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
-import { useFailureToast } from '../../ui/failure-toast.ts'
 import { toasts } from '../../ui/toast/store.ts'
+import { useWebhookFailureToast } from './failure.ts'
 import { WEBHOOK_EVENT_LABELS } from './labels.ts'
 
 /** The log loads when first shown, not with the screen. */
@@ -31,7 +31,7 @@ export function WebhookCard({
   onSecret: (secret: string) => void
 }) {
   const { t, i18n } = useLingui()
-  const failed = useFailureToast()
+  const failed = useWebhookFailureToast()
   const update = useUpdateWebhook(organizationId)
   const remove = useDeleteWebhook(organizationId)
   const rotate = useRotateWebhookSecret(organizationId)
@@ -45,7 +45,7 @@ export function WebhookCard({
         setShowLog(true)
         toasts.add({ severity: 'success', summary: t`A test event is on its way.`, life: 4000 })
       },
-      onError: (error) => failed(t`The test could not be sent.`, error),
+      onError: (error) => failed(t`The test could not be sent.`, error, 'test'),
     })
   const toggle = () =>
     update.mutate(

@@ -25,12 +25,11 @@ export const DELIVERY_STATUS_TONES: Record<WebhookDeliveryStatus, BadgeTone> = {
   failed: 'danger',
 }
 
-/** Why an attempt failed, as the server logs it (server/modules/webhooks/send.ts). */
+/** Why an attempt failed, as the server logs it (server/modules/webhooks/send.ts; a refused private address is a failed connection). */
 export const ATTEMPT_ERROR_LABELS: Record<string, MessageDescriptor> = {
   http_status: msg`Error answer`,
   redirect: msg`Redirect (not followed)`,
   timeout: msg`No answer in time`,
-  target_refused: msg`Private address refused`,
   connection_failed: msg`Connection failed`,
   secret_unreadable: msg`Secret unreadable: rotate it`,
   endpoint_disabled: msg`Webhook disabled`,
