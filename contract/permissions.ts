@@ -91,23 +91,59 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 /** What platform operators may do on top of their memberships: move every order through production. */
 export const OPERATOR_PERMISSIONS: readonly Permission[] = ['manage__order', 'export__tag']
 
-const computePermissions = (role: Role | null, isOperator: boolean): readonly Permission[] => {
+/**
+ * What no API token may do, personal or organization, whatever its role: each of these makes a person, a
+ * credential or a flow of the organization's data that outlives the token, so a signed-in person does it.
+ * - `create__member`, `update__member`, `delete__member`: inviting, changing a role (making an ADMIN included),
+ *   disabling or removing a member;
+ * - `update__organization`, `delete__organization`: the organization itself, whose settings include its API
+ *   tokens (the token routes also take a session only);
+ * - `manage__webhook`: outgoing webhooks, their destinations and signing secrets (reading them included: they
+ *   are one permission).
+ * The access layer refuses them to any token on every route (403 `forbidden`), and a token's profile omits
+ * them. A person's own routes that make a credential (calendar feeds, tokens) take a session only instead.
+ */
+export const WITHHELD_FROM_TOKENS: readonly Permission[] = [
+  'create__member',
+  'update__member',
+  'delete__member',
+  'update__organization',
+  'delete__organization',
+  'manage__webhook',
+]
+
+/** How the caller authenticated: a signed-in session, or an API token (which never holds `WITHHELD_FROM_TOKENS`). */
+export type Credential = 'session' | 'token'
+
+const computePermissions = (role: Role | null, isOperator: boolean, credential: Credential) => {
   const own = role ? ROLE_PERMISSIONS[role] : []
-  return Object.freeze([...new Set([...own, ...(isOperator ? OPERATOR_PERMISSIONS : [])])].sort())
+  const all = new Set([...own, ...(isOperator ? OPERATOR_PERMISSIONS : [])])
+  if (credential === 'token') for (const withheld of WITHHELD_FROM_TOKENS) all.delete(withheld)
+  return Object.freeze([...all].sort())
 }
 
-/** Every (role, operator) pair's list, computed once: the server asks on every request. */
+/** Every (role, operator, credential) triple's list, computed once: the server asks on every request. */
 const PERMISSION_LISTS = new Map(
   [...ROLES, null].flatMap((role) =>
-    [false, true].map(
-      (isOperator) => [`${role}|${isOperator}`, computePermissions(role, isOperator)] as const,
+    [false, true].flatMap((isOperator) =>
+      (['session', 'token'] as const).map(
+        (credential) =>
+          [`${role}|${isOperator}|${credential}`, computePermissions(role, isOperator, credential)] as const,
+      ),
     ),
   ),
 )
 
-/** The permissions of a role (null: none), plus the operator's own; sorted, the same frozen array each time. */
-export function permissionsFor(role: Role | null, isOperator = false): readonly Permission[] {
-  return PERMISSION_LISTS.get(`${role}|${isOperator}`)!
+/**
+ * The permissions of a role (null: none), plus the operator's own, less what tokens may not do when the
+ * caller came with one; sorted, the same frozen array each time.
+ */
+export function permissionsFor(
+  role: Role | null,
+  isOperator = false,
+  credential: Credential = 'session',
+): readonly Permission[] {
+  return PERMISSION_LISTS.get(`${role}|${isOperator}|${credential}`)!
 }
 
 export function hasPermission(granted: Iterable<string>, action: Action, subject: Subject): boolean {

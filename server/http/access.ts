@@ -1,5 +1,11 @@
 import { ErrorCode } from '../../contract/errors.ts'
-import { type Permission, permissionsFor, type Role } from '../../contract/permissions.ts'
+import {
+  type Credential,
+  type Permission,
+  permissionsFor,
+  type Role,
+  WITHHELD_FROM_TOKENS,
+} from '../../contract/permissions.ts'
 import type { Db } from '../db/client.ts'
 import type { CurrentSession } from './env.ts'
 import { ApiError, forbidden, notFound, unauthenticated } from './errors.ts'
@@ -23,7 +29,9 @@ import { memberRole } from './member-role.ts'
  *
  * API tokens: a personal token passes as its user's session would. An organization token passes organization
  * declarations only, in its own organization (another one named in the path answers 404), with the role it
- * was given; `'signedIn'` and `'operator'` routes answer it 403 (they are a person's).
+ * was given; `'signedIn'` and `'operator'` routes answer it 403 (they are a person's). No token, of either kind,
+ * passes a declaration of a permission in `WITHHELD_FROM_TOKENS` (403, after the 404 of another organization),
+ * whatever its role: checked here, so a new route that manages members or webhooks cannot forget it.
  */
 export type Access = 'public' | 'signedIn' | 'operator' | OrganizationAccess
 export type OrganizationAccess = {
@@ -59,6 +67,21 @@ export const noOrganizationSelected = () =>
 export const organizationTokenRefused = () =>
   new ApiError(403, ErrorCode.forbidden, "An organization API token calls its organization's routes only.")
 
+/** A permission no token holds (`WITHHELD_FROM_TOKENS`), asked by a caller with one whose role has it. */
+export const withheldFromTokens = () =>
+  new ApiError(
+    403,
+    ErrorCode.forbidden,
+    'An API token may not manage members, webhooks, API tokens or the organization itself: a signed-in person does it.',
+  )
+
+/** How the caller authenticated: what the permission lists subtract for tokens. */
+export const credentialOf = (session: Pick<CurrentSession, 'token'>): Credential =>
+  session.token ? 'token' : 'session'
+
+const isWithheldFrom = (session: CurrentSession, permission: Permission) =>
+  session.token !== undefined && WITHHELD_FROM_TOKENS.includes(permission)
+
 /** A route that takes a session cookie only (managing API tokens): 403 to any API token. */
 export const apiTokenRefused = () =>
   new ApiError(403, ErrorCode.forbidden, 'This route takes a signed-in session, not an API token.')
@@ -89,7 +112,8 @@ export async function resolveAccess(
     if (!operator) throw forbidden()
     return null
   }
-  if (access.operators && operator) {
+  // A token does not pass as an operator what no token may do: the organization's own answer (403/404) stands.
+  if (access.operators && operator && !isWithheldFrom(session, access.permission)) {
     try {
       return await organizationScope(db, access, session, params)
     } catch (error) {
@@ -123,7 +147,8 @@ async function organizationScope(
       ? session.selectedRole
       : await memberRole(db, session.user.id, organizationId)
   if (!role) throw access.organization === 'path' ? notFound('No such organization.') : forbidden()
-  const permissions = permissionsFor(role)
+  if (isWithheldFrom(session, access.permission)) throw withheldFromTokens()
+  const permissions = permissionsFor(role, false, credentialOf(session))
   if (!permissions.includes(access.permission)) throw forbidden()
   return { organizationId, role, permissions }
 }
@@ -149,5 +174,7 @@ function describeTokens(access: Access, credentials?: 'session'): string {
   if (credentials === 'session') return 'A session only: API tokens are refused (403).'
   if (access === 'signedIn' || access === 'operator')
     return 'A session or a personal API token; organization tokens are refused (403).'
+  if (WITHHELD_FROM_TOKENS.includes(access.permission))
+    return `A session only: \`${access.permission}\` is never an API token's (403).`
   return 'A session, a personal API token (as its user), or an organization token of that organization (with its role).'
 }

@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ROLE_PERMISSIONS, ROLES, type Role } from '../../contract/permissions.ts'
+import {
+  type Credential,
+  permissionsFor,
+  ROLES,
+  type Role,
+  WITHHELD_FROM_TOKENS,
+} from '../../contract/permissions.ts'
 import { createApp } from '../app.ts'
 import type { Database } from '../db/client.ts'
 import { apiTokens } from '../db/schema.ts'
@@ -53,17 +59,24 @@ function successStatus(route: RouteSpec): number {
 /**
  * What the declaration promises: 401 signed out, 403 without the permission (or not an operator), 404 for a
  * foreign resource; an operator passes operator declarations for any organization, and is a MEMBER otherwise.
+ * With a token, the role's permissions lack `WITHHELD_FROM_TOKENS`, and an operator does not pass those.
  */
-function expectedStatus(route: RouteSpec, caller: Caller, target: 'own' | 'foreign'): number {
+function expectedStatus(
+  route: RouteSpec,
+  caller: Caller,
+  target: 'own' | 'foreign',
+  credential: Credential = 'session',
+): number {
   const { access } = route
   const success = successStatus(route)
   if (access === 'public') return success
   if (caller === 'signed out') return 401
   if (access === 'operator') return caller === 'operator' ? success : 403
   if (access === 'signedIn') return target === 'foreign' ? 404 : success
-  if (access.operators && caller === 'operator') return success
+  const withheld = credential === 'token' && WITHHELD_FROM_TOKENS.includes(access.permission)
+  if (access.operators && caller === 'operator' && !withheld) return success
   const role = caller === 'operator' ? 'MEMBER' : caller
-  const permitted = ROLE_PERMISSIONS[role].includes(access.permission)
+  const permitted = permissionsFor(role, false, credential).includes(access.permission)
   if (access.organization === 'path' && target === 'foreign') return 404
   if (!permitted) return 403
   return target === 'foreign' ? 404 : success
@@ -88,16 +101,36 @@ const TOKEN_CALLERS: Record<string, TokenCaller> = Object.fromEntries([
 
 /**
  * A token caller gets what a session caller of its role gets, except: routes that take a session only (the
- * token routes) answer 403; an organization token answers 403 on a person's routes (`signedIn`, `operator`)
- * and is never an operator; a revoked or expired token answers 401 everywhere.
+ * token routes, making a calendar feed) answer 403; no token passes a permission of `WITHHELD_FROM_TOKENS`
+ * (403 in its own organization, the 404 of a foreign one first); an organization token answers 403 on a
+ * person's routes (`signedIn`, `operator`) and is never an operator; a revoked or expired token answers 401
+ * everywhere.
  */
 function expectedTokenStatus(route: RouteSpec, caller: TokenCaller, target: 'own' | 'foreign'): number {
   if (caller.via === 'revoked' || caller.via === 'expired') return 401
   if (route.credentials === 'session') return 403
-  if (caller.via === 'personal') return expectedStatus(route, caller.role, target)
+  if (caller.via === 'personal') return expectedStatus(route, caller.role, target, 'token')
   if (route.access === 'signedIn' || route.access === 'operator') return 403
-  return expectedStatus(route, caller.role, target)
+  return expectedStatus(route, caller.role, target, 'token')
 }
+
+/**
+ * The person's routes that change something and that a personal token may call: each was judged to make no
+ * credential and no power that outlives the token. A new one must be added here, or take a session only.
+ */
+const PERSON_WRITES_OPEN_TO_TOKENS = [
+  // A new organization of the token's own user: nobody else gains anything, and its members and webhooks
+  // are still managed from a session.
+  'POST /organizations',
+  'PATCH /organizations/default',
+  // Names, phone, language, reminders and theme; never the e-mail address the account signs in with.
+  'PATCH /profile',
+  // The recipient's own moves on a transfer addressed to them.
+  'POST /transfers/:id/pickups',
+  'POST /transfers/:id/extensions',
+  // Ending a credential, never making one.
+  'DELETE /calendar-feeds/:id',
+]
 
 const t = setupTestApp({ config: { operatorEmails: [MATRIX_OPERATOR], ...MATRIX_STRIPE } })
 let world: World
@@ -160,6 +193,15 @@ async function send(route: RouteSpec, caller: Caller | string, target: 'own' | '
 }
 
 describe('the route table', () => {
+  it('lets API tokens make no credential on a person’s routes: each write there takes a session, or is judged open', () => {
+    const personWrites = routes
+      .filter(
+        (route) => route.access === 'signedIn' && route.method !== 'get' && route.credentials !== 'session',
+      )
+      .map(keyOf)
+    expect(personWrites.filter((key) => !PERSON_WRITES_OPEN_TO_TOKENS.includes(key))).toEqual([])
+  })
+
   it('has a fixture for every registered route, and none for a route that does not exist', () => {
     const registered = routes.map(keyOf).sort()
     expect(
@@ -210,10 +252,12 @@ describe.each(routes.map((route) => [keyOf(route), route] as const))('%s with an
       for (const target of targets) {
         const result = await send(route, name, target)
         if (!result) continue
+        const expected = expectedTokenStatus(route, caller, target)
         expect(
           result.status,
           `${key} with a ${name}, ${target} organization: ${result.body.slice(0, 200)}`,
-        ).toBe(expectedTokenStatus(route, caller, target))
+        ).toBe(expected)
+        if (expected === 403) expect(JSON.parse(result.body).error.code, key).toBe('forbidden')
       }
     },
   )

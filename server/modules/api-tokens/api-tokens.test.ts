@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { CreatedApiToken } from '../../../contract/api-tokens.ts'
-import { apiTokens, memberships, rateLimits } from '../../db/schema.ts'
+import { WITHHELD_FROM_TOKENS } from '../../../contract/permissions.ts'
+import { apiTokens, calendarFeeds, memberships, rateLimits, webhookEndpoints } from '../../db/schema.ts'
 import { addMember, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch, type TestApp } from '../../test/harness.ts'
 import { API_TOKEN_RATE_LIMIT, rateLimitKeyOf } from './resolve.ts'
@@ -240,5 +241,129 @@ describe('organization API tokens', () => {
     expect((await t.get('/api/keychains', { headers: bearer(token) })).status).toBe(200)
     await t.db.update(memberships).set({ role: 'MANAGER' }).where(eq(memberships.userId, admin.id))
     expect((await t.get('/api/keychains', { headers: bearer(token) })).status).toBe(401)
+  })
+})
+
+describe('what no API token may do', () => {
+  const refusedAsToken = async (response: Response) => {
+    expect(response.status).toBe(403)
+    const { error } = await response.json()
+    expect(error.code).toBe('forbidden')
+    expect(error.message).toMatch(/API token may not manage members/)
+  }
+
+  it('makes, promotes or disables no member, and manages no webhook, even as an ADMIN', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    const robot = await organizationToken(t, admin.cookie, organization.id, 'ADMIN')
+    const personal = await personalToken(t, admin.cookie)
+    for (const token of [robot.token, personal.token]) {
+      const as = { headers: bearer(token), origin: null }
+      await refusedAsToken(
+        await t.post(`/api/organizations/${organization.id}/users`, {
+          ...as,
+          json: { email: 'new-admin@example.test', role: 'ADMIN' },
+        }),
+      )
+      await refusedAsToken(await t.patch(`/api/users/${member.id}`, { ...as, json: { role: 'ADMIN' } }))
+      await refusedAsToken(await t.patch(`/api/users/${member.id}`, { ...as, json: { status: 'DISABLED' } }))
+      await refusedAsToken(
+        await t.post('/api/webhooks', {
+          ...as,
+          json: { url: 'https://hooks.example.test/in', eventTypes: ['transfer.authorized'] },
+        }),
+      )
+      await refusedAsToken(await t.get('/api/webhooks', as))
+      // What the role may do otherwise still works: reading the members.
+      expect((await t.get('/api/users', as)).status).toBe(200)
+    }
+    const rows = await t.db.select().from(memberships).where(eq(memberships.organizationId, organization.id))
+    expect(rows.map((row) => row.role).sort()).toEqual(['ADMIN', 'MEMBER'])
+    expect(rows.every((row) => row.status !== 'DISABLED')).toBe(true)
+    expect(
+      await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organization.id)),
+    ).toEqual([])
+    // The same admin, signed in, may.
+    expect(
+      (await t.patch(`/api/users/${member.id}`, { cookie: admin.cookie, json: { role: 'MANAGER' } })).status,
+    ).toBe(200)
+  })
+
+  it('shows a personal token the permissions it has: its user’s, less what no token may do', async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const { token } = await personalToken(t, admin.cookie)
+    const asSession = (await (await t.get('/api/profile', { cookie: admin.cookie })).json()).permissions
+    const asToken = (await (await t.get('/api/profile', { headers: bearer(token) })).json()).permissions
+    expect(asSession).toEqual(expect.arrayContaining([...WITHHELD_FROM_TOKENS]))
+    expect(asToken).toEqual(asSession.filter((each: string) => !WITHHELD_FROM_TOKENS.some((w) => w === each)))
+    const updated = await t.patch('/api/profile', { headers: bearer(token), json: { firstName: 'Ada' } })
+    expect((await updated.json()).permissions).toEqual(asToken)
+  })
+
+  it('makes no calendar feed: its address would outlive the token', async () => {
+    const { admin } = await organizationWithAdmin(t)
+    const { token, apiToken } = await personalToken(t, admin.cookie)
+    for (const scope of ['personal', 'organization']) {
+      const made = await t.post('/api/calendar-feeds', { headers: bearer(token), json: { scope } })
+      expect(made.status).toBe(403)
+      expect((await made.json()).error.code).toBe('forbidden')
+    }
+    expect(await t.db.select().from(calendarFeeds).where(eq(calendarFeeds.userId, admin.id))).toEqual([])
+    // Listing one's feeds stays open; the token's revocation leaves nothing behind to revoke.
+    expect((await t.get('/api/calendar-feeds', { headers: bearer(token) })).status).toBe(200)
+    expect((await t.delete(`/api/api-tokens/${apiToken.id}`, { cookie: admin.cookie })).status).toBe(204)
+  })
+})
+
+describe('an organization token whose creator stopped being an admin', () => {
+  it('stays revoked when they are made admin again, even if it was not used in between', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const other = await signedInMember(t, organization.id, 'ADMIN')
+    const { token } = await organizationToken(t, admin.cookie, organization.id, 'MANAGER')
+    expect((await t.get('/api/keychains', { headers: bearer(token) })).status).toBe(200)
+    for (const update of [{ role: 'MANAGER' }, { role: 'ADMIN' }]) {
+      const changed = await t.patch(`/api/users/${admin.id}`, { cookie: other.cookie, json: update })
+      expect(changed.status).toBe(200)
+    }
+    expect((await t.get('/api/keychains', { headers: bearer(token) })).status).toBe(401)
+    const list = await t.get(`/api/organizations/${organization.id}/api-tokens`, { cookie: admin.cookie })
+    expect((await list.json()).data).toEqual([])
+  })
+
+  it('stays revoked when they are disabled and enabled again', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const other = await signedInMember(t, organization.id, 'ADMIN')
+    const { token } = await organizationToken(t, admin.cookie, organization.id, 'MEMBER')
+    for (const status of ['DISABLED', 'ACTIVE']) {
+      const changed = await t.patch(`/api/users/${admin.id}`, { cookie: other.cookie, json: { status } })
+      expect(changed.status).toBe(200)
+    }
+    expect((await t.get('/api/keychains', { headers: bearer(token) })).status).toBe(401)
+  })
+
+  it('is revoked by its first refused request when the role changed some other way', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const { token, apiToken } = await organizationToken(t, admin.cookie, organization.id, 'MANAGER')
+    const ofAdmin = and(eq(memberships.userId, admin.id), eq(memberships.organizationId, organization.id))
+    await t.db.update(memberships).set({ role: 'MANAGER' }).where(ofAdmin)
+    expect((await t.get('/api/keychains', { headers: bearer(token) })).status).toBe(401)
+    await t.db.update(memberships).set({ role: 'ADMIN' }).where(ofAdmin)
+    expect((await t.get('/api/keychains', { headers: bearer(token) })).status).toBe(401)
+    const [row] = await t.db.select().from(apiTokens).where(eq(apiTokens.id, apiToken.id))
+    expect(row!.revokedAt).toEqual(t.clock.now())
+  })
+
+  it('leaves the tokens of the other admins, and the demoted one’s personal tokens, working', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const other = await signedInMember(t, organization.id, 'ADMIN')
+    const kept = await organizationToken(t, other.cookie, organization.id, 'MEMBER')
+    const personal = await personalToken(t, admin.cookie)
+    const changed = await t.patch(`/api/users/${admin.id}`, {
+      cookie: other.cookie,
+      json: { role: 'MANAGER' },
+    })
+    expect(changed.status).toBe(200)
+    expect((await t.get('/api/keychains', { headers: bearer(kept.token) })).status).toBe(200)
+    expect((await t.get('/api/keychains', { headers: bearer(personal.token) })).status).toBe(200)
   })
 })

@@ -7,6 +7,7 @@ import { ApiError } from '../../http/errors.ts'
 import { hitRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
 import { sameHash } from '../auth/secrets.ts'
 import { apiTokenHash, prefixOf } from './secrets.ts'
+import { revokeTokensOfFormerAdmin } from './service.ts'
 
 /** Requests per token and minute, counted in the database (so across every API process). */
 export const API_TOKEN_RATE_LIMIT: RateLimitPolicy = { limit: 600, windowMs: 60_000 }
@@ -19,8 +20,8 @@ export const rateLimitKeyOf = (tokenId: string) => `api-token:${tokenId}`
 
 /**
  * The caller behind a bearer token, as the session middleware gives it to the routes, or null when the token
- * is unknown, revoked, expired, or an organization token whose creator is no longer an admin there. A valid
- * token over its rate limit throws 429.
+ * is unknown, revoked, expired, or an organization token whose creator is no longer an admin there (then it is
+ * revoked, for good: see `revokeTokensOfFormerAdmin`). A valid token over its rate limit throws 429.
  *
  * A personal token carries its user's selected organization and role there, as their session would. An
  * organization token carries its own organization as the selected one and the role chosen at creation.
@@ -49,7 +50,14 @@ export async function resolveApiToken(deps: Deps, token: string): Promise<Curren
   if (!row || !sameHash(row.token.secretHash, apiTokenHash(deps.secret, token))) return null
   const { token: stored } = row
   if (stored.revokedAt || (stored.expiresAt && stored.expiresAt <= now)) return null
-  if (stored.kind === 'organization' && row.memberRole !== 'ADMIN') return null
+  if (stored.kind === 'organization' && row.memberRole !== 'ADMIN') {
+    await revokeTokensOfFormerAdmin(
+      db,
+      { userId: stored.userId, organizationId: stored.organizationId! },
+      now,
+    )
+    return null
+  }
 
   const limit = await hitRateLimit(db, rateLimitKeyOf(stored.id), API_TOKEN_RATE_LIMIT, now)
   if (limit.limited) {

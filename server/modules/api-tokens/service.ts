@@ -2,6 +2,7 @@ import { aliasedTable, and, desc, eq, isNull } from 'drizzle-orm'
 import type { ApiToken, ApiTokenKind, CreatedApiToken } from '../../../contract/api-tokens.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Role } from '../../../contract/permissions.ts'
+import type { Db } from '../../db/client.ts'
 import { type ApiTokenRow, apiTokens, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
@@ -103,4 +104,28 @@ export async function revokeApiToken(
     .where(and(eq(apiTokens.id, id), scope, isNull(apiTokens.revokedAt)))
     .returning({ id: apiTokens.id })
   if (revoked.length === 0) throw notFound('No such API token.')
+}
+
+/**
+ * An organization token works while its creator is an ADMIN there; once they are not (demoted, disabled), their
+ * tokens of that organization are revoked for good, so making them ADMIN again does not bring a token back
+ * that its organization may have forgotten. Called in the transaction that takes the role away, and by the
+ * token lookup for a change made some other way.
+ */
+export async function revokeTokensOfFormerAdmin(
+  db: Db,
+  former: { userId: string; organizationId: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .update(apiTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(apiTokens.kind, 'organization'),
+        eq(apiTokens.userId, former.userId),
+        eq(apiTokens.organizationId, former.organizationId),
+        isNull(apiTokens.revokedAt),
+      ),
+    )
 }

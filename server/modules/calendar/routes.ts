@@ -26,6 +26,8 @@ export function calendarRoutes(api: ApiRouter, deps: AppDeps): void {
       summary:
         'A new calendar feed: `personal` (the transfers addressed to me) or `organization` (all transfers of the selected organization, for its admins and managers); the answer holds its address, once',
       access: 'signedIn',
+      // A feed's address is a credential that outlives any token: a signed-in person makes it.
+      credentials: 'session',
       responses: {
         201: { description: 'The feed, with its `url`' },
         403: { description: 'An organization feed asked by someone who does not authorize transfers there' },

@@ -13,6 +13,7 @@ import {
 } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
+import { revokeTokensOfFormerAdmin } from '../api-tokens/service.ts'
 import { appendEvent } from '../events/log.ts'
 import { findMembership, isOwnInvitee, toMember } from './service.ts'
 
@@ -70,7 +71,8 @@ async function assertStillAdmin(db: Db, organizationId: string, actorId: string)
  * Disabling ends the member's sessions when this was their last membership not disabled; otherwise they stay
  * signed in for their other organizations and simply lose this one (every request checks the membership).
  * Disabling an INVITED member revokes the invitation. A new role without `manage__subscription` takes the
- * PLAN lines out of the member's cart there.
+ * PLAN lines out of the member's cart there. An ADMIN demoted or disabled loses the organization's API tokens
+ * they made, for good.
  */
 export async function updateMember(
   deps: Pick<AppDeps, 'database' | 'clock'>,
@@ -133,6 +135,9 @@ export async function updateMember(
         .update(memberships)
         .set({ role, status })
         .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+      if (role !== 'ADMIN' || status === 'DISABLED') {
+        await revokeTokensOfFormerAdmin(tx, { userId, organizationId }, deps.clock.now())
+      }
     }
     if (role !== membership.role && !permissionsFor(role).includes('manage__subscription')) {
       // Only those who manage the subscription buy plans: a plan in the cart leaves with the right.

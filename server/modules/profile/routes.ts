@@ -1,5 +1,6 @@
 import { profileEndpoints } from '../../../contract/endpoints/profile.ts'
 import type { AppDeps } from '../../deps.ts'
+import { credentialOf } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { profileOf, updateProfile } from './service.ts'
 
@@ -11,7 +12,8 @@ export function profileRoutes(api: ApiRouter, deps: AppDeps): void {
       access: 'signedIn',
       responses: { 200: { description: 'The profile' } },
     },
-    async (c, { session }) => c.json(await profileOf(deps, session.user, session.selectedRole), 200),
+    async (c, { session }) =>
+      c.json(await profileOf(deps, session.user, session.selectedRole, credentialOf(session)), 200),
   )
 
   api.route(
@@ -21,6 +23,7 @@ export function profileRoutes(api: ApiRouter, deps: AppDeps): void {
       access: 'signedIn',
       responses: { 200: { description: 'The updated profile' } },
     },
-    async (c, { session, body }) => c.json(await updateProfile(deps, session.user, body), 200),
+    async (c, { session, body }) =>
+      c.json(await updateProfile(deps, session.user, body, credentialOf(session)), 200),
   )
 }

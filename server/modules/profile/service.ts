@@ -1,5 +1,5 @@
 import type { Profile, ProfileUpdate } from '../../../contract/auth.ts'
-import { permissionsFor, type Role } from '../../../contract/permissions.ts'
+import { type Credential, permissionsFor, type Role } from '../../../contract/permissions.ts'
 import type { UserRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { memberRole } from '../../http/member-role.ts'
@@ -20,9 +20,15 @@ export async function selectedRoleOf(deps: Deps, user: UserRow): Promise<Role | 
 
 /**
  * Permissions come from the membership in the selected organization (none when it is DISABLED), plus the
- * operator's own. `role`: that membership's role when the caller has it already (the session read it).
+ * operator's own, less what no API token may do when the caller came with one. `role`: that membership's role
+ * when the caller has it already (the session read it).
  */
-export async function profileOf(deps: Deps, user: UserRow, role?: Role | null): Promise<Profile> {
+export async function profileOf(
+  deps: Deps,
+  user: UserRow,
+  role?: Role | null,
+  credential: Credential = 'session',
+): Promise<Profile> {
   const operator = isOperator(deps, user.email)
   role = role === undefined ? await selectedRoleOf(deps, user) : role
   return {
@@ -36,10 +42,15 @@ export async function profileOf(deps: Deps, user: UserRow, role?: Role | null): 
     theme: user.theme,
     isOperator: operator,
     selectedOrganizationId: user.selectedOrganizationId,
-    permissions: [...permissionsFor(role, operator)],
+    permissions: [...permissionsFor(role, operator, credential)],
   }
 }
 
-export async function updateProfile(deps: Deps, user: UserRow, update: ProfileUpdate): Promise<Profile> {
-  return profileOf(deps, await updateUser(deps, user.id, update))
+export async function updateProfile(
+  deps: Deps,
+  user: UserRow,
+  update: ProfileUpdate,
+  credential: Credential = 'session',
+): Promise<Profile> {
+  return profileOf(deps, await updateUser(deps, user.id, update), undefined, credential)
 }
