@@ -4,6 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { TAG_CONFIGURATION } from '../test/fixtures.ts'
 import { setupTestApp } from '../test/harness.ts'
 import { pickup, scheduledTransfer } from '../test/transfers.ts'
+import { IMPORT_MAX_BODY_BYTES, MAX_BODY_BYTES } from './request-guards.ts'
+import { JSON_MAX_DEPTH } from './validate.ts'
 
 const t = setupTestApp()
 let world: Awaited<ReturnType<typeof scheduledTransfer>>
@@ -112,5 +114,53 @@ describe('hostile input gets a clear 4xx, never a 500', () => {
     const text = await response.text()
     expect(response.status).toBe(400)
     expect(text.length).toBeLessThan(1024)
+  })
+})
+
+describe('a JSON body nested too deep is a 400, never a 500 (issue 37)', () => {
+  const JSON_TYPE = { 'content-type': 'application/json' }
+  const arrays = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
+  const objects = (levels: number) => `${'{"a":'.repeat(levels)}null${'}'.repeat(levels)}`
+  const send = (path: string, body: string, cookie?: string) =>
+    t.post(path, { body, cookie, headers: { ...JSON_TYPE, 'idempotency-key': crypto.randomUUID() } })
+
+  async function expectTooDeep(response: Response) {
+    const text = await response.text()
+    expect(response.status, text.slice(0, 200)).toBe(400)
+    const { error } = JSON.parse(text)
+    expect(error.code).toBe('bad_request')
+    expect(error.message).toBe(
+      `The request body nests arrays and objects more than ${JSON_MAX_DEPTH} levels deep.`,
+    )
+  }
+
+  it.each([
+    ['10,000 levels of `[` (20 KB)', arrays(10_000)],
+    ['10,000 levels of objects', objects(10_000)],
+    ['as many levels as the body limit holds', arrays(MAX_BODY_BYTES / 2)],
+    ['`[` up to the body limit, never closed', '['.repeat(MAX_BODY_BYTES)],
+    ['one level too many, in a field', `{"email":${arrays(JSON_MAX_DEPTH)}}`],
+  ])('%s, signed out', async (_, body) => {
+    await expectTooDeep(await send('/api/email-tokens', body))
+  })
+
+  it('signed in, on the keychain import’s larger limit too', async () => {
+    await expectTooDeep(await send('/api/keychains', arrays(10_000), world.admin.cookie))
+    await expectTooDeep(
+      await send('/api/keychain-imports/previews', arrays(IMPORT_MAX_BODY_BYTES / 2), world.admin.cookie),
+    )
+  })
+
+  it('reads a body nested exactly to the limit, and brackets inside strings do not count', async () => {
+    // Read, then refused by the schema: an e-mail address is no array.
+    const atLimit = await send('/api/email-tokens', `{"email":${arrays(JSON_MAX_DEPTH - 1)}}`)
+    expect(atLimit.status).toBe(400)
+    expect((await atLimit.json()).error.code).toBe('validation_failed')
+    const bracketsInText = await send(
+      '/api/email-tokens',
+      JSON.stringify({ email: `\\"${'['.repeat(100)}"@example.com` }),
+    )
+    expect(bracketsInText.status).toBe(400)
+    expect((await bracketsInText.json()).error.code).toBe('validation_failed')
   })
 })

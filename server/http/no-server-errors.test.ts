@@ -1,11 +1,14 @@
 // Property-based: every operation of the API document, fed generated path parameters, query strings, headers
 // and JSON bodies (mostly well-typed, often hostile: lone surrogates, control characters, huge or impossible
-// dates, cursors holding them, wrong types), never answers 5xx. Runs on PGlite, and on PostgreSQL in CI.
+// dates, cursors holding them, wrong types; nested and sized at the edges of the limits), never answers 5xx.
+// Runs on PGlite, and on PostgreSQL in CI.
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { makeOrder, makeTags } from '../test/fixtures.ts'
 import { setupTestApp } from '../test/harness.ts'
 import { scheduledTransfer } from '../test/transfers.ts'
+import { IMPORT_MAX_BODY_BYTES, MAX_BODY_BYTES } from './request-guards.ts'
+import { JSON_MAX_DEPTH } from './validate.ts'
 
 const t = setupTestApp()
 
@@ -281,5 +284,107 @@ describe('no input makes the API answer 5xx', () => {
     expect(missing).toEqual([])
     const onlyRefused = reached.filter((line) => !/ (200|201|202|204|303|402|404|409|422)\b/.test(line))
     expect(onlyRefused.length, onlyRefused.join('\n')).toBeLessThan(operations.length / 3)
+  }, 240_000)
+})
+
+type Nesting = 'array' | 'object' | 'mixed' | 'unclosed'
+
+/** JSON text nesting `depth` levels (or, unclosed, `depth` opening brackets and nothing else). */
+function nestedText(nesting: Nesting, depth: number): string {
+  switch (nesting) {
+    case 'array':
+      return `${'['.repeat(depth)}${']'.repeat(depth)}`
+    case 'object':
+      return `${'{"a":'.repeat(depth)}null${'}'.repeat(depth)}`
+    case 'mixed':
+      return `${'[{"a":'.repeat(Math.ceil(depth / 2))}null${'}]'.repeat(Math.ceil(depth / 2))}`
+    case 'unclosed':
+      return '['.repeat(depth)
+  }
+}
+
+/** Bytes a level of each nesting takes, to fill a body up to its limit. */
+const LEVEL_BYTES: Record<Nesting, number> = { array: 2, object: 6, mixed: 4, unclosed: 1 }
+
+/**
+ * A JSON body nesting arrays and objects around the depth limit, far beyond it (the 10,000 levels that once
+ * overflowed the stack), or as deep as the body limit lets it; alone, as a field of the operation's body, or
+ * padded so the body is one byte short of its size limit, at it, or one byte over.
+ */
+function deepBodyFor(operation: Operation) {
+  const limit = operation.path.startsWith('/api/keychain-imports') ? IMPORT_MAX_BODY_BYTES : MAX_BODY_BYTES
+  const schema = (operation.spec.requestBody as Json).content as Record<string, { schema: Json }>
+  const properties = Object.keys((schema['application/json']?.schema.properties ?? {}) as Json)
+  const field = properties[0] ?? 'a'
+  const depth = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(JSON_MAX_DEPTH - 1, JSON_MAX_DEPTH, JSON_MAX_DEPTH + 1) },
+    { weight: 3, arbitrary: fc.constantFrom(10_000, 100_000) },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 20_000 }) },
+    { weight: 1, arbitrary: fc.constant('fill' as const) },
+  )
+  return fc
+    .record({
+      nesting: fc.constantFrom<Nesting>('array', 'object', 'mixed', 'unclosed'),
+      depth,
+      placement: fc.constantFrom('whole', 'field', 'padded'),
+      edge: fc.constantFrom(-1, 0, 1),
+    })
+    .map(({ nesting, depth, placement, edge }) => {
+      const fill = Math.floor((limit - 64) / LEVEL_BYTES[nesting])
+      const inner = nestedText(nesting, depth === 'fill' ? fill : depth)
+      if (placement === 'whole') return inner
+      const body = `{${JSON.stringify(field)}:${inner}}`
+      if (placement === 'field' || body.length + 16 > limit + edge) return body
+      const padding = 'x'.repeat(limit + edge - body.length - 16)
+      return `{"padding":"${padding}",${body.slice(1)}`
+    })
+}
+
+describe('no body nesting or size makes the API answer 5xx', () => {
+  it('holds for every operation that takes a body, signed in and signed out', async () => {
+    const operations = operationsOf(document).filter((operation) => operation.spec.requestBody)
+    expect(operations.length).toBeGreaterThan(30)
+    const failures: string[] = []
+    for (const operation of operations) {
+      const cookies = [
+        ...(await Promise.all(people.map(async ({ email }) => (await t.signIn(email)).cookie))),
+        '',
+      ]
+      // Path parameters from the world's ids: some name the resource, so the body is read past the access check.
+      const pathIds = fc.array(fc.constantFrom(...ids), { minLength: 3, maxLength: 3 })
+      const result = await fc.check(
+        fc.asyncProperty(
+          deepBodyFor(operation),
+          fc.constantFrom(...cookies),
+          pathIds,
+          async (body, cookie, chosen) => {
+            let next = 0
+            const path = operation.path.replace(/\{(\w+)\}/g, () => chosen[next++]!)
+            const response = await t.request(path, {
+              method: operation.method,
+              body,
+              headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+              cookie: cookie || undefined,
+            })
+            const text = await response.text()
+            if (response.status >= 500) throw new Error(`${response.status} ${text.slice(0, 200)}`)
+            const { error } = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }
+            if (
+              response.status >= 400 &&
+              (typeof error?.code !== 'string' || typeof error.message !== 'string')
+            )
+              throw new Error(`${response.status} without a code and a message: ${text.slice(0, 200)}`)
+          },
+        ),
+        { numRuns: 16, seed: 42, endOnFailure: true },
+      )
+      if (result.failed) {
+        const [body, cookie] = result.counterexample ?? []
+        failures.push(
+          `${operation.method} ${operation.path} (${cookie ? 'signed in' : 'signed out'}): ${String(result.errorInstance)}\n  body of ${String(body).length} characters: ${String(body).slice(0, 60)}…`,
+        )
+      }
+    }
+    expect(failures).toEqual([])
   }, 240_000)
 })

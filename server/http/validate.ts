@@ -62,6 +62,34 @@ function briefMessage(issue: v.BaseIssue<unknown>): string {
   return message.replace(received, `${received.slice(0, QUOTED_LIMIT)}…`)
 }
 
+/**
+ * How deep a JSON body may nest (arrays and objects): the contract's deepest body is a few levels, and any
+ * depth the parser accepts would reach every recursive walk after it (this file's checks, valibot) and
+ * overflow the stack far below the body size limit (20 KB of `[`).
+ */
+export const JSON_MAX_DEPTH = 32
+
+/**
+ * Whether a JSON text nests deeper than `max`, read before parsing it: one pass, no recursion, brackets inside
+ * strings skipped. Malformed text is left to the parser.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index)
+    if (inString) {
+      // A backslash escapes the next character (`\"` does not end the string).
+      if (char === 0x5c) index++
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) inString = true
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > max) return true
+    } else if (char === 0x5d || char === 0x7d) depth--
+  }
+  return false
+}
+
 /** Whether every string in a parsed JSON value (keys included) is well-formed UTF-16: no lone surrogate. */
 function wellFormed(value: unknown): boolean {
   if (typeof value === 'string') return value.isWellFormed()
@@ -75,6 +103,13 @@ function wellFormed(value: unknown): boolean {
 export async function readJson(c: Context): Promise<unknown> {
   const text = await c.req.text()
   if (text.trim() === '') return undefined
+  // Refused before parsing: the walks after the parser (below, the schemas) recurse once per level.
+  if (nestsDeeperThan(text, JSON_MAX_DEPTH))
+    throw new ApiError(
+      400,
+      ErrorCode.badRequest,
+      `The request body nests arrays and objects more than ${JSON_MAX_DEPTH} levels deep.`,
+    )
   let value: unknown
   try {
     value = JSON.parse(text)
