@@ -6,7 +6,9 @@ import { isRealInstant } from './scans.ts'
 /**
  * API tokens (issue 20). `personal`: acts as its user, with their role in each organization. `organization`:
  * acts in one organization only, with the role chosen at creation, on that organization's routes (a person's
- * own routes, and the routes that manage tokens, answer 403 to any token). Sent as `Authorization: Bearer`.
+ * own routes answer it 403), and is revoked for good once its creator is no longer an ADMIN there. Neither kind
+ * holds `WITHHELD_FROM_TOKENS` (members, the organization and its tokens, webhooks), nor makes a calendar feed:
+ * those answer 403 to any token. Sent as `Authorization: Bearer`.
  */
 export const API_TOKEN_KINDS = ['personal', 'organization'] as const
 export type ApiTokenKind = (typeof API_TOKEN_KINDS)[number]

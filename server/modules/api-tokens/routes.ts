@@ -85,7 +85,7 @@ export function apiTokenRoutes(api: ApiRouter, deps: AppDeps): void {
     {
       ...apiTokenEndpoints.createOrganization,
       summary:
-        'An organization API token with the role it acts with there (ADMIN at most); it works while its creator is an admin of the organization; the answer holds the token, once',
+        'An organization API token with the role it acts with there (ADMIN at most, never managing members, webhooks or tokens); it is revoked for good once its creator is no longer an admin of the organization; the answer holds the token, once',
       access: inPathOrganization('update__organization'),
       credentials: 'session',
       responses: {

@@ -37,8 +37,9 @@ export default function OrganizationTokensCard({ organizationId }: { organizatio
       </h2>
       <p className="text-sm text-slate-600">
         <Trans>
-          A program holding one of these tokens acts in this organization only, with the role chosen here. A
-          token stops working if the administrator who made it is no longer one.
+          A program holding one of these tokens acts in this organization only, with the role chosen here, but
+          never manages members, webhooks or tokens. A token is revoked for good once the administrator who
+          made it is no longer one.
         </Trans>{' '}
         <a className="underline" href={`${API_BASE_URL}/docs`}>
           <Trans>API documentation</Trans>

@@ -33,8 +33,9 @@ export default function PersonalTokensCard() {
       </h2>
       <p className="text-sm text-slate-600">
         <Trans>
-          A program holding one of these tokens acts as you, with your role in each organization. Keep them
-          secret, and revoke one as soon as it may have leaked.
+          A program holding one of these tokens acts as you, with your role in each organization, but never
+          manages members, webhooks, tokens or calendar feeds. Keep them secret, and revoke one as soon as it
+          may have leaked.
         </Trans>{' '}
         <a className="underline" href={`${API_BASE_URL}/docs`}>
           <Trans>API documentation</Trans>
