@@ -1,4 +1,10 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import {
+  infiniteQueryOptions,
+  partialMatchKey,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
 import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
 import type {
@@ -133,8 +139,21 @@ export const useUpdateKeychain = (organizationId: string) =>
     call(keychainEndpoints.update, { params: { id }, body: update }),
   )
 
-export const useDeleteKeychain = (organizationId: string) =>
-  useKeychainMutation(organizationId, (id: string) => call(keychainEndpoints.remove, { params: { id } }))
+/**
+ * Deletes a keychain; resolves once the organization's keychain lists are fetched again. Not the keychain's own
+ * page and custody log: they would answer 404 while its screen goes away (the screen drops them as it leaves).
+ */
+export const useDeleteKeychain = (organizationId: string) => {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => call(keychainEndpoints.remove, { params: { id } }),
+    onSuccess: (_answer, id) =>
+      queryClient.invalidateQueries({
+        queryKey: keychainKeys.all(organizationId),
+        predicate: (query) => !partialMatchKey(query.queryKey, keychainKeys.one(organizationId, id)),
+      }),
+  })
+}
 
 /** Brings a deleted keychain back (the undo of a deletion, or from the deleted list). */
 export const useRestoreKeychain = (organizationId: string) =>

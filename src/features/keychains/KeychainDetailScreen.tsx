@@ -1,11 +1,11 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Send, Trash2, UserRoundPen } from 'lucide-react'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { keychainQuery, useDeleteKeychain, useUpdateKeychain } from '../../api/keychains.ts'
+import { keychainKeys, keychainQuery, useDeleteKeychain, useUpdateKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
@@ -144,6 +144,17 @@ export function KeychainDetailScreen({
   const href = useHref()
   const ability = useAbility()
   const deleteKeychain = useDeleteKeychain(organizationId)
+  const queryClient = useQueryClient()
+  const deleted = useRef(false)
+  // A deleted keychain's page and custody log leave the cache with its screen, not before: removed while the
+  // screen still shows, the next render would ask for them again (and get 404).
+  useEffect(
+    () => () => {
+      if (deleted.current)
+        queryClient.removeQueries({ queryKey: keychainKeys.one(organizationId, keychainId) })
+    },
+    [queryClient, organizationId, keychainId],
+  )
   const [confirming, setConfirming] = useState(false)
   const [editing, setEditing] = useState(false)
   const { data: keychain, isPending, error, refetch } = useQuery(keychainQuery(organizationId, keychainId))
@@ -160,6 +171,7 @@ export function KeychainDetailScreen({
   const remove = async () => {
     try {
       await deleteKeychain.mutateAsync(keychain.id)
+      deleted.current = true
       undoDeletion.offer({ id: keychain.id, name: keychain.name })
       onDeleted()
     } catch (error) {
