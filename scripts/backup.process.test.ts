@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -166,6 +166,8 @@ describe(`npm run backup / restore (${adminUrl ? 'PostgreSQL' : 'PGlite'})`, () 
       const backup = script('backup.ts', ['--out', file], source)
       expect(backup.status, backup.stderr + server.output()).toBe(0)
       expect(backup.stdout).toContain(`Backup written: ${file}`)
+      // Its owner's alone, pg_dump's or the server's.
+      expect((await stat(file)).mode & 0o777).toBe(0o600)
       writing = false
       await writer
       expect(written).toBeGreaterThan(writtenBefore)
@@ -203,6 +205,7 @@ describe(`npm run backup / restore (${adminUrl ? 'PostgreSQL' : 'PGlite'})`, () 
     const file = join(backupDir, 'idle.backup')
     const backup = script('backup.ts', ['--out', file], source)
     expect(backup.status, backup.stderr).toBe(0)
+    expect((await stat(file)).mode & 0o777).toBe(0o600)
     const target = await place()
     expect(script('restore.ts', [file], target).status).toBe(0)
     const [before, after] = [await open(source), await open(target)]

@@ -4,13 +4,22 @@
 //   server's major version or newer).
 // - PGlite, server running: asked of the server process, which alone may open the data directory (SIGUSR2 and a
 //   request file, server/modules/backup/on-signal.ts); server stopped: this process opens it and dumps it.
+// The connection goes to pg_dump in its environment (PG* variables), never on its command line (`ps` shows that to
+// every local user); the backup is 0600 and the folders made for it 0700, whatever the umask.
 // Only run-time dependencies and Node's own modules: it works on a production install (`npm ci --omit=dev`).
 import { spawnSync } from 'node:child_process'
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { copyFile, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DatabaseLockedError, lockDataDir } from '../server/db/pglite-lock.ts'
+import { libpqEnvironment } from '../server/modules/backup/libpq-environment.ts'
 import { BACKUP_REQUEST_SUFFIX, BACKUP_SIGNAL, backupsDir } from '../server/modules/backup/on-signal.ts'
+import {
+  makeBackupsDir,
+  makePrivateDirs,
+  makePrivateFile,
+  PRIVATE_FILE,
+} from '../server/modules/backup/private-files.ts'
 
 const WAIT_FOR_SERVER_MS = 10 * 60_000
 
@@ -39,13 +48,25 @@ async function moveFile(from: string, to: string): Promise<void> {
 }
 
 async function backupPostgres(url: string): Promise<void> {
-  const dump = spawnSync(
-    'pg_dump',
-    ['--format=custom', '--no-owner', '--no-privileges', `--file=${out}`, url],
-    {
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  )
+  let connection: Record<string, string>
+  try {
+    connection = libpqEnvironment(url)
+  } catch (error) {
+    fail((error as Error).message)
+  }
+  // The file is made here, private from its first byte, and pg_dump writes into it as its standard output.
+  const file = await open(out, 'wx', PRIVATE_FILE)
+  let dump: ReturnType<typeof spawnSync>
+  try {
+    await file.chmod(PRIVATE_FILE)
+    dump = spawnSync('pg_dump', ['--format=custom', '--no-owner', '--no-privileges'], {
+      stdio: ['ignore', file.fd, 'inherit'],
+      env: { ...process.env, ...connection },
+    })
+  } finally {
+    await file.close()
+  }
+  if (dump.error || dump.status !== 0) await rm(out, { force: true })
   if (dump.error) fail(`pg_dump did not run (${dump.error.message}): install postgresql-client`)
   if (dump.status !== 0) fail(`pg_dump exited with ${dump.status}`)
 }
@@ -53,10 +74,10 @@ async function backupPostgres(url: string): Promise<void> {
 /** The server holds the data directory: it writes the backup in `$DATA_DIR/backups/`, moved to `out` after. */
 async function askTheServer(pid: number): Promise<void> {
   const dir = backupsDir(dataDir)
-  await mkdir(dir, { recursive: true, mode: 0o700 })
+  await makeBackupsDir(dir)
   const name = `backup-${stamp}-${process.pid}.tar.gz`
   const target = join(dir, name)
-  await writeFile(`${target}${BACKUP_REQUEST_SUFFIX}`, '', { mode: 0o600 })
+  await writeFile(`${target}${BACKUP_REQUEST_SUFFIX}`, '', { mode: PRIVATE_FILE })
   process.kill(pid, BACKUP_SIGNAL)
   const started = Date.now()
   for (;;) {
@@ -73,6 +94,7 @@ async function askTheServer(pid: number): Promise<void> {
     await new Promise((done) => setTimeout(done, 100))
   }
   await moveFile(target, out)
+  await makePrivateFile(out)
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -91,7 +113,8 @@ async function dumpItself(dir: string): Promise<void> {
   try {
     await client.exec('checkpoint')
     const tarball = await client.dumpDataDir('gzip')
-    await writeFile(out, Buffer.from(await tarball.arrayBuffer()), { mode: 0o600 })
+    await writeFile(out, Buffer.from(await tarball.arrayBuffer()), { flag: 'wx', mode: PRIVATE_FILE })
+    await makePrivateFile(out)
   } finally {
     await client.close()
   }
@@ -118,7 +141,8 @@ async function backupPglite(): Promise<void> {
   }
 }
 
-await mkdir(dirname(out), { recursive: true })
+if (values.out === undefined) await makeBackupsDir(dirname(out))
+else await makePrivateDirs(dirname(out))
 if (await exists(out)) fail(`${out} exists already`)
 if (databaseUrl) await backupPostgres(databaseUrl)
 else await backupPglite()

@@ -4,11 +4,13 @@
 // PostgreSQL's objects of the backup are dropped and recreated (`pg_restore --clean`); PGlite's data directory
 // is kept aside as `pglite.before-restore-<time>`, not deleted. The server must be stopped on PGlite (the
 // directory is locked while it runs). Start the server after: it applies the migrations newer than the backup.
+// The connection goes to psql and pg_restore in their environment (PG* variables), never on their command line.
 import { spawnSync } from 'node:child_process'
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { DatabaseLockedError, lockDataDir } from '../server/db/pglite-lock.ts'
+import { libpqEnvironment } from '../server/modules/backup/libpq-environment.ts'
 
 const { values, positionals } = parseArgs({
   options: { force: { type: 'boolean', default: false } },
@@ -39,9 +41,19 @@ async function formatOf(path: string): Promise<'pgdump' | 'pglite'> {
   }
 }
 
+/** The environment of psql and pg_restore: this one's, with the connection of `url`. */
+function clientEnvironment(url: string): NodeJS.ProcessEnv {
+  try {
+    return { ...process.env, ...libpqEnvironment(url) }
+  } catch (error) {
+    return fail((error as Error).message)
+  }
+}
+
 function psql(url: string, query: string): string {
-  const run = spawnSync('psql', ['-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', query], {
+  const run = spawnSync('psql', ['-X', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', query], {
     encoding: 'utf8',
+    env: clientEnvironment(url),
   })
   if (run.error) fail(`psql did not run (${run.error.message}): install postgresql-client`)
   if (run.status !== 0) fail(`psql: ${run.stderr.trim()}`)
@@ -62,9 +74,13 @@ async function restorePostgres(url: string, path: string): Promise<void> {
       `the database of DATABASE_URL is not empty (${relations} tables and sequences); --force replaces them`,
     )
   }
-  const args = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '-d', url]
+  // pg_restore restores into a database only when given one (else it prints SQL): an empty `-d` takes PGDATABASE.
+  const args = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '-d', '']
   if (values.force) args.push('--clean', '--if-exists')
-  const run = spawnSync('pg_restore', [...args, path], { stdio: ['ignore', 'inherit', 'inherit'] })
+  const run = spawnSync('pg_restore', [...args, path], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: clientEnvironment(url),
+  })
   if (run.error) fail(`pg_restore did not run (${run.error.message}): install postgresql-client`)
   if (run.status !== 0) fail(`pg_restore exited with ${run.status}`)
 }

@@ -1,11 +1,12 @@
 import { createWriteStream } from 'node:fs'
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { Logger } from 'pino'
 import type { Database } from '../../db/client.ts'
+import { makeBackupsDir, makePrivateFile, PRIVATE_FILE } from './private-files.ts'
 
 /**
  * A backup of the embedded database while the server runs. The server holds PGlite's data directory (no other
@@ -28,7 +29,7 @@ export async function answerBackupRequests(
   logger: Logger,
 ): Promise<string[]> {
   const dir = backupsDir(dataDir)
-  await mkdir(dir, { recursive: true, mode: 0o700 })
+  await makeBackupsDir(dir)
   const requests = (await readdir(dir)).filter((name) => name.endsWith(BACKUP_REQUEST_SUFFIX))
   const written: string[] = []
   for (const request of requests) {
@@ -42,15 +43,16 @@ export async function answerBackupRequests(
       await pipeline(
         Readable.fromWeb(tarball.stream() as import('node:stream/web').ReadableStream),
         createGzip(),
-        createWriteStream(`${target}.partial`, { mode: 0o600 }),
+        createWriteStream(`${target}.partial`, { mode: PRIVATE_FILE }),
       )
+      await makePrivateFile(`${target}.partial`)
       await rename(`${target}.partial`, target)
       written.push(name)
       logger.info({ backup: name, ms: Math.round(performance.now() - started) }, 'backup written')
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       await rm(`${target}.partial`, { force: true })
-      await writeFile(`${target}.failed`, `${reason}\n`, { mode: 0o600 })
+      await writeFile(`${target}.failed`, `${reason}\n`, { mode: PRIVATE_FILE })
       logger.error({ backup: name, error: reason }, 'backup failed')
     } finally {
       await rm(join(dir, request), { force: true })
