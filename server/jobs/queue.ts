@@ -60,6 +60,9 @@ export type ClaimScope = {
   perOrganization?: number
 }
 
+/** How many of the oldest due jobs a claim shares out in turns. */
+const CLAIM_WINDOW = 100
+
 /** `''` stands for platform jobs (no organization) where organizations are compared as text. */
 const organizationKey = sql<string>`coalesce(${jobs.organizationId}::text, '')`
 
@@ -98,16 +101,24 @@ export async function claimJobs(
     lte(jobs.runAt, now),
     or(isNull(jobs.lockedUntil), lte(jobs.lockedUntil, now)),
   )
+  // The oldest due jobs of the organizations that may have more, then turns among those: an organization whose
+  // share is running is skipped by the index scan, so a long backlog of one delays nobody else's jobs.
+  const oldest = db
+    .select({ id: jobs.id, runAt: jobs.runAt, organizationId: jobs.organizationId })
+    .from(jobs)
+    .where(and(claimable, scopeFilter(scope)))
+    .orderBy(jobs.runAt, jobs.id)
+    .limit(CLAIM_WINDOW)
+    .as('oldest')
   const ranked = db
     .select({
-      id: jobs.id,
-      runAt: jobs.runAt,
-      turn: sql<number>`row_number() over (partition by ${jobs.organizationId} order by ${jobs.runAt}, ${jobs.id})`.as(
+      id: oldest.id,
+      runAt: oldest.runAt,
+      turn: sql<number>`row_number() over (partition by ${oldest.organizationId} order by ${oldest.runAt}, ${oldest.id})`.as(
         'turn',
       ),
     })
-    .from(jobs)
-    .where(and(claimable, scopeFilter(scope)))
+    .from(oldest)
     .as('ranked')
   const fairest = db
     .select({ id: ranked.id })
@@ -115,12 +126,9 @@ export async function claimJobs(
     .where(scope.perOrganization ? lte(ranked.turn, scope.perOrganization) : undefined)
     .orderBy(ranked.turn, ranked.runAt, ranked.id)
     .limit(limit)
-  // The window cannot take row locks: the rows it chose are locked here, each checked again once locked.
-  const free = db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(inArray(jobs.id, fairest), claimable))
-    .for('update', { skipLocked: true })
+  // The window cannot take row locks: the rows it chose are locked here, each checked again once locked. The
+  // ids go in as an array, so the lock reads them by primary key rather than joining every due row.
+  const free = sql`(select ${jobs.id} from ${jobs} where ${jobs.id} = any(array(${fairest})) and ${claimable} for update skip locked)`
   const claimed = await db
     .update(jobs)
     .set({ lockedBy: worker, lockedUntil: leaseEnd, attempts: sql`${jobs.attempts} + 1` })
