@@ -21,12 +21,16 @@ form{display:inline}.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin-top:1r
 button{font:inherit;padding:.6rem 1rem;border-radius:.5rem;border:1px solid #a1a1aa;background:#fff;cursor:pointer}
 button.pay{background:#1d4ed8;border-color:#1d4ed8;color:#fff}`
 
+/** The app's icons, as index.html links them (the build serves both from its root). */
+const ICON_LINKS =
+  '<link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="apple-touch-icon" href="/icons/apple-touch-icon.png">'
+
 type Page = { locale: Locale; title: string; body: string }
 
 function layout({ locale, title, body }: Page): string {
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)} – Trousseau</title><style>${STYLE}</style></head>
+<meta name="robots" content="noindex">${ICON_LINKS}<title>${escapeHtml(title)} – Trousseau</title><style>${STYLE}</style></head>
 <body><main>${body}</main></body></html>`
 }
 

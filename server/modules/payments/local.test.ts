@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Order } from '../../../contract/commerce.ts'
@@ -48,6 +49,23 @@ describe('the sandbox checkout page', () => {
     expect(english).toContain('<html lang="en">')
     expect(english).toContain('Sandbox payment')
     expect(english).toContain('Pay €228.00')
+  })
+
+  it('links the app’s icons as index.html does, open and closed', async () => {
+    const iconLinks = (html: string) =>
+      [...html.matchAll(/<link rel="(icon|apple-touch-icon)"[^>]*>/g)].map(([link]) =>
+        link.replace(/\s*\/>$/, '>'),
+      )
+    const app = iconLinks(await readFile(new URL('../../../index.html', import.meta.url), 'utf8'))
+    expect(app).toHaveLength(2)
+    const { admin } = await organizationWithAdmin(t)
+    const placed = await placeOrder(t, admin.cookie)
+    const path = await openSession(admin.cookie, placed.id)
+    expect(iconLinks(await (await t.get(path)).text())).toEqual(app)
+    await t.post(`${path}/cancel`, { body: '', headers: FORM })
+    const closed = await (await t.get(path)).text()
+    expect(closed).not.toContain('<form')
+    expect(iconLinks(closed)).toEqual(app)
   })
 
   it('pays: 303 to the success page in the payer’s language, the order PAID through the provider path', async () => {
