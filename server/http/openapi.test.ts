@@ -59,6 +59,10 @@ describe('GET /api/openapi.json', () => {
       expect.arrayContaining(['201', '400', '401', '403', '415']),
     )
     expect(document.paths['/profile'].get.security).toEqual([{ sessionCookie: [] }, { bearerToken: [] }])
+    // No API token manages members or webhooks (403 to one): the document offers a session only there.
+    expect(document.paths['/webhooks'].post.security).toEqual([{ sessionCookie: [] }])
+    expect(document.paths['/organizations/{id}/users'].post.security).toEqual([{ sessionCookie: [] }])
+    expect(document.paths['/keychains'].post.security).toEqual([{ sessionCookie: [] }, { bearerToken: [] }])
     expect(
       document.paths['/profile'].patch.requestBody.content['application/json'].schema.properties,
     ).toHaveProperty('phoneNumber')
