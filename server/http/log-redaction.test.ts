@@ -140,6 +140,9 @@ describe('the log holds no credential, and still one line per request', () => {
         // No route of this method, or none of this shape: only the first segment is kept.
         { method: 'POST', path: feedPath, status: 405, logged: '/api/calendar/…' },
         { method: 'GET', path: `${feedPath}/more`, status: 404, logged: '/api/calendar/…' },
+        { method: 'GET', path: `/api/${feedPath}`, status: 404, logged: '/api//…' },
+        // A whole address, or `//api/…` would be read as the host `api`.
+        { method: 'GET', path: `${t.config.publicUrl}/${feedPath}`, status: 404, logged: '//api/calendar/…' },
       ],
     }),
     'GET /payments/local/:sessionId': () => ({

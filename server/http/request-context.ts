@@ -29,10 +29,10 @@ const parameterOf = (segment: string) => /^:([^{?]+)/.exec(segment)?.[1] ?? null
 /**
  * The path as logged. When a route of the request's method matched it, every segment that route declares as
  * a parameter not in `LOGGED_PATH_PARAMETERS` is replaced by its name (any matched route's declaration
- * counts). An API path no route of its method matched (a 404, a 405, a preflight) may still be a secret's
- * address, called with another method or mangled: only its first segment is kept. Other paths (the SPA's
- * pages and files) are kept whole: the links the server sends carry their secrets in the query (a sign-in
- * token), which is never logged.
+ * counts). An API path no route of its method matched (a 404, a 405, a preflight, a doubled slash) may still be
+ * a secret's address, called with another method or mangled: only its first segment after `api` is kept.
+ * Other paths (the SPA's pages and files) are kept whole: the links the server sends carry their secrets in
+ * the query (a sign-in token), which is never logged.
  */
 export function loggedPath(c: Context): string {
   const path = c.req.path
@@ -49,8 +49,9 @@ export function loggedPath(c: Context): string {
         return secret ? `:${secret}` : segment
       })
       .join('/')
-  if (!path.startsWith('/api/')) return path
-  return segments.length > 3 ? `${segments.slice(0, 3).join('/')}/…` : path
+  const api = segments.indexOf('api')
+  if (api === -1 || segments.length <= api + 2) return path
+  return `${segments.slice(0, api + 2).join('/')}/…`
 }
 
 /** Request id (kept from a proxy's X-Request-Id when sane), child logger, and one log line per request. */
