@@ -15,6 +15,33 @@ export const ChainCheckSchema = v.object({
 })
 export type ChainCheck = v.InferOutput<typeof ChainCheckSchema>
 
+/**
+ * `GET /activity/head`: the log's last entry (seq 0 and hash '' before the first), signed now by the server's
+ * ledger key: "at `signedAt`, entry `seq` of this organization's log had the chain hash `hash`". `token` is the
+ * whole of it on one line, as exports and receipts carry it and `npm run verify:activity -- --head` reads it.
+ */
+export const SignedHeadSchema = v.object({
+  organizationId: v.string(),
+  seq: v.number(),
+  hash: v.string(),
+  signedAt: v.string(),
+  keyId: v.string(),
+  signature: v.string(),
+  token: v.string(),
+})
+export type SignedHeadView = v.InferOutput<typeof SignedHeadSchema>
+
+/** `GET /activity/public-key`: the key signed heads are checked with (Ed25519; the same for every organization). */
+export const LedgerPublicKeySchema = v.object({
+  algorithm: v.literal('Ed25519'),
+  keyId: v.string(),
+  /** The raw 32-byte public key, base64url. */
+  publicKey: v.string(),
+  /** The same as a PEM `PUBLIC KEY`. */
+  pem: v.string(),
+})
+export type LedgerPublicKey = v.InferOutput<typeof LedgerPublicKeySchema>
+
 /** One entry of the organization's ledger: what happened, who did it, when (device and server time). */
 export const ActivityEntrySchema = v.object({
   seq: v.number(),

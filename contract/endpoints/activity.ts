@@ -1,4 +1,10 @@
-import { ActivityPageSchema, ActivityQuerySchema, ChainCheckSchema } from '../activity.ts'
+import {
+  ActivityPageSchema,
+  ActivityQuerySchema,
+  ChainCheckSchema,
+  LedgerPublicKeySchema,
+  SignedHeadSchema,
+} from '../activity.ts'
 import { endpoint } from './endpoint.ts'
 
 /** The selected organization's ledger. */
@@ -9,7 +15,9 @@ export const activityEndpoints = {
     query: ActivityQuerySchema,
     response: ActivityPageSchema,
   }),
-  /** `text/csv`, streamed: the whole filtered view (`limit` and `cursor` are ignored). */
+  /** `text/csv`, streamed: the whole filtered view (`limit` and `cursor` are ignored), the signed head last. */
   export: endpoint({ method: 'get', path: '/activity/export', query: ActivityQuerySchema }),
   verification: endpoint({ method: 'get', path: '/activity/verification', response: ChainCheckSchema }),
+  head: endpoint({ method: 'get', path: '/activity/head', response: SignedHeadSchema }),
+  publicKey: endpoint({ method: 'get', path: '/activity/public-key', response: LedgerPublicKeySchema }),
 }

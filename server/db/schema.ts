@@ -702,7 +702,11 @@ export const organizationEvents = pgTable(
     seq: bigint('seq', { mode: 'number' }).notNull(),
     /** `keychain.renamed`, `transfer.cancelled`… (see `EVENT_KINDS`). */
     kind: text('kind').notNull(),
-    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * Part of the chain hash: a user who did something in a ledger cannot be deleted (migration 0028; users are
+     * disabled, not deleted), as nulling it would break the chain.
+     */
+    actorId: uuid('actor_id').references(() => users.id, { onDelete: 'restrict' }),
     /** When the device says it happened (X-Client-Time), for actions replayed from an offline queue. */
     clientTime: at('client_time'),
     serverTime: at('server_time').notNull(),

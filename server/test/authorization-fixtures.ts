@@ -550,6 +550,8 @@ export const FIXTURES: Record<string, Fixture> = {
     get('/api/activity/verification'),
     LIST_ONLY,
   ),
+  'GET /activity/head': single(selected('read__activity'), get('/api/activity/head'), LIST_ONLY),
+  'GET /activity/public-key': single('public', get('/api/activity/public-key'), NO_RESOURCE),
   'GET /found-reports': single(selected('read__found_report'), get('/api/found-reports'), LIST_ONLY),
   'GET /found-reports/:id': inEach(selected('read__found_report'), async (w, id) => ({
     path: await foundReportPath(w, id),

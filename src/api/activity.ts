@@ -53,6 +53,13 @@ export function useVerifyActivity() {
   return useMutation({ mutationFn: () => call(activityEndpoints.verification) })
 }
 
+/** The ledger's head, signed by the server: its last entry's number and chain hash. */
+export const activityHeadQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['activity-head', organizationId] as const,
+    queryFn: () => call(activityEndpoints.head),
+  })
+
 /** A keychain or tag the view can be narrowed to, as the picker offers it. */
 export type ActivityTarget =
   | { kind: 'keychain'; id: string; name: string }

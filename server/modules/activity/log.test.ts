@@ -9,7 +9,8 @@ import { makeKeychain, makeTags } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { addTagKey, authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { appendEvent, type NewEvent } from '../events/log.ts'
-import { ACTIVITY_CSV_COLUMNS, EXPORT_BATCH } from './log.ts'
+import { ACTIVITY_CSV_COLUMNS, SIGNED_HEAD_ROW } from './export-columns.ts'
+import { EXPORT_BATCH } from './log.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 
@@ -111,8 +112,11 @@ describe('the organization’s activity log', () => {
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="activity.csv"')
-    const records = parse(await response.text(), { columns: true }) as Array<Record<string, string>>
-    expect(Object.keys(records[0]!)).toEqual([...ACTIVITY_CSV_COLUMNS])
+    const rows = parse(await response.text(), { columns: true }) as Array<Record<string, string>>
+    expect(Object.keys(rows[0]!)).toEqual([...ACTIVITY_CSV_COLUMNS])
+    // The log's signed head comes last, once.
+    expect(rows.at(-1)!.kind).toBe(SIGNED_HEAD_ROW)
+    const records = rows.slice(0, -1)
     expect(records).toHaveLength(2 * EXPORT_BATCH + 10)
     const seqs = records.map((record) => Number(record.seq))
     expect(new Set(seqs).size).toBe(seqs.length)
@@ -184,8 +188,10 @@ describe('an entry of the log', () => {
       await t.get(`/api/activity/export?keychain=${keychain.id}`, { cookie: admin.cookie })
     ).text()
     // Windows line ends, as spreadsheets expect.
-    expect(csv.split('\r\n')).toHaveLength(4)
-    const records = parse(csv, { columns: true }) as Array<Record<string, string>>
+    expect(csv.split('\r\n')).toHaveLength(5)
+    const [head, ...records] = (parse(csv, { columns: true }) as Array<Record<string, string>>).reverse()
+    expect(head).toMatchObject({ seq: '', kind: SIGNED_HEAD_ROW, server_time: t.clock.now().toISOString() })
+    records.reverse()
     expect(records).toEqual([
       {
         seq: String(system.seq),
@@ -201,6 +207,8 @@ describe('an entry of the log', () => {
         details: '{}',
         keychain_names: 'Cave',
         tag_codes: '',
+        actor_id: '',
+        hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
       {
         seq: String(queued.seq),
@@ -213,9 +221,12 @@ describe('an entry of the log', () => {
         keychain_ids: keychain.id,
         tag_ids: tag.id,
         transfer_ids: transfers.join(' '),
-        details: '{"name":"Cave"}',
+        // As the chain's hash covers it: the payload as the database prints it.
+        details: '{"name": "Cave"}',
         keychain_names: 'Cave',
         tag_codes: tag.code,
+        actor_id: admin.profile.id,
+        hash: expect.stringMatching(/^[0-9a-f]{64}$/),
       },
     ])
   })
@@ -237,13 +248,16 @@ describe('an entry of the log', () => {
     expect(await days('from=2030-01-16&to=2030-01-16')).toEqual([16])
   })
 
-  it('exports an empty view as its header alone', async () => {
+  it('exports an empty view as its header and the signed head alone', async () => {
     const { admin, organization } = await transferWorld(t)
     const quiet = await makeKeychain(t, organization.id, 'Silence')
     const csv = await (
       await t.get(`/api/activity/export?keychain=${quiet.id}`, { cookie: admin.cookie })
     ).text()
-    expect(csv).toBe(`${ACTIVITY_CSV_COLUMNS.join(',')}\r\n`)
+    const [header, head, end] = csv.split('\r\n')
+    expect(header).toBe(ACTIVITY_CSV_COLUMNS.join(','))
+    expect(head).toMatch(new RegExp(`^,${SIGNED_HEAD_ROW},`))
+    expect(end).toBe('')
   })
 
   it('pages the view `limit` entries at a time, with a cursor to the next page only while entries remain', async () => {
@@ -296,7 +310,7 @@ describe('an entry of the log', () => {
     // Line breaks inside a name are quoted: the record stays one line of the sheet.
     expect(csv).toContain('"Lovelace\nKing"')
     expect(csv).toContain('"Ada\rAugusta Byron"')
-    const records = parse(csv, { columns: true }) as Array<Record<string, string>>
+    const records = (parse(csv, { columns: true }) as Array<Record<string, string>>).slice(0, -1)
     const ids = { keychain_ids: `${keychain.id} ${loge.id}`, tag_ids: `${tag.id} ${badge!.id}` }
     expect(
       records.map(({ actor_email, actor_name, keychain_ids, tag_ids }) => ({

@@ -15,6 +15,10 @@ import {
 } from '../../http/pagination.ts'
 import { toPerson } from '../members/service.ts'
 import { startOfDayIn } from '../subscriptions/calendar.ts'
+import { isoOfEpoch } from './chain-digest.ts'
+import { ACTIVITY_CSV_COLUMNS, SIGNED_HEAD_ROW } from './export-columns.ts'
+import { ledgerHead, signedHead } from './head.ts'
+import type { SignedHead } from './signed-head.ts'
 
 type Scope = { organizationId: string; timeZone: string; query: ActivityQuery }
 
@@ -53,34 +57,54 @@ function searched(organizationId: string, pattern: string): SQL {
   )`
 }
 
-/** Up to `size` entries of the view before `beforeSeq` (newest first), with who did each. */
-function entries(db: Db, where: SQL[], beforeSeq: number | null, size: number) {
-  return (
-    db
-      // What an entry shows, no more (not the hash, nor the author's whole row): a year's export reads every row.
-      .select({
-        event: {
-          seq: organizationEvents.seq,
-          kind: organizationEvents.kind,
-          serverTime: organizationEvents.serverTime,
-          clientTime: organizationEvents.clientTime,
-          fromQueue: organizationEvents.fromQueue,
-          keychainIds: organizationEvents.keychainIds,
-          tagIds: organizationEvents.tagIds,
-          transferIds: organizationEvents.transferIds,
-          payload: organizationEvents.payload,
-        },
-        actor: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
-      })
-      .from(organizationEvents)
-      .leftJoin(users, eq(users.id, organizationEvents.actorId))
-      .where(and(...where, beforeSeq === null ? undefined : lt(organizationEvents.seq, beforeSeq)))
-      .orderBy(desc(organizationEvents.seq))
-      .limit(size)
-  )
+/** What an entry shows, no more (not the hash, nor the author's whole row): a year's export reads every row. */
+const shown = {
+  seq: organizationEvents.seq,
+  kind: organizationEvents.kind,
+  serverTime: organizationEvents.serverTime,
+  clientTime: organizationEvents.clientTime,
+  fromQueue: organizationEvents.fromQueue,
+  keychainIds: organizationEvents.keychainIds,
+  tagIds: organizationEvents.tagIds,
+  transferIds: organizationEvents.transferIds,
+  payload: organizationEvents.payload,
 }
 
-type Row = Awaited<ReturnType<typeof entries>>[number]
+/**
+ * What the export adds: the entry's hash and every field of its digest as the database writes it into the hash
+ * (instants to the microsecond, the payload as `jsonb` prints it), so the chain can be recomputed from the file.
+ */
+const chained = {
+  ...shown,
+  actorId: organizationEvents.actorId,
+  hash: organizationEvents.hash,
+  serverEpoch: sql<string>`extract(epoch from ${organizationEvents.serverTime})::text`,
+  clientEpoch: sql<string | null>`extract(epoch from ${organizationEvents.clientTime})::text`,
+  payloadText: sql<string>`${organizationEvents.payload}::text`,
+}
+
+/** Up to `size` entries of the view before `beforeSeq` (newest first), with who did each. */
+function entries<Fields extends typeof shown>(
+  db: Db,
+  where: SQL[],
+  beforeSeq: number | null,
+  size: number,
+  fields: Fields,
+) {
+  return db
+    .select({
+      event: fields,
+      actor: { id: users.id, email: users.email, firstName: users.firstName, lastName: users.lastName },
+    })
+    .from(organizationEvents)
+    .leftJoin(users, eq(users.id, organizationEvents.actorId))
+    .where(and(...where, beforeSeq === null ? undefined : lt(organizationEvents.seq, beforeSeq)))
+    .orderBy(desc(organizationEvents.seq))
+    .limit(size)
+}
+
+type Row = Awaited<ReturnType<typeof entries<typeof shown>>>[number]
+type ChainedRow = Awaited<ReturnType<typeof entries<typeof chained>>>[number]
 
 function toEntry({ event, actor }: Row): ActivityEntry {
   return {
@@ -196,27 +220,10 @@ async function refsOf(
 /** `GET /activity`: a page of the view, newest first, with what its entries point at (`refs`). */
 export async function listActivity(db: Db, scope: Scope) {
   const limit = pageLimit(scope.query.limit)
-  const rows = await entries(db, conditions(scope), cursorSeq(scope.query.cursor), limit + 1)
+  const rows = await entries(db, conditions(scope), cursorSeq(scope.query.cursor), limit + 1, shown)
   const page = toPage(rows, limit, (row) => [String(row.event.seq)], toEntry)
   return { ...page, refs: await refsOf(db, scope.organizationId, rows.slice(0, limit), scope.query) }
 }
-
-export const ACTIVITY_CSV_COLUMNS = [
-  'seq',
-  'kind',
-  'server_time',
-  'client_time',
-  'from_queue',
-  'actor_email',
-  'actor_name',
-  'keychain_ids',
-  'tag_ids',
-  'transfer_ids',
-  'details',
-  /** The keychains' names now (or the name the entry recorded, once gone) and the tags' codes, `; ` apart. */
-  'keychain_names',
-  'tag_codes',
-] as const
 
 /** Rows read per statement while exporting: memory stays flat whatever the view's size. */
 export const EXPORT_BATCH = 1000
@@ -231,54 +238,77 @@ function keychainNames(event: Row['event'], refs: ActivityRefs): string {
     .join('; ')
 }
 
-function csvRecords(rows: Row[], refs: ActivityRefs, header: boolean): string {
+const csvOptions = (header: boolean) => ({
+  header,
+  columns: [...ACTIVITY_CSV_COLUMNS],
+  record_delimiter: 'windows' as const,
+  quoted_match: /[\r\n]/,
+  escape_formulas: true,
+})
+
+function csvRecords(rows: ChainedRow[], refs: ActivityRefs, header: boolean): string {
   return stringify(
     rows.map(({ event, actor }) => [
       event.seq,
       event.kind,
-      event.serverTime.toISOString(),
-      event.clientTime?.toISOString() ?? '',
+      isoOfEpoch(event.serverEpoch),
+      event.clientEpoch === null ? '' : isoOfEpoch(event.clientEpoch),
       event.fromQueue ? 'yes' : 'no',
       actor?.email ?? '',
       actor ? `${actor.firstName} ${actor.lastName}`.trim() : '',
       event.keychainIds.join(' '),
       event.tagIds.join(' '),
       event.transferIds.join(' '),
-      JSON.stringify(event.payload),
+      event.payloadText,
       keychainNames(event, refs),
       event.tagIds
         .map((id) => refs.tags[id]?.code)
         .filter((code) => code !== undefined)
         .join('; '),
+      event.actorId ?? '',
+      event.hash,
     ]),
-    {
-      header,
-      columns: [...ACTIVITY_CSV_COLUMNS],
-      record_delimiter: 'windows',
-      quoted_match: /[\r\n]/,
-      escape_formulas: true,
-    },
+    csvOptions(header),
   )
+}
+
+function signedHeadRecord(head: SignedHead): string {
+  const row: Record<string, string> = { kind: SIGNED_HEAD_ROW, server_time: head.signedAt }
+  row.details = head.token
+  row.hash = head.hash
+  return stringify([row], csvOptions(false))
 }
 
 /**
  * `GET /activity/export`: the whole view as CSV, streamed batch by batch (keyset on the entry number), so a year
  * of a large organization goes out without being held in memory; the next batch is read only when the client
- * has taken the last one (the stream's back-pressure).
+ * has taken the last one (the stream's back-pressure). The log's head is read and signed first and the export
+ * stops there (entries appended meanwhile are not in it); it is the last row, so an export of the whole log can
+ * be checked without the database (`npm run verify:activity`).
  */
-export function activityCsv(db: Db, scope: Scope): ReadableStream<Uint8Array> {
+export function activityCsv(
+  db: Db,
+  scope: Scope,
+  signing: { secret: Buffer; now: () => Date },
+): ReadableStream<Uint8Array> {
   const where = conditions(scope)
   const encoder = new TextEncoder()
+  let head: SignedHead | null = null
   let before: number | null = null
-  let first = true
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const rows = await entries(db, where, before, EXPORT_BATCH)
+      const first = head === null
+      if (head === null) {
+        const last = await ledgerHead(db, scope.organizationId)
+        head = signedHead(signing.secret, signing.now(), scope.organizationId, last)
+        before = last.seq + 1
+      }
+      const rows = await entries(db, where, before, EXPORT_BATCH, chained)
       // The names of the batch's keychains and tags: one statement more per batch, whatever it holds.
       const refs = await refsOf(db, scope.organizationId, rows)
       if (rows.length > 0 || first) controller.enqueue(encoder.encode(csvRecords(rows, refs, first)))
-      first = false
       if (rows.length < EXPORT_BATCH) {
+        controller.enqueue(encoder.encode(signedHeadRecord(head)))
         controller.close()
         return
       }

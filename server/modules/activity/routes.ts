@@ -5,11 +5,14 @@ import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { timeZoneOf } from '../subscriptions/service.ts'
 import { verifyChain } from './chain.ts'
+import { ledgerHead, signedHead } from './head.ts'
+import { ledgerKeyOf } from './ledger-key.ts'
 import { activityCsv, listActivity } from './log.ts'
 
 /** The organization's ledger: its event log and the verification of its hash chain. */
 export function activityRoutes(api: ApiRouter, deps: AppDeps): void {
   const { db } = deps.database
+  const signing = { secret: deps.secret, now: () => deps.clock.now() }
   const scopeOf = async (organizationId: string, query: ActivityQuery) => ({
     organizationId,
     timeZone: await timeZoneOf(db, organizationId),
@@ -31,12 +34,13 @@ export function activityRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(
     {
       ...activityEndpoints.export,
-      summary: 'The same view as CSV, streamed (the whole view: `limit` and `cursor` are ignored)',
+      summary:
+        'The same view as CSV, streamed (the whole view: `limit` and `cursor` are ignored); its last row is the signed head of the log when the export began',
       access: inSelectedOrganization('read__activity'),
       responses: { 200: { description: 'text/csv; charset=utf-8, as an attachment' } },
     },
     async (c, { organization, query }) =>
-      c.body(activityCsv(db, await scopeOf(organization.organizationId, query)), 200, {
+      c.body(activityCsv(db, await scopeOf(organization.organizationId, query), signing), 200, {
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': 'attachment; filename="activity.csv"',
       }),
@@ -52,5 +56,33 @@ export function activityRoutes(api: ApiRouter, deps: AppDeps): void {
     },
     async (c, { organization }) =>
       c.json(await verifyChain(deps.database.db, organization.organizationId), 200),
+  )
+
+  api.route(
+    {
+      ...activityEndpoints.head,
+      summary:
+        "The selected organization's ledger head, signed now by the server's key: its last entry's number and chain hash",
+      access: inSelectedOrganization('read__activity'),
+      responses: { 200: { description: 'The signed head' } },
+    },
+    async (c, { organization }) => {
+      const { organizationId } = organization
+      const head = await ledgerHead(db, organizationId)
+      return c.json(signedHead(deps.secret, deps.clock.now(), organizationId, head), 200)
+    },
+  )
+
+  api.route(
+    {
+      ...activityEndpoints.publicKey,
+      summary: 'The public key (Ed25519) that checks the signed heads of every organization’s ledger',
+      access: 'public',
+      responses: { 200: { description: 'The key, raw (base64url) and as PEM, with its id' } },
+    },
+    (c) => {
+      const { keyId, publicKey, pem } = ledgerKeyOf(deps.secret)
+      return c.json({ algorithm: 'Ed25519' as const, keyId, publicKey, pem }, 200)
+    },
   )
 }

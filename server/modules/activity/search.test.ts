@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { users } from '../../db/schema.ts'
 import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
+import { SIGNED_HEAD_ROW } from './export-columns.ts'
 
 const t = setupTestApp()
 
@@ -74,7 +75,11 @@ describe('searching the activity log', () => {
     const { admin } = await organizationAtWork('Agence')
     const csv = await (await t.get('/api/activity/export?q=grenier', { cookie: admin.cookie })).text()
     const records = parse(csv, { columns: true }) as Array<{ kind: string }>
-    expect(records.map((record) => record.kind)).toEqual(['keychain.deleted', 'keychain.created'])
+    expect(records.map((record) => record.kind)).toEqual([
+      'keychain.deleted',
+      'keychain.created',
+      SIGNED_HEAD_ROW,
+    ])
     const tooLong = await t.get(`/api/activity?q=${'x'.repeat(101)}`, { cookie: admin.cookie })
     expect(tooLong.status).toBe(400)
     expect(await tooLong.json()).toMatchObject({

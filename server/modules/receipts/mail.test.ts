@@ -114,6 +114,8 @@ describe('receiptMailHandler()', () => {
   const handler = () =>
     receiptMailHandler({
       database: t.database,
+      secret: t.deps.secret,
+      clock: t.clock,
       mailer: {
         kind: 'memory',
         send: async (message) => void sent.push(message),

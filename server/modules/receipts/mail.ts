@@ -10,6 +10,7 @@ import type { JobHandler } from '../../jobs/runner.ts'
 import { renderMail } from '../../mail/layout.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import { signInMessages } from '../../mail/messages.ts'
+import { signedHeadOfReceipt } from '../activity/head.ts'
 import { formatInstant, renderReceiptPdf } from './pdf.ts'
 
 export const RECEIPT_MAIL_JOB = 'receipt.mail'
@@ -134,7 +135,9 @@ export function receiptMail(input: {
 }
 
 /** Sends one receipt mail: nothing when the receipt or the reader is gone (the transfer was deleted meanwhile). */
-export function receiptMailHandler(deps: Pick<AppDeps, 'database' | 'mailer'>): JobHandler {
+export function receiptMailHandler(
+  deps: Pick<AppDeps, 'database' | 'mailer' | 'secret' | 'clock'>,
+): JobHandler {
   const { db } = deps.database
   return async (job) => {
     const { receiptId, userId } = v.parse(PayloadSchema, job.payload)
@@ -146,7 +149,8 @@ export function receiptMailHandler(deps: Pick<AppDeps, 'database' | 'mailer'>): 
       .from(organizations)
       .where(eq(organizations.id, receipt.organizationId))
     const timeZone = organization?.timeZone ?? 'Europe/Paris'
-    const pdf = await renderReceiptPdf(receipt, receipt.locale, timeZone)
+    const head = await signedHeadOfReceipt(db, deps.secret, deps.clock.now(), receipt)
+    const pdf = await renderReceiptPdf(receipt, receipt.locale, timeZone, head)
     await deps.mailer.send(
       receiptMail({
         to: reader.email,

@@ -4,6 +4,7 @@ import { SIGNATURE_BOX } from '../../../contract/receipts.ts'
 import type { TransferReceiptRow } from '../../db/schema.ts'
 import { formatCalendarDay } from '../../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
+import type { SignedHead } from '../activity/signed-head.ts'
 import { photoProblem } from './photo.ts'
 
 export const receiptPdfTexts = {
@@ -37,6 +38,15 @@ export const receiptPdfTexts = {
     message: 'A photo was taken, in a JPEG format this PDF cannot hold.',
   },
   reference: /*i18n*/ { id: 'receipt.pdf.reference', message: 'Receipt {id}' },
+  ledger: /*i18n*/ { id: 'receipt.pdf.ledger', message: 'Ledger' },
+  ledgerValue: /*i18n*/ {
+    id: 'receipt.pdf.ledgerValue',
+    message: 'entry {seq} of the activity log, hash {fingerprint}…, signed by the server on {at}',
+  },
+  ledgerHead: /*i18n*/ {
+    id: 'receipt.pdf.ledgerHead',
+    message: 'Signed head, to check an export of the log against (npm run verify:activity):',
+  },
 } satisfies Record<string, MessageDescriptor>
 
 const INTL: Record<Locale, string> = { fr: 'fr-FR', en: 'en-GB' }
@@ -98,6 +108,8 @@ export async function renderReceiptPdf(
   receipt: TransferReceiptRow,
   locale: Locale,
   timeZone: string,
+  /** The ledger's head as of the receipt: the entry that recorded it, signed (`signedHeadOfReceipt`). */
+  head: SignedHead | null = null,
 ): Promise<Uint8Array> {
   const i18n = translator(locale)
   const t = (descriptor: MessageDescriptor, values: Record<string, string> = {}) =>
@@ -208,6 +220,15 @@ export async function renderReceiptPdf(
     text(t(m.photo), MARGIN, 10, bold, LABEL_WIDTH)
     page.drawImage(image, { x: MARGIN, y: y - fitted.height - 4, ...fitted })
     y -= fitted.height + 14
+  }
+  if (head) {
+    const at = formatInstant(locale, new Date(head.signedAt), timeZone)
+    field(t(m.ledger), t(m.ledgerValue, { seq: String(head.seq), fingerprint: head.hash.slice(0, 16), at }))
+    // The head's four lines stay together.
+    room(50)
+    text(t(m.ledgerHead), MARGIN, 8, regular, A4.width - 2 * MARGIN)
+    text(head.token, MARGIN, 8, regular, A4.width - 2 * MARGIN)
+    y -= 6
   }
   room(20)
   text(t(m.reference, { id: receipt.id }), MARGIN, 8, regular, A4.width - 2 * MARGIN)

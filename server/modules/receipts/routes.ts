@@ -3,6 +3,7 @@ import { transferEndpoints } from '../../../contract/endpoints/transfers.ts'
 import { organizations } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
+import { signedHeadOfReceipt } from '../activity/head.ts'
 import { renderReceiptPdf } from './pdf.ts'
 import { readableReceipt, toReceipt } from './service.ts'
 
@@ -35,7 +36,13 @@ export function receiptRoutes(api: ApiRouter, deps: AppDeps): void {
         .select({ timeZone: organizations.timeZone })
         .from(organizations)
         .where(eq(organizations.id, receipt.organizationId))
-      const pdf = await renderReceiptPdf(receipt, receipt.locale, organization?.timeZone ?? 'Europe/Paris')
+      const head = await signedHeadOfReceipt(db, deps.secret, deps.clock.now(), receipt)
+      const pdf = await renderReceiptPdf(
+        receipt,
+        receipt.locale,
+        organization?.timeZone ?? 'Europe/Paris',
+        head,
+      )
       return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="receipt-${receipt.transferId}.pdf"`,

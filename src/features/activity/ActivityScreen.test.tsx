@@ -90,6 +90,17 @@ const STORY: ActivityEntry[] = [
   entry(1, { kind: 'found_report.received', actor: null, tagIds: [TAG], payload: { reportId: 'r1' } }),
 ]
 
+/** The log's head as the server signs it. */
+const HEAD = {
+  organizationId: '00000000-0000-4000-8000-0000000000f1',
+  seq: 1234,
+  hash: `1a56098ee64bf73f${'0'.repeat(48)}`,
+  signedAt: '2030-01-15T10:00:00.000Z',
+  keyId: '1b17604fb600ed18',
+  signature: 'S'.repeat(86),
+  token: 'trousseau-ledger-head/1 organization=… seq=1234 hash=1a56098e… key=1b17604fb600ed18 signature=SSS',
+}
+
 afterEach(() => {
   vi.unstubAllGlobals()
 })
@@ -106,6 +117,7 @@ function server(
     vi.fn(async (url: string) => {
       urls.push(String(url))
       if (String(url).includes('/verification')) return Response.json(check)
+      if (String(url).includes('/activity/head')) return Response.json(HEAD)
       if (String(url).includes('/api/keychains?'))
         return Response.json({
           data: [
@@ -345,6 +357,16 @@ describe('the activity screen, in English', () => {
     ).toBeTruthy()
   })
 
+  it('shows the signed head of the ledger: its entry, a fingerprint, when it was signed, and the line to keep', async () => {
+    server()
+    renderWithProviders(screenOf({}))
+    const summary = await screen.findByText(/^Signed ledger head: entry 1,234, fingerprint/)
+    expect(summary.textContent).toMatch(
+      /^Signed ledger head: entry 1,234, fingerprint 1a56 098e e64b f73f, signed by the server on .*2030.*\.$/,
+    )
+    expect(screen.getByText(HEAD.token)).toBeTruthy()
+  })
+
   it('offers to clear the filters when a filtered view is empty, and nothing to clear when none is set', async () => {
     server([], { keychains: {}, tags: {}, people: {}, transfers: {} })
     const changes: unknown[] = []
@@ -383,6 +405,15 @@ describe('the activity screen, in French', () => {
     expect(member).toContain('Membre Marc Petit modifié : rôle : Gestionnaire')
     expect(key).toContain('Clé « Porte » avec l’étiquette AGC-00042 ajoutée à Cave 12')
     expect(found).toContain('Clés trouvées signalées par l’étiquette AGC-00042')
+  })
+
+  it('shows the signed head of the ledger in French', async () => {
+    server()
+    renderWithProviders(screenOf({}))
+    const summary = await screen.findByText(/^Tête signée du registre : entrée/)
+    expect(summary.textContent).toMatch(
+      /^Tête signée du registre : entrée 1\s234, empreinte 1a56 098e e64b f73f, signée par le serveur le .*2030.*\.$/,
+    )
   })
 
   it('names the filters in French, and the keychain link narrows the French view', async () => {

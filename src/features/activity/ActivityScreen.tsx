@@ -6,6 +6,7 @@ import { EVENT_KINDS, type EventKind } from '../../../contract/events.ts'
 import {
   type ActivityFilter,
   activityExportHref,
+  activityHeadQuery,
   activityQuery,
   ordered,
   useVerifyActivity,
@@ -210,6 +211,45 @@ function Verification() {
   )
 }
 
+/** `1a56098e…` as `1a56 098e e64b f73f`: enough of the hash to compare by eye with an export or a receipt. */
+const fingerprint = (hash: string) => (hash.slice(0, 16).match(/.{4}/g) ?? []).join(' ')
+
+/**
+ * The ledger's head as the server signs it: noted, printed on receipts and at the end of every export, it lets
+ * anyone check later, without the database, that the log was not rewritten or cut up to it.
+ */
+function LedgerHead({ organizationId }: { organizationId: string }) {
+  const locale = useLocale()
+  const head = useQuery(activityHeadQuery(organizationId)).data
+  if (!head) return null
+  const at = formatDateTime(head.signedAt, locale)
+  const seq = formatNumber(head.seq, locale)
+  const print = fingerprint(head.hash)
+  return (
+    <details className="mb-6 max-w-3xl text-sm text-slate-700">
+      <summary className="cursor-pointer">
+        {head.seq === 0 ? (
+          <Trans>Signed ledger head: no entry yet, signed by the server on {at}.</Trans>
+        ) : (
+          <Trans>
+            Signed ledger head: entry {seq}, fingerprint <span className="font-mono">{print}</span>, signed by
+            the server on {at}.
+          </Trans>
+        )}
+      </summary>
+      <p className="mt-2">
+        <Trans>
+          Keep this line: an export of the whole log checks against it with npm run verify:activity, even once
+          the database is rewritten.
+        </Trans>
+      </p>
+      <code className="mt-1 block rounded bg-slate-100 p-2 font-mono text-xs break-all select-all">
+        {head.token}
+      </code>
+    </details>
+  )
+}
+
 /** Words to find in what entries name (a keychain, key, tag or person), searched when submitted. */
 function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
   const { t } = useLingui()
@@ -313,6 +353,7 @@ export function ActivityScreen({
         </a>
         <Verification />
       </div>
+      <LedgerHead organizationId={organizationId} />
       {list.isPending ? (
         <LoadingState label={<Trans>Loading the activity…</Trans>} />
       ) : list.data === undefined ? (
