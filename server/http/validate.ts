@@ -69,20 +69,27 @@ function briefMessage(issue: v.BaseIssue<unknown>): string {
  */
 export const JSON_MAX_DEPTH = 32
 
+/** The index of the quote closing the JSON string opened at `open` (one not escaped), or the text's end. */
+function closingQuote(text: string, open: number): number {
+  let at = text.indexOf('"', open + 1)
+  while (at !== -1) {
+    let backslashes = 0
+    while (text.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++
+    if (backslashes % 2 === 0) return at
+    at = text.indexOf('"', at + 1)
+  }
+  return text.length
+}
+
 /**
- * Whether a JSON text nests deeper than `max`, read before parsing it: one pass, no recursion, brackets inside
- * strings skipped. Malformed text is left to the parser.
+ * Whether a JSON text nests deeper than `max`, read before parsing it: one pass, no recursion, strings skipped
+ * whole (their brackets do not count). Malformed text is left to the parser.
  */
 export function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0
-  let inString = false
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index)
-    if (inString) {
-      // A backslash escapes the next character (`\"` does not end the string).
-      if (char === 0x5c) index++
-      else if (char === 0x22) inString = false
-    } else if (char === 0x22) inString = true
+    if (char === 0x22) index = closingQuote(text, index)
     else if (char === 0x5b || char === 0x7b) {
       if (++depth > max) return true
     } else if (char === 0x5d || char === 0x7d) depth--
