@@ -272,10 +272,9 @@ function csvRecords(rows: ChainedRow[], refs: ActivityRefs, header: boolean): st
   )
 }
 
+/** The export's last row: the signed head's line in `details`, its hash under `hash`, no entry number. */
 function signedHeadRecord(head: SignedHead): string {
-  const row: Record<string, string> = { kind: SIGNED_HEAD_ROW, server_time: head.signedAt }
-  row.details = head.token
-  row.hash = head.hash
+  const row = { kind: SIGNED_HEAD_ROW, server_time: head.signedAt, details: head.token, hash: head.hash }
   return stringify([row], csvOptions(false))
 }
 
