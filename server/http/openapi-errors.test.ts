@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ErrorCode } from '../../contract/errors.ts'
+import { WITHHELD_FROM_TOKENS } from '../../contract/permissions.ts'
 import { setupTestApp } from '../test/harness.ts'
 import { openApiPath } from './openapi.ts'
 import { codesNamedIn, operationErrors } from './openapi-errors.ts'
@@ -104,7 +105,7 @@ describe('the error codes of each operation in /api/openapi.json', () => {
 })
 
 describe('the security of each operation', () => {
-  it('is `[]` on public operations, a session or a bearer token elsewhere, a session only for token management', async () => {
+  it('is `[]` on public operations, a session or a bearer token elsewhere, a session only for token management and what no token may do', async () => {
     const document = await (await t.get('/api/openapi.json')).json()
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['bearerToken', 'sessionCookie'])
     expect(document.components.securitySchemes.bearerToken).toMatchObject({ type: 'http', scheme: 'bearer' })
@@ -113,7 +114,8 @@ describe('the security of each operation', () => {
       const expected =
         route.access === 'public'
           ? []
-          : route.credentials === 'session'
+          : route.credentials === 'session' ||
+              (typeof route.access === 'object' && WITHHELD_FROM_TOKENS.includes(route.access.permission))
             ? [{ sessionCookie: [] }]
             : [{ sessionCookie: [] }, { bearerToken: [] }]
       expect(security, `${route.method} ${route.path}`).toEqual(expected)
