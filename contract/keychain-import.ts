@@ -36,6 +36,16 @@ export const KEYCHAIN_CSV_HEADERS: Record<KeychainCsvColumn, readonly string[]> 
 
 /** At most this many rows (keys) in one file. */
 export const IMPORT_MAX_ROWS = 20_000
+/**
+ * At most this many empty rows (`;;;;`, skipped) besides: enough for what a spreadsheet leaves, few enough that a
+ * file of empty lines costs no more to read than one of `IMPORT_MAX_ROWS` rows.
+ */
+export const IMPORT_MAX_EMPTY_ROWS = 20_000
+/**
+ * At most this many characters in one row (a legible row is a few hundred; a quote left open makes the rest of the
+ * file one cell): a longer one refuses the file (`row_too_long`).
+ */
+export const IMPORT_MAX_ROW_CHARS = 10_000
 /** At most this many characters of CSV text (about 4 MB): the request body limit of the import routes follows. */
 export const IMPORT_MAX_CHARS = 4_000_000
 /** Row errors listed in a preview at most (the count says how many there are). */
@@ -67,7 +77,8 @@ export type ImportRowErrorCode = (typeof IMPORT_ROW_ERRORS)[number]
 /**
  * Why a file cannot be read as a whole (`csv_invalid`, its `reason`; `column` or `line` say where): not CSV
  * (`line`), empty, no rows under the header, an unknown or repeated column (`column`), no keychain_name column,
- * more than `IMPORT_MAX_ROWS` rows. The message is English; the UI words each reason in its language.
+ * more than `IMPORT_MAX_ROWS` rows or `IMPORT_MAX_EMPTY_ROWS` empty ones, a row longer than
+ * `IMPORT_MAX_ROW_CHARS` (`line`). The message is English; the UI words each reason in its language.
  */
 export const CSV_FILE_PROBLEMS = [
   'not_csv',
@@ -77,6 +88,8 @@ export const CSV_FILE_PROBLEMS = [
   'repeated_column',
   'name_column_missing',
   'too_many_rows',
+  'too_many_empty_rows',
+  'row_too_long',
 ] as const
 export type CsvFileProblem = (typeof CSV_FILE_PROBLEMS)[number]
 

@@ -4,6 +4,7 @@ import { keychains, keys } from '../../db/schema.ts'
 import { makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { untilALockIsAwaited } from '../../test/locks.ts'
+import { parseKeychainCsv } from './csv.ts'
 import { commitImport } from './service.ts'
 
 const t = setupTestApp()
@@ -34,12 +35,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)('an import and a key taking one of
       })
     })
     await keyIsIn
+    const file = await parseKeychainCsv(
+      `keychain_name,key_name,tag_code\r\nCave,Porte,\r\nGarage,Badge,${tag!.code}`,
+    )
     const importing = t.db
       .transaction((tx) =>
         commitImport(tx, {
           organizationId: organization.id,
           actorId: admin.profile.id,
-          csv: `keychain_name,key_name,tag_code\r\nCave,Porte,\r\nGarage,Badge,${tag!.code}`,
+          file,
           now: t.clock.now(),
         }),
       )

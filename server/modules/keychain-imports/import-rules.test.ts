@@ -8,6 +8,7 @@ import { custodyLog, keychains, keys, organizationEvents } from '../../db/schema
 import { ApiError } from '../../http/errors.ts'
 import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
+import { parseKeychainCsv } from './csv.ts'
 import { commitImport, previewImport } from './service.ts'
 
 const t = setupTestApp()
@@ -22,8 +23,10 @@ async function world() {
   return { organization, admin, member, tags }
 }
 
-const commit = (organizationId: string, actorId: string, csv: string) =>
-  t.db.transaction((tx) => commitImport(tx, { organizationId, actorId, csv, now: t.clock.now() }))
+const commit = async (organizationId: string, actorId: string, csv: string) => {
+  const file = await parseKeychainCsv(csv)
+  return t.db.transaction((tx) => commitImport(tx, { organizationId, actorId, file, now: t.clock.now() }))
+}
 
 async function refusal(promise: Promise<unknown>) {
   try {

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotentInOrganization } from '../../http/organization-write.ts'
+import { parseKeychainCsv } from './csv.ts'
 import { keychainCsv } from './export.ts'
 import { commitImport, previewImport } from './service.ts'
 
@@ -18,7 +19,10 @@ export function keychainImportRoutes(api: ApiRouter, deps: AppDeps): void {
       access: inSelectedOrganization('create__keychain'),
       responses: {
         200: { description: 'Counts, every row error with its line and column, the first keychains' },
-        400: { description: '`csv_invalid`: not CSV, no rows, an unknown column, too many rows' },
+        400: {
+          description:
+            '`csv_invalid`: not CSV, no rows, an unknown column, too many rows or empty rows, a row too long',
+        },
         413: { description: 'The file is over the upload limit' },
       },
     },
@@ -42,15 +46,18 @@ export function keychainImportRoutes(api: ApiRouter, deps: AppDeps): void {
         422: { description: 'The Idempotency-Key was used for another request' },
       },
     },
-    (c, input) =>
-      idempotentInOrganization(
+    async (c, input) => {
+      // Read before the transaction: a large file is parsed over several turns of the event loop.
+      const file = await parseKeychainCsv(input.body.csv)
+      return idempotentInOrganization(
         c,
         db,
         { ...input, now: deps.clock.now() },
         { name: 'POST /keychain-imports', status: 201 },
-        (tx, { organizationId, userId, body, now }) =>
-          commitImport(tx, { organizationId, actorId: userId, csv: body.csv, now }),
-      ),
+        (tx, { organizationId, userId, now }) =>
+          commitImport(tx, { organizationId, actorId: userId, file, now }),
+      )
+    },
   )
 
   api.route(

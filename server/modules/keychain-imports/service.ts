@@ -7,7 +7,7 @@ import { custodyLog, keychains, keys } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
 import { appendEvent } from '../events/log.ts'
 import { checkImport, previewOf } from './check.ts'
-import { parseKeychainCsv } from './csv.ts'
+import { type ParsedCsv, parseKeychainCsv } from './csv.ts'
 
 /** Rows per insert statement: a few thousand parameters each, well under PostgreSQL's 65,535. */
 export const INSERT_CHUNK = 1000
@@ -15,7 +15,7 @@ export const INSERT_CHUNK = 1000
 const ISSUES_SHOWN = 100
 
 export async function previewImport(db: Db, organizationId: string, csv: string): Promise<ImportPreview> {
-  const parsed = parseKeychainCsv(csv)
+  const parsed = await parseKeychainCsv(csv)
   return previewOf(parsed, await checkImport(db, organizationId, parsed))
 }
 
@@ -34,10 +34,10 @@ function chunks<T>(items: T[], size = INSERT_CHUNK): T[][] {
  */
 export async function commitImport(
   tx: Db,
-  input: { organizationId: string; actorId: string; csv: string; now: Date },
+  /** `file` as `parseKeychainCsv` read it, before the transaction: reading takes turns of the event loop. */
+  input: { organizationId: string; actorId: string; file: ParsedCsv; now: Date },
 ): Promise<ImportResult> {
-  const parsed = parseKeychainCsv(input.csv)
-  const plan = await checkImport(tx, input.organizationId, parsed)
+  const plan = await checkImport(tx, input.organizationId, input.file)
   if (plan.errors.length > 0) {
     const first = plan.errors[0]!
     throw new ApiError(

@@ -155,6 +155,18 @@ describe('the keychain import screen', () => {
         'The header must name the column keychain_name (the columns are keychain_name, custodian_email, key_name, key_type, tag_code).',
       ],
       [{ reason: 'too_many_rows' }, 'The file has more than 20000 rows: split it into several files.'],
+      [
+        { reason: 'too_many_empty_rows' },
+        'The file has more than 20000 empty rows: delete them in the spreadsheet, then save it as CSV again.',
+      ],
+      [
+        { reason: 'row_too_long', line: 12 },
+        'The row at line 12 is longer than 10000 characters: check that every quote opening a cell is closed.',
+      ],
+      [
+        { reason: 'row_too_long' },
+        'The file has a row longer than 10000 characters: check that every quote opening a cell is closed.',
+      ],
       // A reason this version does not know yet: the server's own message.
       [{ reason: 'from_the_future', message: 'Something new.' }, 'Something new.'],
     ]

@@ -4,6 +4,8 @@ import type { ApiErrorBody } from '../../../contract/errors.ts'
 import {
   CSV_FILE_PROBLEMS,
   type CsvFileProblem,
+  IMPORT_MAX_EMPTY_ROWS,
+  IMPORT_MAX_ROW_CHARS,
   IMPORT_MAX_ROWS,
   type ImportRowErrorCode,
   KEYCHAIN_CSV_COLUMNS,
@@ -50,6 +52,8 @@ export function csvFileProblem(details: ApiErrorBody['error'] | null): MessageDe
   const line = details?.line
   const columns = KEYCHAIN_CSV_COLUMNS.join(', ')
   const max = IMPORT_MAX_ROWS
+  const maxEmpty = IMPORT_MAX_EMPTY_ROWS
+  const longest = IMPORT_MAX_ROW_CHARS
   switch (reason) {
     case 'not_csv':
       return line === undefined
@@ -67,5 +71,11 @@ export function csvFileProblem(details: ApiErrorBody['error'] | null): MessageDe
       return msg`The header must name the column keychain_name (the columns are ${columns}).`
     case 'too_many_rows':
       return msg`The file has more than ${max} rows: split it into several files.`
+    case 'too_many_empty_rows':
+      return msg`The file has more than ${maxEmpty} empty rows: delete them in the spreadsheet, then save it as CSV again.`
+    case 'row_too_long':
+      return line === undefined
+        ? msg`The file has a row longer than ${longest} characters: check that every quote opening a cell is closed.`
+        : msg`The row at line ${line} is longer than ${longest} characters: check that every quote opening a cell is closed.`
   }
 }
