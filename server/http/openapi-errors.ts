@@ -55,7 +55,8 @@ export function operationErrors(spec: RouteSpec): OperationError[] {
   }
   if (spec.body || spec.query || spec.params || spec.headers)
     add(400, ErrorCode.validation, 'The input does not match its schema')
-  if (spec.body) add(400, ErrorCode.badRequest, 'The body could not be read whole, or nests more than 32 levels deep')
+  if (spec.body)
+    add(400, ErrorCode.badRequest, 'The body could not be read whole, or nests more than 32 levels deep')
   if (scoped && access.organization === 'selected')
     add(400, ErrorCode.noOrganizationSelected, 'No organization selected')
   if (requiresSession(access)) add(401, ErrorCode.unauthenticated, 'Not signed in')
