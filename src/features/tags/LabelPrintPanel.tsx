@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro'
+import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { lazy, Suspense, useState } from 'react'
 import { labelEndpoints } from '../../../contract/endpoints/labels.ts'
 import { LABEL_FORMAT_IDS, type LabelFormatId } from '../../../contract/label-layout.ts'
@@ -98,7 +98,7 @@ export function LabelPrintPanel({
         {count === null ? (
           <Trans>Download the PDF of all matching tags</Trans>
         ) : (
-          <Trans>Download the PDF ({count} tags)</Trans>
+          <Plural value={count} one="Download the PDF (# tag)" other="Download the PDF (# tags)" />
         )}
       </Button>
       <Button variant="secondary" onPress={() => void view()} isDisabled={!selection || tooMany || busy}>

@@ -105,4 +105,26 @@ describe('reprinting tags from the tags list', () => {
       'More than 1000 tags match this search: narrow it, or print them in parts.',
     )
   })
+
+  it.each([
+    ['en', 'Download the PDF (1 tag)', 'Download the PDF (2 tags)'],
+    ['fr', 'Télécharger le PDF (1 étiquette)', 'Télécharger le PDF (2 étiquettes)'],
+  ] as const)('counts the chosen tags in %s, one and more', async (locale, one, two) => {
+    await useLocale(locale)
+    try {
+      listServer()
+      await renderWithRouter(<TagListScreen organizationId="o1" printLabels={async () => {}} />)
+      const first = await screen.findByRole('checkbox', {
+        name: locale === 'fr' ? 'Choisir AGC-00001' : 'Choose AGC-00001',
+      })
+      fireEvent.click(first)
+      expect(screen.getByRole('button', { name: one })).toBeTruthy()
+      fireEvent.click(
+        screen.getByRole('checkbox', { name: locale === 'fr' ? 'Choisir AGC-00002' : 'Choose AGC-00002' }),
+      )
+      expect(screen.getByRole('button', { name: two })).toBeTruthy()
+    } finally {
+      await useLocale('en')
+    }
+  })
 })
