@@ -433,6 +433,7 @@ describe('error codes', () => {
       labelSelectionEmpty: 'label_selection_empty',
       labelSelectionTooLarge: 'label_selection_too_large',
       bulkSelectionTooLarge: 'bulk_selection_too_large',
+      webhookLimitReached: 'webhook_limit_reached',
       internal: 'internal_error',
       unavailable: 'service_unavailable',
     })
