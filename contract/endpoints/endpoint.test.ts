@@ -64,7 +64,7 @@ describe('the endpoint tables', () => {
     expect(
       Object.fromEntries(Object.entries(tables).map(([name, table]) => [name, Object.keys(table).length])),
     ).toEqual({
-      activityEndpoints: 3,
+      activityEndpoints: 5,
       apiTokenEndpoints: 6,
       authEndpoints: 3,
       calendarEndpoints: 4,
