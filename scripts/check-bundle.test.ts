@@ -93,7 +93,7 @@ describe('bundle budget', () => {
 
   it('gives every route a budget: its own, or the default', () => {
     const figures = routeFigures(manifest, { ...budget, routes: { '/': 100, '/app/scan': 130 } })
-    expect(targetOf(budget, '/app/scan')).toBe(130)
+    expect(targetOf(budget, '/app/scan')).toBe(budget.targets.routes['/app/scan'])
     expect(targetOf(budget, '/app/keychains/$id')).toBe(budget.targets.defaultKiB)
     expect(figures.map(({ route, budgetKiB }) => [route, budgetKiB])).toEqual([
       ['/', 100],

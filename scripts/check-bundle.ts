@@ -1,10 +1,13 @@
 // Bundle budget: for every route, the gzipped JavaScript its first load needs (entry, its route chunks and
 // their static imports, which carry their own translations) stays within `bundle-budget.json`; every text file of the build
 // has a precompressed variant, and what the server sends for a page (brotli when there is one) stays within
-// `wireRatio` × the gzip figure. Prints the figures; exits 1 when a route is over.
-import { existsSync, readFileSync } from 'node:fs'
+// `wireRatio` × the gzip figure; the build runs React (react-dom bundled, no other renderer). Prints the
+// figures; exits 1 when a route is over or the renderer is not react-dom.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import budget from '../bundle-budget.json' with { type: 'json' }
+import { rendererProblems } from './check-renderer.ts'
+import { BUNDLED_PACKAGES_FILE } from './vite-bundled-packages.ts'
 
 import {
   staticFiles as collect,
@@ -177,5 +180,12 @@ if (import.meta.main) {
   console.log(
     `after load: ${deferred.toFixed(1)} KiB gzipped JS loaded once /app/scan is idle (field mode, service worker helper; budget ${budget.fieldModeKiB} KiB) ${verdict}`,
   )
+  const packages = JSON.parse(readFileSync(`dist/${BUNDLED_PACKAGES_FILE}`, 'utf8')) as string[]
+  const chunks = readdirSync('dist/assets')
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(`dist/assets/${file}`, 'utf8'))
+  const problems = rendererProblems(packages, chunks)
+  console.log(`renderer: ${problems.length === 0 ? 'react-dom, no other (ok)' : problems.join('; ')}`)
+  over ||= problems.length > 0
   if (over) process.exit(1)
 }
