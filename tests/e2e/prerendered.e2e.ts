@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openAccountMenu } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 
 let stack: Stack
@@ -133,7 +134,9 @@ describe('prerendered public pages', () => {
       await page.goto('/')
       await page.waitForURL((url) => url.pathname === '/app')
       // Signed out, the landing page stays.
-      await page.evaluate(() => localStorage.clear())
+      await openAccountMenu(page)
+      await page.getByRole('button', { name: 'Se déconnecter' }).first().click()
+      await page.waitForURL((url) => url.pathname === '/sign-in' || url.pathname === '/')
       await page.goto('/')
       await page
         .getByRole('heading', { level: 1, name: 'Sachez où est chaque clé, et qui la détient.' })
