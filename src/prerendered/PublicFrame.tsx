@@ -5,7 +5,7 @@ import type { Locale } from '../../contract/locale.ts'
 import type { PublicPageName } from '../../contract/public-pages.ts'
 import { localizedHref } from '../lib/paths.ts'
 import { isPlainClick, LanguageLink } from '../ui/LanguageLink.tsx'
-import { Toaster } from '../ui/toast/Toaster.tsx'
+import { LazyToaster } from '../ui/toast/LazyToaster.tsx'
 
 export function publicPagePath(page: PublicPageName, locale: Locale): string {
   return localizedHref(locale, page === 'landing' ? '/' : '/sign-in')
@@ -20,7 +20,7 @@ export function PublicFrame({ i18n, children }: { i18n: I18n; children: ReactNod
     <StrictMode>
       <I18nProvider i18n={i18n}>
         {children}
-        <Toaster />
+        <LazyToaster />
       </I18nProvider>
     </StrictMode>
   )
