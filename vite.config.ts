@@ -49,7 +49,7 @@ export default defineConfig({
             },
             {
               name: 'spa',
-              test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|query-core|react-query|react-query-persist-client|query-persist-client-core)[\\/]/,
+              test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|query-core|react-query|react-query-persist-client|query-persist-client-core|query-async-storage-persister)[\\/]/,
               priority: 1,
             },
             // The contract's schemas and valibot: every SPA page parses answers with several of them. Left to the
