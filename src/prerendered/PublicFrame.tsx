@@ -12,8 +12,9 @@ export function publicPagePath(page: PublicPageName, locale: Locale): string {
 }
 
 /**
- * What every prerendered page is wrapped in, at build time and when the browser hydrates it: the same tree
- * on both sides. These pages live outside the SPA (no router, no query cache); their links are page loads.
+ * What the prerendered sign-in page is wrapped in, at build time and when the browser hydrates it: the same
+ * tree on both sides. It lives outside the SPA (no router, no query cache); its links are page loads. (The
+ * landing page is static, never hydrated: landing.tsx.)
  */
 export function PublicFrame({ i18n, children }: { i18n: I18n; children: ReactNode }) {
   return (
