@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import pkg from './package.json' with { type: 'json' }
+import { bundledPackages } from './scripts/vite-bundled-packages.ts'
 import { browserEndpointTables } from './scripts/vite-endpoint-tables.ts'
 import { inlineMessages } from './scripts/vite-inline-messages.ts'
-import { PREACT_ALIASES, webPlugins } from './vite.plugins.ts'
+import { webPlugins } from './vite.plugins.ts'
 import { pwaPlugin } from './vite.pwa.ts'
 
 const version = process.env.APP_VERSION ?? `${pkg.version}+${new Date().toISOString()}`
@@ -11,7 +12,6 @@ const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001'
 
 export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify(version) },
-  resolve: { alias: PREACT_ALIASES },
   plugins: [
     browserEndpointTables(),
     ...webPlugins(),
@@ -23,6 +23,7 @@ export default defineConfig({
       },
     },
     pwaPlugin(),
+    bundledPackages(),
   ],
   build: {
     manifest: true,
@@ -43,12 +44,12 @@ export default defineConfig({
           groups: [
             {
               name: 'react',
-              test: /node_modules[\\/](preact|react|react-dom|scheduler|use-sync-external-store|@lingui[\\/](core|react|message-utils)|@tanstack[\\/](store|react-store))[\\/]|[\\/]contract[\\/](locale|public-pages)\.ts$/,
+              test: /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|@lingui[\\/](core|react|message-utils)|@tanstack[\\/](store|react-store))[\\/]|[\\/]contract[\\/](locale|public-pages)\.ts$/,
               priority: 2,
             },
             {
               name: 'spa',
-              test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|query-core|react-query|react-query-persist-client|query-persist-client-core)[\\/]/,
+              test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|query-core|react-query|react-query-persist-client|query-persist-client-core|query-async-storage-persister)[\\/]/,
               priority: 1,
             },
             // The contract's schemas and valibot: every SPA page parses answers with several of them. Left to the

@@ -5,20 +5,6 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import type { PluginOption } from 'vite'
 
-/**
- * The browser build runs Preact through its React compatibility layer (docs/decisions.md, "Preact in the
- * browser"): about 57 KiB gzipped less on every page than react-dom. The prerendered pages are rendered by
- * react-dom/server at build time (the same HTML), and the component tests run on React: the browser tests are
- * what proves the screens on Preact.
- */
-export const PREACT_ALIASES = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-]
-
 /** Plugins shared by the build and the component tests: routes, React, Lingui macros and catalogs, Tailwind. */
 export function webPlugins(): PluginOption[] {
   return [

@@ -8,6 +8,7 @@ import {
   pathOfRouteFile,
   publicFilesForPage,
   routeFigures,
+  scriptsOfPage,
   spaFilesForPage,
   spaRoutes,
   targetOf,
@@ -34,7 +35,6 @@ const manifest: Manifest = {
     ],
   },
   'public.html': { file: 'assets/public.js', isEntry: true, imports: ['_shared.js'] },
-  'src/prerendered/landing.tsx': { file: 'assets/landing.js' },
   'src/prerendered/sign-in.tsx': { file: 'assets/sign-in.js', imports: ['_form.js'] },
   '_form.js': { file: 'assets/form.js' },
   'node_modules/sw-helper.js': { file: 'assets/sw-helper.js' },
@@ -82,18 +82,31 @@ describe('bundle budget', () => {
     ])
   })
 
-  it('counts a prerendered page from its light entry and its own chunk only', () => {
-    expect([...publicFilesForPage(manifest, 'landing')].sort()).toEqual([
-      'assets/landing.js',
+  it('counts the sign-in page from its light entry and its own chunk only', () => {
+    expect([...publicFilesForPage(manifest, 'sign-in')].sort()).toEqual([
+      'assets/form.js',
       'assets/public.js',
       'assets/shared.js',
+      'assets/sign-in.js',
     ])
-    expect(publicFilesForPage(manifest, 'sign-in').has('assets/form.js')).toBe(true)
+  })
+
+  it('counts the static landing page from the scripts its HTML loads', () => {
+    const html =
+      '<head><script>inline()</script><script defer src="/assets/landing-x.js"></script>' +
+      '<link rel="modulepreload" crossorigin href="/assets/react.js" /><link rel="icon" href="/favicon.svg" />' +
+      '<script type="module" crossorigin src="/assets/public.js"></script></head>'
+    expect([...scriptsOfPage(html)].sort()).toEqual([
+      'assets/landing-x.js',
+      'assets/public.js',
+      'assets/react.js',
+    ])
+    expect(scriptsOfPage('<html><body><a href="/a.js">a</a></body></html>').size).toBe(0)
   })
 
   it('gives every route a budget: its own, or the default', () => {
-    const figures = routeFigures(manifest, { ...budget, routes: { '/': 100, '/app/scan': 130 } })
-    expect(targetOf(budget, '/app/scan')).toBe(130)
+    const figures = routeFigures(manifest, { ...budget, routes: { '/': 100, '/app/scan': 130 } }, '')
+    expect(targetOf(budget, '/app/scan')).toBe(budget.targets.routes['/app/scan'])
     expect(targetOf(budget, '/app/keychains/$id')).toBe(budget.targets.defaultKiB)
     expect(figures.map(({ route, budgetKiB }) => [route, budgetKiB])).toEqual([
       ['/', 100],

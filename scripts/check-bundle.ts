@@ -1,10 +1,14 @@
 // Bundle budget: for every route, the gzipped JavaScript its first load needs (entry, its route chunks and
 // their static imports, which carry their own translations) stays within `bundle-budget.json`; every text file of the build
 // has a precompressed variant, and what the server sends for a page (brotli when there is one) stays within
-// `wireRatio` × the gzip figure. Prints the figures; exits 1 when a route is over.
-import { existsSync, readFileSync } from 'node:fs'
+// `wireRatio` × the gzip figure; the build runs React (react-dom bundled, no other renderer). Prints the
+// figures; exits 1 when a route is over or the renderer is not react-dom.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import budget from '../bundle-budget.json' with { type: 'json' }
+import { PUBLIC_PAGES } from '../contract/public-pages.ts'
+import { rendererProblems } from './check-renderer.ts'
+import { BUNDLED_PACKAGES_FILE } from './vite-bundled-packages.ts'
 
 import {
   staticFiles as collect,
@@ -77,9 +81,20 @@ export function spaFilesForPage(manifest: Manifest, keys: string[]): Set<string>
   return collect(manifest, [SPA_ENTRY, ...alwaysLazy, ...keys])
 }
 
-/** What a prerendered public page loads: the light entry and the page's own chunk. */
-export function publicFilesForPage(manifest: Manifest, page: 'landing' | 'sign-in'): Set<string> {
+/** What the prerendered sign-in page loads: the light entry and the page's own chunk. */
+export function publicFilesForPage(manifest: Manifest, page: 'sign-in'): Set<string> {
   return collect(manifest, [PUBLIC_ENTRY, `src/prerendered/${page}.tsx`])
+}
+
+/**
+ * The scripts a built HTML page loads, from the page itself: its script elements' and module preloads' files.
+ * The static landing page is counted so (scripts/prerender.ts writes its one script, which Vite does not know).
+ */
+export function scriptsOfPage(html: string): Set<string> {
+  const files = new Set<string>()
+  const tags = /<(?:script\b|link rel="modulepreload")[^>]*?\b(?:src|href)="\/([^"]+\.js)"/g
+  for (const [, file] of html.matchAll(tags)) if (file) files.add(file)
+  return files
 }
 
 /** The files loaded once the page is idle, on top of what a page already has. */
@@ -120,10 +135,13 @@ export function targetOf(budget: Budget, route: string): number {
 
 export type RouteFigure = { route: string; files: Set<string>; budgetKiB: number }
 
-/** Every route with the files of its first load: the prerendered pages, then the SPA's. */
-export function routeFigures(manifest: Manifest, budget: Budget): RouteFigure[] {
+/**
+ * Every route with the files of its first load: the prerendered pages (the landing page's from its HTML,
+ * `landingHtml`), then the SPA's.
+ */
+export function routeFigures(manifest: Manifest, budget: Budget, landingHtml: string): RouteFigure[] {
   const figures: RouteFigure[] = [
-    { route: '/', files: publicFilesForPage(manifest, 'landing'), budgetKiB: budgetOf(budget, '/') },
+    { route: '/', files: scriptsOfPage(landingHtml), budgetKiB: budgetOf(budget, '/') },
     {
       route: '/sign-in',
       files: publicFilesForPage(manifest, 'sign-in'),
@@ -150,7 +168,10 @@ if (import.meta.main) {
     'target'.padStart(7),
   )
   const missed: string[] = []
-  for (const { route, files, budgetKiB } of routeFigures(manifest, budget)) {
+  const landing = PUBLIC_PAGES.find((page) => page.page === 'landing')
+  if (!landing) throw new Error('No landing page in contract/public-pages.ts')
+  const landingHtml = readFileSync(`dist/${landing.file}`, 'utf8')
+  for (const { route, files, budgetKiB } of routeFigures(manifest, budget, landingHtml)) {
     const gzip = gzippedKiB(files, read)
     const wire = wireKiB(files, sizeOf)
     const failures = [
@@ -177,5 +198,12 @@ if (import.meta.main) {
   console.log(
     `after load: ${deferred.toFixed(1)} KiB gzipped JS loaded once /app/scan is idle (field mode, service worker helper; budget ${budget.fieldModeKiB} KiB) ${verdict}`,
   )
+  const packages = JSON.parse(readFileSync(`dist/${BUNDLED_PACKAGES_FILE}`, 'utf8')) as string[]
+  const chunks = readdirSync('dist/assets')
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(`dist/assets/${file}`, 'utf8'))
+  const problems = rendererProblems(packages, chunks)
+  console.log(`renderer: ${problems.length === 0 ? 'react-dom, no other (ok)' : problems.join('; ')}`)
+  over ||= problems.length > 0
   if (over) process.exit(1)
 }

@@ -1,9 +1,12 @@
 // Post-build step: writes the public pages (landing, sign-in, in French and English) as real HTML into the
 // build, from the `public.html` template and the build-time renderer (vite.ssr.config.ts), so that they paint
-// before any JavaScript runs; the light entry of the template then hydrates them.
+// before any JavaScript runs. The sign-in page is then hydrated by the light entry of the template; the landing
+// page is static: no framework, only its own small classic script (src/prerendered/landing-boot.ts).
+import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { buildSync } from 'esbuild'
 import type { Locale } from '../contract/locale.ts'
 import { PUBLIC_PAGES } from '../contract/public-pages.ts'
 import { MANIFEST_HREF } from '../src/lib/locale.ts'
@@ -35,6 +38,36 @@ export function inlineStylesheets(html: string, read: (file: string) => string):
     /<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)">/g,
     (_, file: string) => `<style>${read(file).replaceAll('</style', '<\\/style')}</style>`,
   )
+}
+
+/** The landing page's script source (bundled alone, so that it carries no framework). */
+export const LANDING_SCRIPT_ENTRY = 'src/prerendered/landing-main.ts'
+
+/** The landing page's whole script: one minified classic script, named by its content like Vite's files. */
+export function buildLandingScript(): { file: string; code: string } {
+  const [output] = buildSync({
+    entryPoints: [LANDING_SCRIPT_ENTRY],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'es2022',
+    write: false,
+    logLevel: 'warning',
+  }).outputFiles
+  if (!output) throw new Error(`esbuild wrote nothing for ${LANDING_SCRIPT_ENTRY}`)
+  const hash = createHash('sha256').update(output.text).digest('base64url').slice(0, 8)
+  return { file: `assets/landing-${hash}.js`, code: output.text }
+}
+
+/**
+ * The template made static: without the module entry and its preloads (the framework), with `script` instead,
+ * deferred so that it never holds up the first paint.
+ */
+export function staticTemplate(template: string, script: string): string {
+  const bare = template
+    .replace(/\s*<script type="module"[^>]*><\/script>/g, '')
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '')
+  return replaceOnce(bare, '</head>', `<script defer src="/${script}"></script>\n</head>`)
 }
 
 /** The template filled with one rendered page: language, description, the page's chunks preloaded, the HTML. */
@@ -73,9 +106,15 @@ if (import.meta.main) {
   )
   if (template.includes('rel="stylesheet"'))
     throw new Error('A stylesheet of the page template was not inlined')
+  const landingScript = buildLandingScript()
+  writeFileSync(join(dist, landingScript.file), landingScript.code)
+  const landingTemplate = staticTemplate(template, landingScript.file)
   for (const page of PUBLIC_PAGES) {
-    const preloads = preloadsFor(manifest, [`src/prerendered/${page.page}.tsx`])
-    const html = fillTemplate(template, page, renderPublicPage(page.page, page.locale), preloads)
+    const rendered = renderPublicPage(page.page, page.locale)
+    const html =
+      page.page === 'landing'
+        ? fillTemplate(landingTemplate, page, rendered, [])
+        : fillTemplate(template, page, rendered, preloadsFor(manifest, [`src/prerendered/${page.page}.tsx`]))
     const target = join(dist, page.file)
     mkdirSync(dirname(target), { recursive: true })
     writeFileSync(target, html)

@@ -15,7 +15,7 @@ export type ViteManifest = Record<string, ViteManifestChunk>
 
 export const ROUTES_PREFIX = 'src/routes/{-$locale}/'
 export const SPLIT = '?tsr-split=component---loader'
-/** The SPA's entry (its shell) and the light entry of the prerendered public pages. */
+/** The SPA's entry (its shell) and the light entry that hydrates the prerendered sign-in page. */
 export const SPA_ENTRY = 'index.html'
 export const PUBLIC_ENTRY = 'public.html'
 

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
 import { persistQueryClient } from '@tanstack/react-query-persist-client'
-import { createFlushablePersister, type FlushablePersister } from './cache-persister.ts'
+import { createFlushablePersister, type FlushablePersister } from './query-persister.ts'
 
 const CACHE_KEY = 'trousseau-query-cache'
 /** Bump when the shape of cached data changes; a new build alone keeps the cache (offline use). */

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createRouter } from '@tanstack/react-router'
 import { routeTree } from '../routeTree.gen.ts'
-import { ErrorPage, fatalErrorOf, NotFoundPage } from './ErrorPages.tsx'
+import { LazyErrorPage, LazyNotFoundPage } from './LazyErrorPages.tsx'
 
 export function createAppRouter(queryClient: QueryClient, sessionReady: Promise<void>) {
   return createRouter({
@@ -9,8 +9,8 @@ export function createAppRouter(queryClient: QueryClient, sessionReady: Promise<
     context: { queryClient, sessionReady },
     defaultPreload: 'intent',
     defaultPreloadStaleTime: 0,
-    defaultNotFoundComponent: NotFoundPage,
-    defaultErrorComponent: ({ error }) => <ErrorPage error={fatalErrorOf(error)} />,
+    defaultNotFoundComponent: LazyNotFoundPage,
+    defaultErrorComponent: ({ error }) => <LazyErrorPage error={error} />,
     scrollRestoration: true,
   })
 }

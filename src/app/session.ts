@@ -3,6 +3,7 @@ import type { Profile } from '../../contract/auth.ts'
 import { fetchProfile } from '../api/auth.ts'
 import { currentProfile, profileKey } from '../api/profile.ts'
 import { ApiError } from '../lib/api.ts'
+import { markSignedIn } from '../lib/signed-in-mark.ts'
 import { clearClientData } from './query.ts'
 import { applyTheme } from './theme.ts'
 
@@ -25,6 +26,8 @@ export function setSignedInProfile(queryClient: QueryClient, profile: Profile | 
         .catch((error: unknown) => console.warn('Forgetting the mirror failed', error))
   }
   queryClient.setQueryData(profileKey, profile)
+  // The static landing page reads it to send a signed-in visitor into the app.
+  markSignedIn(profile !== null)
 }
 
 /**

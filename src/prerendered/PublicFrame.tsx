@@ -5,22 +5,23 @@ import type { Locale } from '../../contract/locale.ts'
 import type { PublicPageName } from '../../contract/public-pages.ts'
 import { localizedHref } from '../lib/paths.ts'
 import { isPlainClick, LanguageLink } from '../ui/LanguageLink.tsx'
-import { Toaster } from '../ui/toast/Toaster.tsx'
+import { LazyToaster } from '../ui/toast/LazyToaster.tsx'
 
 export function publicPagePath(page: PublicPageName, locale: Locale): string {
   return localizedHref(locale, page === 'landing' ? '/' : '/sign-in')
 }
 
 /**
- * What every prerendered page is wrapped in, at build time and when the browser hydrates it: the same tree
- * on both sides. These pages live outside the SPA (no router, no query cache); their links are page loads.
+ * What the prerendered sign-in page is wrapped in, at build time and when the browser hydrates it: the same
+ * tree on both sides. It lives outside the SPA (no router, no query cache); its links are page loads. (The
+ * landing page is static, never hydrated: landing.tsx.)
  */
 export function PublicFrame({ i18n, children }: { i18n: I18n; children: ReactNode }) {
   return (
     <StrictMode>
       <I18nProvider i18n={i18n}>
         {children}
-        <Toaster />
+        <LazyToaster />
       </I18nProvider>
     </StrictMode>
   )

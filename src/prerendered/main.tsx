@@ -14,12 +14,8 @@ function afterSignIn(locale: Locale): string {
   return safeRedirect(new URLSearchParams(location.search).get('redirect')) ?? localizedHref(locale, '/app')
 }
 
-/** Each page is its own chunk (the prerendered HTML preloads it): the landing page never loads the sign-in form. */
-async function pageElement(page: PublicPageName, locale: Locale): Promise<ReactNode> {
-  if (page === 'landing') {
-    const { PublicLanding } = await import('./landing.tsx')
-    return <PublicLanding i18n={i18n} locale={locale} />
-  }
+/** The sign-in page (its own chunk, which the prerendered HTML preloads). */
+async function pageElement(locale: Locale): Promise<ReactNode> {
   const [{ PublicSignIn }, { fetchProfile }] = await Promise.all([
     import('./sign-in.tsx'),
     import('../api/auth.ts'),
@@ -35,7 +31,8 @@ async function hydrate() {
   const root = document.getElementById('root')
   const page = root?.dataset.page as PublicPageName | undefined
   const locale = root?.dataset.locale
-  if (!root || !page || !isLocale(locale)) throw new Error('This page was not prerendered')
+  // The landing page is static (landing-boot.ts is its script): only the sign-in page hydrates.
+  if (!root || page !== 'sign-in' || !isLocale(locale)) throw new Error('This page was not prerendered')
   // The server answers the English page on a French address when the locale cookie says so: show its address.
   if (localeOfPath(location.pathname) !== locale)
     history.replaceState(
@@ -43,12 +40,12 @@ async function hydrate() {
       '',
       `${publicPagePath(page, locale)}${location.search}${location.hash}`,
     )
-  const [element] = await Promise.all([pageElement(page, locale), activateLocale(locale, { app: false })])
+  const [element] = await Promise.all([pageElement(locale), activateLocale(locale, { app: false })])
   hydrateRoot(root, element)
   // From here React answers (or replays) what the visitor does; before it, a click submits the bare HTML form.
   root.dataset.ready = 'true'
 }
 
 void hydrate()
-// The landing page says the app installs on a phone: it is installable from there (after the page is idle).
+// Installable from the sign-in page too (after the page is idle).
 registerServiceWorkerWhenIdle()

@@ -1,7 +1,7 @@
 // Build time only (scripts/prerender.ts): the public pages as HTML, in each language.
 import { i18n, type Messages } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
-import { renderToString } from 'react-dom/server'
+import { renderToStaticMarkup, renderToString } from 'react-dom/server'
 import type { Locale } from '../../contract/locale.ts'
 import type { PublicPageName } from '../../contract/public-pages.ts'
 import { messages as en } from '../../locales/en/public.po'
@@ -15,14 +15,13 @@ export type RenderedPage = { html: string; title: string; description: string; n
 
 export function renderPublicPage(page: PublicPageName, locale: Locale): RenderedPage {
   i18n.loadAndActivate({ locale, messages: catalogs[locale] })
-  const element =
-    page === 'landing' ? (
-      <PublicLanding i18n={i18n} locale={locale} />
-    ) : (
-      <PublicSignIn i18n={i18n} locale={locale} onSignedIn={() => {}} />
-    )
+  // The landing page is never hydrated: plain HTML. The sign-in page is, from this very markup.
+  const html =
+    page === 'landing'
+      ? renderToStaticMarkup(<PublicLanding i18n={i18n} locale={locale} />)
+      : renderToString(<PublicSignIn i18n={i18n} locale={locale} onSignedIn={() => {}} />)
   return {
-    html: renderToString(element),
+    html,
     title:
       page === 'landing'
         ? i18n._(msg`Trousseau: know where every key is`)

@@ -1,15 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
-import { ErrorPage, fatalErrorOf, NotFoundPage } from '../app/ErrorPages.tsx'
+import { LazyErrorPage, LazyNotFoundPage } from '../app/LazyErrorPages.tsx'
 import { useHeadingTitle } from '../lib/heading-title.ts'
-import { Toaster } from '../ui/toast/Toaster.tsx'
+import { LazyToaster } from '../ui/toast/LazyToaster.tsx'
 
 export type RouterContext = { queryClient: QueryClient; sessionReady: Promise<void> }
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: Root,
-  notFoundComponent: NotFoundPage,
-  errorComponent: ({ error }) => <ErrorPage error={fatalErrorOf(error)} />,
+  notFoundComponent: LazyNotFoundPage,
+  errorComponent: ({ error }) => <LazyErrorPage error={error} />,
 })
 
 function Root() {
@@ -17,7 +17,7 @@ function Root() {
   return (
     <>
       <Outlet />
-      <Toaster />
+      <LazyToaster />
     </>
   )
 }

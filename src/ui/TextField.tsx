@@ -1,5 +1,4 @@
 import { type ReactNode, useId } from 'react'
-import { focusOnMount } from '../lib/focus-on-mount.ts'
 import { FieldHelp, fieldHelpIds } from './FieldHelp.tsx'
 
 export type TextFieldProps = {
@@ -44,7 +43,6 @@ export function TextField({
       </label>
       <input
         {...props}
-        ref={props.autoFocus ? focusOnMount : undefined}
         id={id}
         type={type}
         value={value}

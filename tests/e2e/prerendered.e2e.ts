@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openAccountMenu } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 
 let stack: Stack
@@ -79,6 +80,26 @@ describe('prerendered public pages', () => {
     })
   })
 
+  it('ship the landing page with no framework: one small classic script, which registers the service worker', async () => {
+    await stack.withPage(async (page) => {
+      const scripts: string[] = []
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
+      })
+      await page.goto('/en/')
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready
+      })
+      expect(scripts).toHaveLength(1)
+      expect(scripts[0]).toMatch(/^\/assets\/landing-[\w-]+\.js$/)
+      expect(await page.locator('script[type="module"], link[rel="modulepreload"]').count()).toBe(0)
+      // The language link remembers the choice before the page it leads to loads.
+      await page.getByRole('link', { name: 'Switch language to Français' }).click()
+      await page.waitForURL((url) => url.pathname === '/')
+      expect((await page.context().cookies()).find((cookie) => cookie.name === 'locale')?.value).toBe('fr')
+    })
+  })
+
   it('answers the English page on a French address when the locale cookie asks for English', async () => {
     await stack.withPage(async (page, context) => {
       await context.addCookies([{ name: 'locale', value: 'en', url: stack.baseUrl }])
@@ -100,5 +121,29 @@ describe('prerendered public pages', () => {
       await page.goto('/sign-in')
       await page.waitForURL((url) => url.pathname === '/en/app')
     })
+  })
+
+  it('sends a signed-in visitor of the static landing page into the app at once', async () => {
+    // No service worker: the server's static page answers, not the SPA's shell the worker would.
+    const context = await stack.browser.newContext({ baseURL: stack.baseUrl, serviceWorkers: 'block' })
+    try {
+      const page = await context.newPage()
+      await stack.signInByCode(page, 'landing@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.getByRole('navigation', { name: 'Menu principal' }).first().waitFor()
+      await page.goto('/')
+      await page.waitForURL((url) => url.pathname === '/app')
+      // Signed out, the landing page stays.
+      await openAccountMenu(page)
+      await page.getByRole('button', { name: 'Se déconnecter' }).first().click()
+      await page.waitForURL((url) => url.pathname === '/sign-in' || url.pathname === '/')
+      await page.goto('/')
+      await page
+        .getByRole('heading', { level: 1, name: 'Sachez où est chaque clé, et qui la détient.' })
+        .waitFor()
+      expect(new URL(page.url()).pathname).toBe('/')
+    } finally {
+      await context.close()
+    }
   })
 })

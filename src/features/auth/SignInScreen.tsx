@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { MailCheck } from 'lucide-react'
-import { useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import * as v from 'valibot'
 import { EmailSchema, type Profile, SignInCodeSchema } from '../../../contract/auth.ts'
 import type { Locale } from '../../../contract/locale.ts'
@@ -11,19 +11,49 @@ import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { useHydrated } from '../../lib/use-hydrated.ts'
 import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
-import { useAppForm } from '../../ui/form.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 
 type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 
+/**
+ * One field's submit: its value checked first (`problem`, shown under the field until the value changes), then
+ * `send`; pending meanwhile. Plain React state: the prerendered sign-in page loads no form library.
+ */
+function useFieldSubmit(
+  problem: (value: string) => string | undefined,
+  send: (value: string) => Promise<void>,
+) {
+  const [value, setValue] = useState('')
+  const [error, setError] = useState<string | undefined>()
+  const [pending, setPending] = useState(false)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (pending) return
+    const found = problem(value)
+    setError(found)
+    if (found) return
+    setPending(true)
+    try {
+      await send(value)
+    } finally {
+      setPending(false)
+    }
+  }
+  const change = (next: string) => {
+    setValue(next)
+    setError(undefined)
+  }
+  return { value, setValue, change, error, pending, submit }
+}
+
 function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string) => void }) {
   const { t, i18n } = useLingui()
   const hydrated = useHydrated()
-  const form = useAppForm({
-    defaultValues: { email: '' },
-    onSubmit: async ({ value }) => {
-      const email = v.parse(EmailSchema, value.email)
+  const field = useFieldSubmit(
+    (value) => emailProblem(value, i18n),
+    async (value) => {
+      const email = v.parse(EmailSchema, value)
       try {
         await requestSignInMail(email, locale)
         onSent(email)
@@ -36,33 +66,23 @@ function EmailStep({ locale, onSent }: { locale: Locale; onSent: (email: string)
         })
       }
     },
-  })
+  )
   return (
-    <form
-      noValidate
-      className="flex flex-col gap-5"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void form.handleSubmit()
-      }}
-    >
-      <form.AppField
+    <form noValidate className="flex flex-col gap-5" onSubmit={(event) => void field.submit(event)}>
+      <TextField
+        label={t`E-mail`}
         name="email"
-        validators={{
-          onSubmit: ({ value }) => emailProblem(value, i18n),
-        }}
-      >
-        {(field) => (
-          <field.TextField label={t`E-mail`} type="email" inputMode="email" autoComplete="email" autoFocus />
-        )}
-      </form.AppField>
-      <form.Subscribe selector={(state) => state.isSubmitting}>
-        {(isSubmitting) => (
-          <Button type="submit" isDisabled={isSubmitting || !hydrated}>
-            {isSubmitting ? <Trans>Sending…</Trans> : <Trans>Receive a sign-in link</Trans>}
-          </Button>
-        )}
-      </form.Subscribe>
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        autoFocus
+        value={field.value}
+        onChange={field.change}
+        error={field.error}
+      />
+      <Button type="submit" isDisabled={field.pending || !hydrated}>
+        {field.pending ? <Trans>Sending…</Trans> : <Trans>Receive a sign-in link</Trans>}
+      </Button>
     </form>
   )
 }
@@ -80,17 +100,17 @@ function CodeStep({
   const failed = useFailureToast()
   // A new build must not reload the page over a code being typed.
   useUnsavedChanges(true)
-  const form = useAppForm({
-    defaultValues: { code: '' },
-    onSubmit: async ({ value }) => {
+  const field = useFieldSubmit(
+    (value) => (v.safeParse(SignInCodeSchema, value).success ? undefined : t`The code must be 6 digits.`),
+    async (value) => {
       try {
-        onSignedIn(await createSession({ email, code: value.code.trim() }))
+        onSignedIn(await createSession({ email, code: value.trim() }))
       } catch (error) {
-        form.setFieldValue('code', '')
+        field.setValue('')
         failed(t`Sign-in failed. Please try again.`, error)
       }
     },
-  })
+  )
   return (
     <div className="flex flex-col gap-5">
       <div
@@ -105,41 +125,21 @@ function CodeStep({
           </Trans>
         </p>
       </div>
-      <form
-        noValidate
-        className="flex flex-col gap-5"
-        onSubmit={(event) => {
-          event.preventDefault()
-          void form.handleSubmit()
-        }}
-      >
-        <form.Field
+      <form noValidate className="flex flex-col gap-5" onSubmit={(event) => void field.submit(event)}>
+        <TextField
+          label={t`6-digit code`}
           name="code"
-          validators={{
-            onSubmit: ({ value }) =>
-              v.safeParse(SignInCodeSchema, value).success ? undefined : t`The code must be 6 digits.`,
-          }}
-        >
-          {(field) => (
-            <TextField
-              label={t`6-digit code`}
-              name={field.name}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              autoFocus
-              value={field.state.value}
-              onChange={(value) => field.handleChange(value.replace(/\D/g, ''))}
-              onBlur={field.handleBlur}
-              error={field.state.meta.errors[0]}
-            />
-          )}
-        </form.Field>
-        <form.AppForm>
-          <form.SubmitButton pending={<Trans>Signing in…</Trans>}>
-            <Trans>Sign in</Trans>
-          </form.SubmitButton>
-        </form.AppForm>
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          autoFocus
+          value={field.value}
+          onChange={(value) => field.change(value.replace(/\D/g, ''))}
+          error={field.error}
+        />
+        <Button type="submit" isDisabled={field.pending}>
+          {field.pending ? <Trans>Signing in…</Trans> : <Trans>Sign in</Trans>}
+        </Button>
       </form>
       <Button variant="ghost" onPress={onRestart}>
         <Trans>Use another address or send a new code</Trans>

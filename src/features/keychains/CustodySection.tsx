@@ -1,6 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
 import { type Keychain, TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { custodyLogQuery, useUpdateKeychain } from '../../api/keychains.ts'
@@ -8,72 +9,72 @@ import { formatDateTime } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
-import { useAppForm } from '../../ui/form.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { custodianOptions } from './custodians.ts'
 import { custodianChangeProblem } from './refusals.ts'
 
+/** Plain React state (no form library): the form is on the page's first load for anyone who may change the holder. */
 function ChangeCustodianForm({ keychain, members }: { keychain: Keychain; members: Member[] }) {
   const { t, i18n } = useLingui()
   const updateKeychain = useUpdateKeychain(keychain.organizationId)
-  const form = useAppForm({
-    defaultValues: { custodianId: keychain.custodian?.id ?? '', reason: '' },
-    onSubmit: async ({ value, formApi }) => {
-      try {
-        await updateKeychain.mutateAsync({
-          id: keychain.id,
-          update: { custodianId: value.custodianId || null, reason: value.reason },
-        })
-        formApi.reset({ custodianId: value.custodianId, reason: '' })
-        toasts.add({ severity: 'success', summary: t`The custodian has been changed.`, life: 4000 })
-      } catch (error) {
-        // A 409 says why in the reader's language (e.g. the keychain is out on a transfer).
-        toasts.add({
-          severity: 'error',
-          summary: i18n._(custodianChangeProblem(error, msg`The custodian could not be changed.`)),
-          life: 6000,
-        })
-      }
-    },
-  })
+  const current = keychain.custodian?.id ?? ''
+  const [custodianId, setCustodianId] = useState(current)
+  const [reason, setReason] = useState('')
+  const [pending, setPending] = useState(false)
+  const reasonError = reason.length > 300 ? t`At most 300 characters.` : undefined
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (pending || reasonError) return
+    setPending(true)
+    try {
+      await updateKeychain.mutateAsync({
+        id: keychain.id,
+        update: { custodianId: custodianId || null, reason },
+      })
+      setReason('')
+      toasts.add({ severity: 'success', summary: t`The custodian has been changed.`, life: 4000 })
+    } catch (error) {
+      // A 409 says why in the reader's language (e.g. the keychain is out on a transfer).
+      toasts.add({
+        severity: 'error',
+        summary: i18n._(custodianChangeProblem(error, msg`The custodian could not be changed.`)),
+        life: 6000,
+      })
+    } finally {
+      setPending(false)
+    }
+  }
   return (
     <form
       noValidate
       aria-label={t`Change custodian`}
       className="grid items-start gap-4 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void form.handleSubmit()
-      }}
+      onSubmit={(event) => void submit(event)}
     >
-      <form.AppField name="custodianId">
-        {(field) => (
-          <field.SelectField
-            label={t`New custodian`}
-            options={[{ value: '', label: t`Nobody` }, ...custodianOptions(members)]}
-          />
-        )}
-      </form.AppField>
-      <form.AppField
+      <SelectField
+        label={t`New custodian`}
+        name="custodianId"
+        value={custodianId}
+        onChange={setCustodianId}
+        options={[{ value: '', label: t`Nobody` }, ...custodianOptions(members)]}
+      />
+      <TextField
+        label={t`Reason (optional)`}
         name="reason"
-        validators={{
-          onChange: ({ value }) => (value.length > 300 ? t`At most 300 characters.` : undefined),
-        }}
+        value={reason}
+        onChange={setReason}
+        error={reasonError}
+      />
+      <Button
+        type="submit"
+        variant="secondary"
+        className="justify-self-start"
+        isDisabled={pending || custodianId === current}
       >
-        {(field) => <field.TextField label={t`Reason (optional)`} />}
-      </form.AppField>
-      <form.Subscribe selector={(state) => [state.isSubmitting, state.values.custodianId] as const}>
-        {([isSubmitting, custodianId]) => (
-          <Button
-            type="submit"
-            variant="secondary"
-            className="justify-self-start"
-            isDisabled={isSubmitting || custodianId === (keychain.custodian?.id ?? '')}
-          >
-            <Trans>Change custodian</Trans>
-          </Button>
-        )}
-      </form.Subscribe>
+        <Trans>Change custodian</Trans>
+      </Button>
     </form>
   )
 }

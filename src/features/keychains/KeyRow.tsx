@@ -3,7 +3,6 @@ import { Check, KeyRound, Pencil, QrCode, Trash2, X } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import type { Key } from '../../../contract/keychains.ts'
 import { useRemoveKey, useRenameKey } from '../../api/keychains.ts'
-import { focusOnMount } from '../../lib/focus-on-mount.ts'
 import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { toasts } from '../../ui/toast/store.ts'
@@ -68,8 +67,8 @@ export function KeyRow({
             onChange={(event) => setName(event.target.value)}
             aria-label={t`New name of ${keyItem.name}`}
             maxLength={120}
-            // The field appears because the user asked to rename.
-            ref={focusOnMount}
+            // biome-ignore lint/a11y/noAutofocus: the field appears because the user asked to rename
+            autoFocus
             className="min-h-11 flex-1 rounded-lg lg:min-h-10 border border-slate-300 px-2"
           />
           <Button type="submit" variant="ghost" isDisabled={busy} aria-label={t`Save the name`}>

@@ -2,10 +2,10 @@ import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Send, Trash2, UserRoundPen } from 'lucide-react'
-import { type ReactNode, useEffect, useRef, useState } from 'react'
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
-import { keychainKeys, keychainQuery, useDeleteKeychain, useUpdateKeychain } from '../../api/keychains.ts'
+import { keychainKeys, keychainQuery, useDeleteKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
@@ -14,65 +14,19 @@ import { AppLink } from '../../ui/AppLink.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
-import { useFailureToast } from '../../ui/failure-toast.ts'
-import { useAppForm } from '../../ui/form.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { CustodySection } from './CustodySection.tsx'
 import { KeychainStatusBadge } from './KeychainStatusBadge.tsx'
 import { KeysSection } from './KeysSection.tsx'
 import { MoreActions } from './MoreActions.tsx'
-import { keychainNameProblem } from './name-check.ts'
 import { deletionProblem } from './refusals.ts'
 import { undoDeletion } from './undo-deletion.ts'
 
-function RenameForm({ keychain }: { keychain: Keychain }) {
-  const { t, i18n } = useLingui()
-  const failed = useFailureToast()
-  const updateKeychain = useUpdateKeychain(keychain.organizationId)
-  const form = useAppForm({
-    defaultValues: { name: keychain.name },
-    onSubmit: async ({ value, formApi }) => {
-      try {
-        await updateKeychain.mutateAsync({ id: keychain.id, update: { name: value.name } })
-        formApi.reset({ name: value.name.trim() })
-        toasts.add({ severity: 'success', summary: t`The name has been changed.`, life: 4000 })
-      } catch (error) {
-        failed(t`The name could not be changed.`, error)
-      }
-    },
-  })
-  return (
-    <form
-      noValidate
-      aria-label={t`Rename the keychain`}
-      className="grid items-start gap-4 sm:grid-cols-[1fr_auto]"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void form.handleSubmit()
-      }}
-    >
-      <form.AppField
-        name="name"
-        validators={{
-          onSubmit: ({ value }) => {
-            const problem = keychainNameProblem(value)
-            return problem ? i18n._(problem) : undefined
-          },
-        }}
-      >
-        {(field) => <field.TextField label={t`Name`} />}
-      </form.AppField>
-      <form.Subscribe selector={(state) => [state.isSubmitting, state.isDirty] as const}>
-        {([isSubmitting, isDirty]) => (
-          <Button type="submit" variant="secondary" className="sm:mt-7" isDisabled={isSubmitting || !isDirty}>
-            <Trans>Rename</Trans>
-          </Button>
-        )}
-      </form.Subscribe>
-    </form>
-  )
-}
+// The rename form appears in edit mode only: it (and the form library) loads then, not with the page.
+const RenameKeychainForm = lazy(() =>
+  import('./RenameKeychainForm.tsx').then((module) => ({ default: module.RenameKeychainForm })),
+)
 
 /** What a glance at the page should tell: who holds it, the transfer it is on, when it is due. */
 function KeychainSummaryCard({ keychain, timeZone }: { keychain: Keychain; timeZone: string }) {
@@ -230,7 +184,11 @@ export function KeychainDetailScreen({
       <KeychainSummaryCard keychain={keychain} timeZone={timeZone} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex flex-col gap-6">
-          {editing && canEdit ? <RenameForm keychain={keychain} /> : null}
+          {editing && canEdit ? (
+            <Suspense fallback={null}>
+              <RenameKeychainForm keychain={keychain} />
+            </Suspense>
+          ) : null}
           <KeysSection
             organizationId={organizationId}
             keychainId={keychain.id}

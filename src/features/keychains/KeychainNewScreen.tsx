@@ -1,14 +1,18 @@
 import { Trans, useLingui } from '@lingui/react/macro'
+import { type FormEvent, useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { useCreateKeychain } from '../../api/keychains.ts'
+import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
-import { useAppForm } from '../../ui/form.tsx'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { custodianOptions } from './custodians.ts'
 import { keychainNameProblem } from './name-check.ts'
 
+/** The new-keychain form, plain React state (no form library on the page's first load). */
 export function KeychainNewScreen({
   organizationId,
   members,
@@ -21,57 +25,53 @@ export function KeychainNewScreen({
   const { t, i18n } = useLingui()
   const failed = useFailureToast()
   const createKeychain = useCreateKeychain(organizationId)
-  const form = useAppForm({
-    defaultValues: { name: '', custodianId: '' },
-    onSubmit: async ({ value }) => {
-      try {
-        const keychain = await createKeychain.mutateAsync({
-          name: value.name,
-          custodianId: value.custodianId || null,
-        })
-        toasts.add({ severity: 'success', summary: t`The keychain has been created.`, life: 4000 })
-        onCreated(keychain)
-      } catch (error) {
-        failed(t`The keychain could not be created.`, error)
-      }
-    },
-  })
+  const [name, setName] = useState('')
+  const [nameError, setNameError] = useState<string | undefined>()
+  const [custodianId, setCustodianId] = useState('')
+  const [pending, setPending] = useState(false)
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (pending) return
+    const problem = keychainNameProblem(name)
+    setNameError(problem ? i18n._(problem) : undefined)
+    if (problem) return
+    setPending(true)
+    try {
+      const keychain = await createKeychain.mutateAsync({ name, custodianId: custodianId || null })
+      toasts.add({ severity: 'success', summary: t`The keychain has been created.`, life: 4000 })
+      onCreated(keychain)
+    } catch (error) {
+      failed(t`The keychain could not be created.`, error)
+    } finally {
+      setPending(false)
+    }
+  }
   return (
     <>
       <PageHeader title={<Trans>New keychain</Trans>} />
       <Card className="max-w-2xl">
-        <form
-          noValidate
-          className="flex flex-col gap-5"
-          onSubmit={(event) => {
-            event.preventDefault()
-            void form.handleSubmit()
-          }}
-        >
-          <form.AppField
+        <form noValidate className="flex flex-col gap-5" onSubmit={(event) => void submit(event)}>
+          <TextField
+            label={t`Name`}
             name="name"
-            validators={{
-              onSubmit: ({ value }) => {
-                const problem = keychainNameProblem(value)
-                return problem ? i18n._(problem) : undefined
-              },
+            isRequired
+            value={name}
+            onChange={(next) => {
+              setName(next)
+              setNameError(undefined)
             }}
-          >
-            {(field) => <field.TextField label={t`Name`} isRequired />}
-          </form.AppField>
-          <form.AppField name="custodianId">
-            {(field) => (
-              <field.SelectField
-                label={t`Custodian`}
-                options={[{ value: '', label: t`Nobody yet` }, ...custodianOptions(members)]}
-              />
-            )}
-          </form.AppField>
-          <form.AppForm>
-            <form.SubmitButton className="self-start" pending={<Trans>Saving…</Trans>}>
-              <Trans>Create the keychain</Trans>
-            </form.SubmitButton>
-          </form.AppForm>
+            error={nameError}
+          />
+          <SelectField
+            label={t`Custodian`}
+            name="custodianId"
+            value={custodianId}
+            onChange={setCustodianId}
+            options={[{ value: '', label: t`Nobody yet` }, ...custodianOptions(members)]}
+          />
+          <Button type="submit" className="self-start" isDisabled={pending}>
+            {pending ? <Trans>Saving…</Trans> : <Trans>Create the keychain</Trans>}
+          </Button>
         </form>
       </Card>
     </>

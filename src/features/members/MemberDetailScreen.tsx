@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useStore } from '@tanstack/react-form'
 import { useQuery } from '@tanstack/react-query'
+import { type FormEvent, useState } from 'react'
 import type { Member } from '../../../contract/organizations.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
 import { memberQuery, useUpdateMember } from '../../api/members.ts'
@@ -13,59 +13,80 @@ import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
-import { useAppForm } from '../../ui/form.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
+import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { MemberHoldingsSection } from './MemberHoldingsSection.tsx'
 import { MemberTransfersSection } from './MemberTransfersSection.tsx'
 
 type Status = 'ACTIVE' | 'DISABLED'
 
+type MemberValues = { firstName: string; lastName: string; email: string; role: Role; status: Status }
+
+const valuesOf = (member: Member): MemberValues => ({
+  firstName: member.firstName,
+  lastName: member.lastName,
+  email: member.email,
+  role: member.role as Role,
+  status: member.status === 'DISABLED' ? 'DISABLED' : 'ACTIVE',
+})
+
+/** Plain React state (no form library): the form is on the member page's first load. */
 function MemberForm({ organizationId, member }: { organizationId: string; member: Member }) {
   const { t, i18n } = useLingui()
   const failed = useFailureToast()
   const updateMember = useUpdateMember(organizationId)
   const ability = useAbility()
   const canEdit = ability.can('update', 'member')
-  const form = useAppForm({
-    defaultValues: {
-      firstName: member.firstName,
-      lastName: member.lastName,
-      email: member.email,
-      role: member.role as Role,
-      status: (member.status === 'DISABLED' ? 'DISABLED' : 'ACTIVE') as Status,
-    },
-    onSubmit: async ({ value, formApi }) => {
-      const statusChanged = (member.status === 'DISABLED') !== (value.status === 'DISABLED')
-      try {
-        await updateMember.mutateAsync({
-          id: member.id,
-          update: {
-            // Only what changed: names and e-mail belong to the person once they have signed in.
-            ...(value.firstName !== member.firstName ? { firstName: value.firstName } : {}),
-            ...(value.lastName !== member.lastName ? { lastName: value.lastName } : {}),
-            ...(member.status === 'INVITED' && value.email !== member.email ? { email: value.email } : {}),
-            ...(value.role !== member.role ? { role: value.role } : {}),
-            ...(statusChanged ? { status: value.status } : {}),
-          },
-        })
-        formApi.reset({ ...value })
-        toasts.add({ severity: 'success', summary: t`The user has been updated.`, life: 4000 })
-      } catch (error) {
-        toasts.add({
-          severity: 'error',
-          summary: t`The user could not be updated.`,
-          detail:
-            error instanceof ApiError && error.status === 409
-              ? t`This change is not allowed: an organization keeps one active administrator, and only invited members' names and e-mail can be edited.`
-              : undefined,
-          life: 7000,
-        })
-      }
-    },
-  })
-  useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
+  const [saved, setSaved] = useState(() => valuesOf(member))
+  const [value, setValue] = useState(saved)
+  const [emailError, setEmailError] = useState<string | undefined>()
+  const [pending, setPending] = useState(false)
+  const dirty = (Object.keys(value) as (keyof MemberValues)[]).some((name) => value[name] !== saved[name])
+  useUnsavedChanges(dirty)
+  const change = <Name extends keyof MemberValues>(name: Name, next: MemberValues[Name]) => {
+    setValue((current) => ({ ...current, [name]: next }))
+    if (name === 'email') setEmailError(undefined)
+  }
+  const nameError = (name: 'firstName' | 'lastName') =>
+    value[name].length > 100 ? t`At most 100 characters.` : undefined
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (pending || nameError('firstName') || nameError('lastName')) return
+    const problem = emailProblem(value.email, i18n)
+    setEmailError(problem)
+    if (problem) return
+    const statusChanged = (member.status === 'DISABLED') !== (value.status === 'DISABLED')
+    setPending(true)
+    try {
+      await updateMember.mutateAsync({
+        id: member.id,
+        update: {
+          // Only what changed: names and e-mail belong to the person once they have signed in.
+          ...(value.firstName !== member.firstName ? { firstName: value.firstName } : {}),
+          ...(value.lastName !== member.lastName ? { lastName: value.lastName } : {}),
+          ...(member.status === 'INVITED' && value.email !== member.email ? { email: value.email } : {}),
+          ...(value.role !== member.role ? { role: value.role } : {}),
+          ...(statusChanged ? { status: value.status } : {}),
+        },
+      })
+      setSaved(value)
+      toasts.add({ severity: 'success', summary: t`The user has been updated.`, life: 4000 })
+    } catch (error) {
+      toasts.add({
+        severity: 'error',
+        summary: t`The user could not be updated.`,
+        detail:
+          error instanceof ApiError && error.status === 409
+            ? t`This change is not allowed: an organization keeps one active administrator, and only invited members' names and e-mail can be edited.`
+            : undefined,
+        life: 7000,
+      })
+    } finally {
+      setPending(false)
+    }
+  }
   const revoke = async () => {
     try {
       await updateMember.mutateAsync({ id: member.id, update: { status: 'DISABLED' } })
@@ -79,61 +100,40 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
     label: i18n._(STATUS_LABELS[status]),
   }))
   return (
-    <form
-      noValidate
-      className="grid gap-5 sm:grid-cols-2"
-      onSubmit={(event) => {
-        event.preventDefault()
-        void form.handleSubmit()
-      }}
-    >
+    <form noValidate className="grid gap-5 sm:grid-cols-2" onSubmit={(event) => void submit(event)}>
       {(['firstName', 'lastName'] as const).map((name) => (
-        <form.AppField
+        <TextField
           key={name}
+          label={name === 'firstName' ? t`First name` : t`Last name`}
           name={name}
-          validators={{
-            onChange: ({ value }) => (value.length > 100 ? t`At most 100 characters.` : undefined),
-          }}
-        >
-          {(field) => (
-            <field.TextField
-              label={name === 'firstName' ? t`First name` : t`Last name`}
-              isReadOnly={!canEdit || member.status !== 'INVITED'}
-            />
-          )}
-        </form.AppField>
+          value={value[name]}
+          onChange={(next) => change(name, next)}
+          error={nameError(name)}
+          isReadOnly={!canEdit || member.status !== 'INVITED'}
+        />
       ))}
-      <form.AppField
+      <TextField
+        label={t`E-mail`}
         name="email"
-        validators={{
-          onSubmit: ({ value }) => emailProblem(value, i18n),
-        }}
-      >
-        {(field) => (
-          <field.TextField
-            label={t`E-mail`}
-            type="email"
-            isReadOnly={!canEdit || member.status !== 'INVITED'}
-            description={
-              member.status === 'INVITED'
-                ? undefined
-                : t`The e-mail is the member's sign-in address; only they can change it.`
-            }
-          />
-        )}
-      </form.AppField>
-      <form.Field name="role">
-        {(field) => (
-          <SelectField
-            label={t`Role`}
-            name={field.name}
-            value={field.state.value}
-            isDisabled={!canEdit}
-            options={ROLES.map((role) => ({ value: role, label: i18n._(ROLE_LABELS[role]) }))}
-            onChange={(value) => field.handleChange(value as Role)}
-          />
-        )}
-      </form.Field>
+        type="email"
+        value={value.email}
+        onChange={(next) => change('email', next)}
+        error={emailError}
+        isReadOnly={!canEdit || member.status !== 'INVITED'}
+        description={
+          member.status === 'INVITED'
+            ? undefined
+            : t`The e-mail is the member's sign-in address; only they can change it.`
+        }
+      />
+      <SelectField
+        label={t`Role`}
+        name="role"
+        value={value.role}
+        isDisabled={!canEdit}
+        options={ROLES.map((role) => ({ value: role, label: i18n._(ROLE_LABELS[role]) }))}
+        onChange={(next) => change('role', next as Role)}
+      />
       {member.status === 'INVITED' ? (
         <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
           <p className="text-sm text-slate-700">
@@ -146,26 +146,20 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
           ) : null}
         </div>
       ) : (
-        <form.Field name="status">
-          {(field) => (
-            <SelectField
-              label={t`Status`}
-              name={field.name}
-              value={field.state.value}
-              isDisabled={!canEdit}
-              options={statusOptions}
-              onChange={(value) => field.handleChange(value as Status)}
-            />
-          )}
-        </form.Field>
+        <SelectField
+          label={t`Status`}
+          name="status"
+          value={value.status}
+          isDisabled={!canEdit}
+          options={statusOptions}
+          onChange={(next) => change('status', next as Status)}
+        />
       )}
       {canEdit ? (
         <div className="sm:col-span-2">
-          <form.AppForm>
-            <form.SubmitButton pending={<Trans>Saving…</Trans>}>
-              <Trans>Save</Trans>
-            </form.SubmitButton>
-          </form.AppForm>
+          <Button type="submit" isDisabled={pending}>
+            {pending ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
+          </Button>
         </div>
       ) : null}
     </form>

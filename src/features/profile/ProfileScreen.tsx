@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useStore } from '@tanstack/react-form'
-import { lazy, Suspense } from 'react'
+import { type FormEvent, lazy, Suspense, useState } from 'react'
 import * as v from 'valibot'
 import { PhoneSchema, type Profile } from '../../../contract/auth.ts'
 import { useUpdateProfile } from '../../api/profile.ts'
@@ -8,58 +7,78 @@ import { useUnsavedChanges } from '../../lib/unsaved.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
-import { useAppForm } from '../../ui/form.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { CalendarFeedsCard } from './CalendarFeedsCard.tsx'
 
 const PersonalTokensCard = lazy(() => import('./PersonalTokensCard.tsx'))
 
+type ProfileValues = { firstName: string; lastName: string; phoneNumber: string }
+
+const valuesOf = (profile: Profile): ProfileValues => ({
+  firstName: profile.firstName,
+  lastName: profile.lastName,
+  phoneNumber: profile.phoneNumber,
+})
+
+/** The profile form is plain React state (no form library on the page's first load). */
 export function ProfileScreen({ profile }: { profile: Profile }) {
   const { t } = useLingui()
   const failed = useFailureToast()
   const updateProfile = useUpdateProfile()
-  const form = useAppForm({
-    defaultValues: {
-      firstName: profile.firstName,
-      lastName: profile.lastName,
-      phoneNumber: profile.phoneNumber,
-    },
-    onSubmit: async ({ value, formApi }) => {
-      try {
-        const updated = await updateProfile.mutateAsync(value)
-        formApi.reset({
-          firstName: updated.firstName,
-          lastName: updated.lastName,
-          phoneNumber: updated.phoneNumber,
-        })
-        toasts.add({ severity: 'success', summary: t`Your profile has been updated.`, life: 4000 })
-      } catch (error) {
-        failed(t`Your profile could not be updated.`, error)
-      }
-    },
-  })
-  useUnsavedChanges(useStore(form.store, (state) => state.isDirty))
-  const nameError = (value: string) => (value.trim().length > 100 ? t`At most 100 characters.` : undefined)
+  const [saved, setSaved] = useState(() => valuesOf(profile))
+  const [value, setValue] = useState(saved)
+  const [pending, setPending] = useState(false)
+  const dirty = (Object.keys(value) as (keyof ProfileValues)[]).some((name) => value[name] !== saved[name])
+  useUnsavedChanges(dirty)
+  const nameError = (text: string) => (text.trim().length > 100 ? t`At most 100 characters.` : undefined)
+  const errors = {
+    firstName: nameError(value.firstName),
+    lastName: nameError(value.lastName),
+    phoneNumber: v.safeParse(PhoneSchema, value.phoneNumber).success
+      ? undefined
+      : t`Use digits, spaces and + ( ) . - only, at most 32 characters.`,
+  }
+  const valid = !errors.firstName && !errors.lastName && !errors.phoneNumber
+  const change = (name: keyof ProfileValues) => (next: string) =>
+    setValue((current) => ({ ...current, [name]: next }))
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (pending || !valid) return
+    setPending(true)
+    try {
+      const updated = valuesOf(await updateProfile.mutateAsync(value))
+      setSaved(updated)
+      setValue(updated)
+      toasts.add({ severity: 'success', summary: t`Your profile has been updated.`, life: 4000 })
+    } catch (error) {
+      failed(t`Your profile could not be updated.`, error)
+    } finally {
+      setPending(false)
+    }
+  }
 
   return (
     <>
       <PageHeader title={<Trans>My profile</Trans>} />
       <Card className="max-w-2xl">
-        <form
-          noValidate
-          className="grid gap-5 sm:grid-cols-2"
-          onSubmit={(event) => {
-            event.preventDefault()
-            void form.handleSubmit()
-          }}
-        >
-          <form.AppField name="firstName" validators={{ onChange: ({ value }) => nameError(value) }}>
-            {(field) => <field.TextField label={t`First name`} autoComplete="given-name" />}
-          </form.AppField>
-          <form.AppField name="lastName" validators={{ onChange: ({ value }) => nameError(value) }}>
-            {(field) => <field.TextField label={t`Last name`} autoComplete="family-name" />}
-          </form.AppField>
+        <form noValidate className="grid gap-5 sm:grid-cols-2" onSubmit={(event) => void submit(event)}>
+          <TextField
+            label={t`First name`}
+            name="firstName"
+            autoComplete="given-name"
+            value={value.firstName}
+            onChange={change('firstName')}
+            error={errors.firstName}
+          />
+          <TextField
+            label={t`Last name`}
+            name="lastName"
+            autoComplete="family-name"
+            value={value.lastName}
+            onChange={change('lastName')}
+            error={errors.lastName}
+          />
           <TextField
             label={t`E-mail`}
             name="email"
@@ -69,27 +88,20 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
             isReadOnly
             description={t`Your sign-in address.`}
           />
-          <form.AppField
+          <TextField
+            label={t`Phone number`}
             name="phoneNumber"
-            validators={{
-              onChange: ({ value }) =>
-                v.safeParse(PhoneSchema, value).success
-                  ? undefined
-                  : t`Use digits, spaces and + ( ) . - only, at most 32 characters.`,
-            }}
-          >
-            {(field) => (
-              <field.TextField label={t`Phone number`} type="tel" inputMode="tel" autoComplete="tel" />
-            )}
-          </form.AppField>
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            value={value.phoneNumber}
+            onChange={change('phoneNumber')}
+            error={errors.phoneNumber}
+          />
           <div className="sm:col-span-2">
-            <form.Subscribe selector={(state) => [state.isSubmitting, state.canSubmit] as const}>
-              {([isSubmitting, canSubmit]) => (
-                <Button type="submit" isDisabled={isSubmitting || !canSubmit}>
-                  {isSubmitting ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
-                </Button>
-              )}
-            </form.Subscribe>
+            <Button type="submit" isDisabled={pending || !valid}>
+              {pending ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
+            </Button>
           </div>
         </form>
       </Card>

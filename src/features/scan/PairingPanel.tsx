@@ -7,7 +7,6 @@ import type { Tag } from '../../../contract/tags.ts'
 import { keychainKeys, keychainListQuery } from '../../api/keychains.ts'
 import { ApiError } from '../../lib/api.ts'
 import { errorMessage } from '../../lib/error-message.ts'
-import { focusOnMount } from '../../lib/focus-on-mount.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import type { FieldContext } from '../../offline/field.ts'
 import { type Paired, submitPairing } from '../../offline/pairing.ts'
@@ -180,8 +179,8 @@ export function PairingPanel({
             <input
               id="pair-name"
               // The next step after a scan: typing the name, then Enter.
-              // The panel appears because the person just scanned this tag.
-              ref={focusOnMount}
+              // biome-ignore lint/a11y/noAutofocus: the panel appears because the person just scanned this tag
+              autoFocus
               value={name}
               maxLength={120}
               onChange={(event) => setName(event.target.value)}
@@ -231,8 +230,8 @@ function KeychainPicker({
       </label>
       <input
         id="pair-search"
-        // The person chose to look for a keychain just now.
-        ref={focusOnMount}
+        // biome-ignore lint/a11y/noAutofocus: the person chose to look for a keychain just now
+        autoFocus
         type="search"
         value={q}
         onChange={(event) => setQ(event.target.value)}

@@ -4,7 +4,6 @@ import { createFileRoute, notFound, Outlet, redirect } from '@tanstack/react-rou
 import type { Locale } from '../../../contract/locale.ts'
 import { createSession } from '../../api/auth.ts'
 import { setSignedInProfile } from '../../app/session.ts'
-import { errorMessage } from '../../lib/error-message.ts'
 import { activateLocale } from '../../lib/i18n.ts'
 import { localizedHref } from '../../lib/paths.ts'
 import { toasts } from '../../ui/toast/store.ts'
@@ -22,7 +21,10 @@ export const Route = createFileRoute('/{-$locale}')({
       try {
         setSignedInProfile(context.queryClient, await createSession({ token }))
       } catch (error) {
-        const detail = errorMessage(error, i18n)
+        // The messages of every error code load only when a sign-in link fails (and are left out if they cannot).
+        const detail = await import('../../lib/error-message.ts')
+          .then((module) => module.errorMessage(error, i18n))
+          .catch(() => undefined)
         toasts.add({
           severity: 'error',
           summary: t`Sign-in failed. Please try again.`,
