@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { MailCheck } from 'lucide-react'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import * as v from 'valibot'
 import { EmailSchema, type Profile, SignInCodeSchema } from '../../../contract/auth.ts'
 import type { Locale } from '../../../contract/locale.ts'
@@ -13,6 +13,7 @@ import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { useSubmit } from '../../ui/use-submit.ts'
 
 type Props = { locale: Locale; onSignedIn: (profile: Profile) => void }
 
@@ -26,20 +27,11 @@ function useFieldSubmit(
 ) {
   const [value, setValue] = useState('')
   const [error, setError] = useState<string | undefined>()
-  const [pending, setPending] = useState(false)
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (pending) return
+  const { pending, submit } = useSubmit(async () => {
     const found = problem(value)
     setError(found)
-    if (found) return
-    setPending(true)
-    try {
-      await send(value)
-    } finally {
-      setPending(false)
-    }
-  }
+    if (!found) await send(value)
+  })
   const change = (next: string) => {
     setValue(next)
     setError(undefined)

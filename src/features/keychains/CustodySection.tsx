@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { type Keychain, TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { custodyLogQuery, useUpdateKeychain } from '../../api/keychains.ts'
@@ -12,6 +12,7 @@ import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { useSubmit } from '../../ui/use-submit.ts'
 import { custodianOptions } from './custodians.ts'
 import { custodianChangeProblem } from './refusals.ts'
 
@@ -22,12 +23,9 @@ function ChangeCustodianForm({ keychain, members }: { keychain: Keychain; member
   const current = keychain.custodian?.id ?? ''
   const [custodianId, setCustodianId] = useState(current)
   const [reason, setReason] = useState('')
-  const [pending, setPending] = useState(false)
   const reasonError = reason.length > 300 ? t`At most 300 characters.` : undefined
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (pending || reasonError) return
-    setPending(true)
+  const { pending, submit } = useSubmit(async () => {
+    if (reasonError) return
     try {
       await updateKeychain.mutateAsync({
         id: keychain.id,
@@ -42,10 +40,8 @@ function ChangeCustodianForm({ keychain, members }: { keychain: Keychain; member
         summary: i18n._(custodianChangeProblem(error, msg`The custodian could not be changed.`)),
         life: 6000,
       })
-    } finally {
-      setPending(false)
     }
-  }
+  })
   return (
     <form
       noValidate

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { useCreateKeychain } from '../../api/keychains.ts'
@@ -9,6 +9,7 @@ import { useFailureToast } from '../../ui/failure-toast.ts'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { useSubmit } from '../../ui/use-submit.ts'
 import { custodianOptions } from './custodians.ts'
 import { keychainNameProblem } from './name-check.ts'
 
@@ -28,24 +29,18 @@ export function KeychainNewScreen({
   const [name, setName] = useState('')
   const [nameError, setNameError] = useState<string | undefined>()
   const [custodianId, setCustodianId] = useState('')
-  const [pending, setPending] = useState(false)
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (pending) return
+  const { pending, submit } = useSubmit(async () => {
     const problem = keychainNameProblem(name)
     setNameError(problem ? i18n._(problem) : undefined)
     if (problem) return
-    setPending(true)
     try {
       const keychain = await createKeychain.mutateAsync({ name, custodianId: custodianId || null })
       toasts.add({ severity: 'success', summary: t`The keychain has been created.`, life: 4000 })
       onCreated(keychain)
     } catch (error) {
       failed(t`The keychain could not be created.`, error)
-    } finally {
-      setPending(false)
     }
-  }
+  })
   return (
     <>
       <PageHeader title={<Trans>New keychain</Trans>} />

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import type { Member } from '../../../contract/organizations.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
 import { memberQuery, useUpdateMember } from '../../api/members.ts'
@@ -17,6 +17,7 @@ import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { useSubmit } from '../../ui/use-submit.ts'
 import { MemberHoldingsSection } from './MemberHoldingsSection.tsx'
 import { MemberTransfersSection } from './MemberTransfersSection.tsx'
 
@@ -42,7 +43,6 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
   const [saved, setSaved] = useState(() => valuesOf(member))
   const [value, setValue] = useState(saved)
   const [emailError, setEmailError] = useState<string | undefined>()
-  const [pending, setPending] = useState(false)
   const dirty = (Object.keys(value) as (keyof MemberValues)[]).some((name) => value[name] !== saved[name])
   useUnsavedChanges(dirty)
   const change = <Name extends keyof MemberValues>(name: Name, next: MemberValues[Name]) => {
@@ -51,14 +51,12 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
   }
   const nameError = (name: 'firstName' | 'lastName') =>
     value[name].length > 100 ? t`At most 100 characters.` : undefined
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (pending || nameError('firstName') || nameError('lastName')) return
+  const { pending, submit } = useSubmit(async () => {
+    if (nameError('firstName') || nameError('lastName')) return
     const problem = emailProblem(value.email, i18n)
     setEmailError(problem)
     if (problem) return
     const statusChanged = (member.status === 'DISABLED') !== (value.status === 'DISABLED')
-    setPending(true)
     try {
       await updateMember.mutateAsync({
         id: member.id,
@@ -83,10 +81,8 @@ function MemberForm({ organizationId, member }: { organizationId: string; member
             : undefined,
         life: 7000,
       })
-    } finally {
-      setPending(false)
     }
-  }
+  })
   const revoke = async () => {
     try {
       await updateMember.mutateAsync({ id: member.id, update: { status: 'DISABLED' } })

@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
 import { useInviteMember } from '../../api/members.ts'
 import { ApiError } from '../../lib/api.ts'
@@ -10,6 +10,7 @@ import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { useSubmit } from '../../ui/use-submit.ts'
 
 /**
  * Invites someone by e-mail with a role; they get a mail in their language and join at their first sign-in.
@@ -22,14 +23,10 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
   const [email, setEmail] = useState('')
   const [emailError, setEmailError] = useState<string | undefined>()
   const [role, setRole] = useState<Role>('MEMBER')
-  const [pending, setPending] = useState(false)
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (pending) return
+  const { pending, submit } = useSubmit(async () => {
     const problem = emailProblem(email, i18n)
     setEmailError(problem)
     if (problem) return
-    setPending(true)
     try {
       const value = { email, role }
       await inviteMember.mutateAsync({ ...value, locale })
@@ -43,10 +40,8 @@ export function InviteMemberForm({ organizationId }: { organizationId: string })
         summary: already ? t`This person is already a member.` : t`The invitation could not be sent.`,
         life: 6000,
       })
-    } finally {
-      setPending(false)
     }
-  }
+  })
   return (
     <form
       noValidate

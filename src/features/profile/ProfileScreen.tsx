@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type FormEvent, lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import * as v from 'valibot'
 import { PhoneSchema, type Profile } from '../../../contract/auth.ts'
 import { useUpdateProfile } from '../../api/profile.ts'
@@ -9,6 +9,7 @@ import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
+import { useSubmit } from '../../ui/use-submit.ts'
 import { CalendarFeedsCard } from './CalendarFeedsCard.tsx'
 
 const PersonalTokensCard = lazy(() => import('./PersonalTokensCard.tsx'))
@@ -28,7 +29,6 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
   const updateProfile = useUpdateProfile()
   const [saved, setSaved] = useState(() => valuesOf(profile))
   const [value, setValue] = useState(saved)
-  const [pending, setPending] = useState(false)
   const dirty = (Object.keys(value) as (keyof ProfileValues)[]).some((name) => value[name] !== saved[name])
   useUnsavedChanges(dirty)
   const nameError = (text: string) => (text.trim().length > 100 ? t`At most 100 characters.` : undefined)
@@ -42,10 +42,8 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
   const valid = !errors.firstName && !errors.lastName && !errors.phoneNumber
   const change = (name: keyof ProfileValues) => (next: string) =>
     setValue((current) => ({ ...current, [name]: next }))
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (pending || !valid) return
-    setPending(true)
+  const { pending, submit } = useSubmit(async () => {
+    if (!valid) return
     try {
       const updated = valuesOf(await updateProfile.mutateAsync(value))
       setSaved(updated)
@@ -53,10 +51,8 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
       toasts.add({ severity: 'success', summary: t`Your profile has been updated.`, life: 4000 })
     } catch (error) {
       failed(t`Your profile could not be updated.`, error)
-    } finally {
-      setPending(false)
     }
-  }
+  })
 
   return (
     <>
