@@ -32,7 +32,7 @@ export function serializeError(error: unknown, depth = 0): Serialized {
   return out
 }
 
-export const SECRET_MASK = '[secret]'
+const SECRET_MASK = '[secret]'
 
 /**
  * A field that holds a credential whatever logged it: a request's or answer's headers (`authorization`,

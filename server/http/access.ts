@@ -86,6 +86,11 @@ const isWithheldFrom = (session: CurrentSession, permission: Permission) =>
 export const apiTokenRefused = () =>
   new ApiError(403, ErrorCode.forbidden, 'This route takes a signed-in session, not an API token.')
 
+/** A route a session alone may call: declared so, or of a permission no token holds (a token gets 403). */
+export const takesSessionOnly = (access: Access, credentials?: 'session') =>
+  credentials === 'session' ||
+  (typeof access === 'object' && WITHHELD_FROM_TOKENS.includes(access.permission))
+
 export function requiresSession(access: Access): boolean {
   return access !== 'public'
 }

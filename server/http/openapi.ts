@@ -2,9 +2,8 @@ import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema'
 import { isMailAddress } from '../../contract/auth.ts'
 import { withoutControlCharacters } from '../../contract/common.ts'
 import { ApiErrorSchema } from '../../contract/errors.ts'
-import { WITHHELD_FROM_TOKENS } from '../../contract/permissions.ts'
 import { existingCalendarDate } from '../../contract/transfers.ts'
-import { type Access, describeAccess, requiresSession } from './access.ts'
+import { type Access, describeAccess, requiresSession, takesSessionOnly } from './access.ts'
 import { errorsByStatus } from './openapi-errors.ts'
 import type { AnySchema } from './validate.ts'
 
@@ -96,14 +95,10 @@ function parameters(spec: RouteSpec): JsonObject[] {
   return out
 }
 
-/** A route of a permission no token holds: a token is answered 403 there, so it is a session's only. */
-const withheldFromTokens = (access: Access) =>
-  typeof access === 'object' && WITHHELD_FROM_TOKENS.includes(access.permission)
-
 /** Who may call it: nobody needed (`[]`), a session only, or a session or an API token. */
 function security(spec: RouteSpec): JsonObject[] {
   if (!requiresSession(spec.access)) return []
-  if (spec.credentials === 'session' || withheldFromTokens(spec.access)) return [{ sessionCookie: [] }]
+  if (takesSessionOnly(spec.access, spec.credentials)) return [{ sessionCookie: [] }]
   return [{ sessionCookie: [] }, { bearerToken: [] }]
 }
 

@@ -85,7 +85,7 @@ function closingQuote(text: string, open: number): number {
  * Whether a JSON text nests deeper than `max`, read before parsing it: one pass, no recursion, strings skipped
  * whole (their brackets do not count). Malformed text is left to the parser.
  */
-export function nestsDeeperThan(text: string, max: number): boolean {
+function nestsDeeperThan(text: string, max: number): boolean {
   let depth = 0
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index)

@@ -8,16 +8,14 @@ import { webhookDeliveryHandler } from '../modules/webhooks/delivery-job.ts'
 import { WEBHOOK_JOB } from '../modules/webhooks/enqueue.ts'
 import type { JobLane } from './lane.ts'
 import { MAIL_JOB, sendMailJob } from './mail.ts'
-import { createJobRunner, type JobRunner } from './runner.ts'
-
-const MINUTE = 60_000
+import { createJobRunner, type JobRunner, MAIN_LANE } from './runner.ts'
 
 /**
  * Webhook deliveries wait on servers each organization chooses, however slow: they have a lane of their own, so
  * mail, reminders and notices never wait behind them; in each lane one organization has a bounded share, so an
  * organization whose jobs hang slows only itself.
  */
-export function jobLanes(webhookTimeoutMs: number): JobLane[] {
+function jobLanes(webhookTimeoutMs: number): JobLane[] {
   return [
     {
       name: 'webhooks',
@@ -26,7 +24,7 @@ export function jobLanes(webhookTimeoutMs: number): JobLane[] {
       perOrganization: 2,
       timeoutMs: Math.max(2 * webhookTimeoutMs, 30_000),
     },
-    { name: 'jobs', slots: 4, perOrganization: 1, timeoutMs: 2 * MINUTE },
+    MAIN_LANE,
   ]
 }
 

@@ -23,7 +23,7 @@ type LaneDeps = {
   stopped: () => boolean
 }
 
-export type LaneLoop = {
+type LaneLoop = {
   /** Claims what its free slots can take now, and again whenever a job ends, until nothing is due and none runs. */
   kick(): void
   /** The loop under way, if any: it resolves once the lane is idle. */

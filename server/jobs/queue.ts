@@ -129,7 +129,7 @@ export async function claimJobs(
   // The window cannot take row locks: the rows it chose are locked here, each checked again once locked. The
   // ids go in as an array, so the lock reads them by primary key rather than joining every due row.
   const free = sql`(select ${jobs.id} from ${jobs} where ${jobs.id} = any(array(${fairest})) and ${claimable} for update skip locked)`
-  const claimed = await db
+  return db
     .update(jobs)
     .set({ lockedBy: worker, lockedUntil: leaseEnd, attempts: sql`${jobs.attempts} + 1` })
     .where(inArray(jobs.id, free))
@@ -140,11 +140,7 @@ export async function claimJobs(
       organizationId: jobs.organizationId,
       attempts: jobs.attempts,
       maxAttempts: jobs.maxAttempts,
-      runAt: jobs.runAt,
     })
-  return claimed
-    .sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || (a.id < b.id ? -1 : 1))
-    .map(({ runAt: _, ...job }) => job)
 }
 
 /** Only the process holding the job's lease may settle it (a process whose lease ran out lost the job). */

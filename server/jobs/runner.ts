@@ -22,10 +22,8 @@ export type JobRunner = {
 
 const MINUTE = 60_000
 
-/** One lane for every kind, one job at a time per organization: the runner of a test that names no lanes. */
-export const ONE_LANE: readonly JobLane[] = [
-  { name: 'jobs', slots: 4, perOrganization: 1, timeoutMs: 2 * MINUTE },
-]
+/** The lane of every kind no other lane names, one job at a time per organization (alone, it runs every kind). */
+export const MAIN_LANE: JobLane = { name: 'jobs', slots: 4, perOrganization: 1, timeoutMs: 2 * MINUTE }
 
 type RunnerDeps = { database: Database; clock: Clock; logger: Logger }
 
@@ -33,7 +31,7 @@ type RunnerDeps = { database: Database; clock: Clock; logger: Logger }
 const errorLabel = (error: unknown) =>
   error instanceof Error ? String((error as { code?: unknown }).code ?? error.name) : 'unknown'
 
-export class JobTimedOut extends Error {
+class JobTimedOut extends Error {
   override name = 'JobTimedOut'
   constructor(timeoutMs: number) {
     super(`the attempt ran for more than ${timeoutMs} ms`)
@@ -54,7 +52,7 @@ export function createJobRunner(
   deps: RunnerDeps,
   handlers: JobHandlers,
   worker: string = newWorkerId(),
-  lanes: readonly JobLane[] = ONE_LANE,
+  lanes: readonly JobLane[] = [MAIN_LANE],
 ): JobRunner {
   const { db } = deps.database
   let current: Promise<number> | null = null

@@ -20,9 +20,7 @@ export type SignedHead = {
 const PREFIX = 'trousseau-ledger-head/1'
 
 /** The signed text. */
-export function headStatement(
-  head: Pick<SignedHead, 'organizationId' | 'seq' | 'hash' | 'signedAt'>,
-): string {
+function headStatement(head: Pick<SignedHead, 'organizationId' | 'seq' | 'hash' | 'signedAt'>): string {
   return `${PREFIX} organization=${head.organizationId} seq=${head.seq} hash=${head.hash} signed_at=${head.signedAt}`
 }
 

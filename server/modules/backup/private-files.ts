@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path'
 // The modes are set after the fact, as the process's umask may have taken bits off those asked at creation.
 
 export const PRIVATE_FILE = 0o600
-export const PRIVATE_DIR = 0o700
+const PRIVATE_DIR = 0o700
 
 /** Makes `dir` and the folders above it that are missing, each 0700; folders that were there keep their mode. */
 export async function makePrivateDirs(dir: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import * as v from 'valibot'
 import type { Locale } from '../../../contract/locale.ts'
-import { organizations, transferReceipts, users } from '../../db/schema.ts'
+import { transferReceipts, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { formatCalendarDay } from '../../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
@@ -10,8 +10,8 @@ import type { JobHandler } from '../../jobs/runner.ts'
 import { renderMail } from '../../mail/layout.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import { signInMessages } from '../../mail/messages.ts'
-import { signedHeadOfReceipt } from '../activity/head.ts'
-import { formatInstant, renderReceiptPdf } from './pdf.ts'
+import { formatInstant } from './pdf.ts'
+import { receiptPdfOf } from './receipt-pdf.ts'
 
 export const RECEIPT_MAIL_JOB = 'receipt.mail'
 
@@ -144,13 +144,7 @@ export function receiptMailHandler(
     const [receipt] = await db.select().from(transferReceipts).where(eq(transferReceipts.id, receiptId))
     const [reader] = await db.select().from(users).where(eq(users.id, userId))
     if (!receipt || !reader) return undefined
-    const [organization] = await db
-      .select({ timeZone: organizations.timeZone })
-      .from(organizations)
-      .where(eq(organizations.id, receipt.organizationId))
-    const timeZone = organization?.timeZone ?? 'Europe/Paris'
-    const head = await signedHeadOfReceipt(db, deps.secret, deps.clock.now(), receipt)
-    const pdf = await renderReceiptPdf(receipt, receipt.locale, timeZone, head)
+    const { pdf, timeZone } = await receiptPdfOf(deps, receipt)
     await deps.mailer.send(
       receiptMail({
         to: reader.email,

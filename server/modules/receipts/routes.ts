@@ -1,10 +1,7 @@
-import { eq } from 'drizzle-orm'
 import { transferEndpoints } from '../../../contract/endpoints/transfers.ts'
-import { organizations } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
-import { signedHeadOfReceipt } from '../activity/head.ts'
-import { renderReceiptPdf } from './pdf.ts'
+import { receiptPdfOf } from './receipt-pdf.ts'
 import { readableReceipt, toReceipt } from './service.ts'
 
 /** Handover receipts: read by the organization's ADMIN and MANAGER and by the two parties; 404 for anyone else. */
@@ -32,17 +29,7 @@ export function receiptRoutes(api: ApiRouter, deps: AppDeps): void {
     },
     async (c, { session, params }) => {
       const receipt = await readableReceipt(db, params.id, session.user.id)
-      const [organization] = await db
-        .select({ timeZone: organizations.timeZone })
-        .from(organizations)
-        .where(eq(organizations.id, receipt.organizationId))
-      const head = await signedHeadOfReceipt(db, deps.secret, deps.clock.now(), receipt)
-      const pdf = await renderReceiptPdf(
-        receipt,
-        receipt.locale,
-        organization?.timeZone ?? 'Europe/Paris',
-        head,
-      )
+      const { pdf } = await receiptPdfOf(deps, receipt)
       return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="receipt-${receipt.transferId}.pdf"`,
