@@ -117,6 +117,10 @@ describe('isPrivateAddress', () => {
   it.each(REFUSED)('refuses %s (%s)', (address) => {
     expect(isPrivateAddress(address)).toBe(true)
   })
+  it('reads an address with a zone index without it', () => {
+    expect(isPrivateAddress('fe80::1%eth0')).toBe(true)
+    expect(isPrivateAddress('2606:4700:4700::1111%eth0')).toBe(false)
+  })
 })
 
 describe('refusedTarget', () => {
@@ -152,6 +156,24 @@ describe('guardedLookup', () => {
     expect(allowed.address).toEqual(
       expect.arrayContaining([expect.objectContaining({ family: expect.any(Number) })]),
     )
+  })
+
+  it('answers one address and its family unless all are asked for, and passes a resolution error on', async () => {
+    const lookup = (hostname: string, all: boolean) =>
+      new Promise<{ error: NodeJS.ErrnoException | null; address: unknown; family: unknown }>((resolve) =>
+        guardedLookup(false)(hostname, { all }, (error, address, family) =>
+          resolve({ error, address, family }),
+        ),
+      )
+    expect(await lookup('8.8.8.8', false)).toEqual({ error: null, address: '8.8.8.8', family: 4 })
+    expect(await lookup('8.8.8.8', true)).toEqual({
+      error: null,
+      address: [{ address: '8.8.8.8', family: 4 }],
+      family: undefined,
+    })
+    const missing = await lookup('no-such-name.invalid', false)
+    expect(missing.error?.code).toMatch(/^(ENOTFOUND|EAI_AGAIN)$/)
+    expect(missing.address).toEqual([])
   })
 })
 
