@@ -10,6 +10,7 @@ import {
   ROLES,
   RoleSchema,
   SUBJECTS,
+  WITHHELD_FROM_TOKENS,
 } from './permissions.ts'
 
 /** The whole role × permission matrix, written out: a changed cell fails here. */
@@ -115,6 +116,28 @@ describe('the role × permission matrix', () => {
   it('is not an operator by default', () => {
     expect(permissionsFor('MEMBER')).toEqual(sorted(MEMBER))
     expect(permissionsFor(null)).toEqual([])
+  })
+
+  it('withholds from any API token what makes a person, a credential or a flow of data outlive it', () => {
+    expect(WITHHELD_FROM_TOKENS).toEqual([
+      'create__member',
+      'update__member',
+      'delete__member',
+      'update__organization',
+      'delete__organization',
+      'manage__webhook',
+    ])
+    for (const role of ROLES) {
+      for (const operator of [false, true]) {
+        const asSession = permissionsFor(role, operator, 'session')
+        expect(permissionsFor(role, operator, 'token')).toEqual(
+          asSession.filter((each) => !WITHHELD_FROM_TOKENS.includes(each)),
+        )
+      }
+    }
+    expect(permissionsFor('ADMIN', false, 'session')).toEqual(
+      expect.arrayContaining([...WITHHELD_FROM_TOKENS]),
+    )
   })
 })
 
