@@ -78,19 +78,19 @@ describe('jpegFrame()', () => {
 
   it('refuses a marker that stands alone even where reading a length after it would reach a frame', () => {
     // Read with a length, FF xx 00 02 is an empty segment and the frame header follows it.
-    const before = (first: number, marker: number) => jpeg([first, marker, 0x00, 0x02], sof(0xc0, 7, 9))
+    const afterMarker = (first: number, marker: number) => jpeg([first, marker, 0x00, 0x02], sof(0xc0, 7, 9))
     for (const marker of [0xff, 0x00, 0x01, 0xd0, 0xd4, 0xd9]) {
-      expect(jpegFrame(before(0xff, marker)), `FF ${marker.toString(16)}`).toBeNull()
+      expect(jpegFrame(afterMarker(0xff, marker)), `FF ${marker.toString(16)}`).toBeNull()
     }
     // Markers next to those, and the shortest length (2: no content), are segments to skip.
     for (const marker of [0x02, 0xda, 0xe0]) {
-      expect(jpegFrame(before(0xff, marker)), `FF ${marker.toString(16)}`).toMatchObject({
+      expect(jpegFrame(afterMarker(0xff, marker)), `FF ${marker.toString(16)}`).toMatchObject({
         width: 9,
         height: 7,
       })
     }
     // A segment that does not start with FF ends the walk, as it would send pdf-lib's elsewhere.
-    expect(jpegFrame(before(0xfe, 0xe0))).toBeNull()
+    expect(jpegFrame(afterMarker(0xfe, 0xe0))).toBeNull()
   })
 
   it('answers null for bytes that are not a JPEG, a segment that does not start with FF, or no frame header', () => {
