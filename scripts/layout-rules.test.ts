@@ -1,4 +1,4 @@
-// The layout rules of DESIGN §3 are enforced by biome.json: each planted violation below must fail lint,
+// The layout rules of docs/architecture.md are enforced by biome.json: each planted violation below must fail lint,
 // and the same files without the violation must pass (so a rule that fails everything does not count).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

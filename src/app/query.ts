@@ -14,7 +14,7 @@ export function createQueryClient(onError: (error: Error) => void = () => undefi
     defaultOptions: {
       queries: {
         gcTime: 24 * 60 * 60 * 1000,
-        // The API client already retries idempotent requests once (SPEC §7); no second layer here.
+        // The API client already retries idempotent requests once (src/lib/api.ts); no second layer here.
         retry: false,
         refetchOnWindowFocus: true,
         // Run the query function even when the browser says it is offline: field screens then answer from the

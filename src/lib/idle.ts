@@ -1,4 +1,4 @@
-/** DESIGN §5: where the browser has no idle callback, wait this long instead. */
+/** Where the browser has no idle callback, wait this long instead (50 ms). */
 export const IDLE_FALLBACK_MS = 50
 
 /**
