@@ -89,7 +89,7 @@ describe('api client', () => {
     expect(error.isNetworkError).toBe(true)
   })
 
-  it('follows the retry table of the specification', () => {
+  it('retries idempotent methods on 408, 409, 425, 429, 500, 502, 503 and 504 only', () => {
     for (const status of [408, 409, 425, 429, 500, 502, 503, 504])
       expect(shouldRetry('GET', status)).toBe(true)
     for (const method of ['HEAD', 'OPTIONS', 'PUT', 'DELETE']) expect(shouldRetry(method, 500)).toBe(true)
