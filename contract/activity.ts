@@ -64,7 +64,7 @@ export type ActivityEntry = v.InferOutput<typeof ActivityEntrySchema>
  * stands in), tags (code and name), people (the custodians, recipients and members an entry names), transfers
  * (recipient and window).
  */
-export const ActivityRefsSchema = v.object({
+const ActivityRefsSchema = v.object({
   keychains: v.record(v.string(), v.object({ name: v.string(), deleted: v.boolean() })),
   tags: v.record(v.string(), v.object({ code: v.string(), name: v.string() })),
   people: v.record(v.string(), PersonSchema),
@@ -79,7 +79,6 @@ export const ActivityPageSchema = v.object({
   ...pageOf(ActivityEntrySchema).entries,
   refs: ActivityRefsSchema,
 })
-export type ActivityPage = v.InferOutput<typeof ActivityPageSchema>
 
 /**
  * `GET /activity` and its CSV export: newest first; `kind`, the person who did it, a keychain or tag it touched,

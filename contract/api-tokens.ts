@@ -10,12 +10,12 @@ import { isRealInstant } from './scans.ts'
  * holds `WITHHELD_FROM_TOKENS` (members, the organization and its tokens, webhooks), nor makes a calendar feed:
  * those answer 403 to any token. Sent as `Authorization: Bearer`.
  */
-export const API_TOKEN_KINDS = ['personal', 'organization'] as const
+const API_TOKEN_KINDS = ['personal', 'organization'] as const
 export type ApiTokenKind = (typeof API_TOKEN_KINDS)[number]
 
 /** `trs_` + 12 hex characters (the prefix: found by it, shown in lists) + `_` + 43 base64url characters. */
 export const API_TOKEN_PATTERN = /^trs_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/
-export const API_TOKEN_NAME_MAX = 100
+const API_TOKEN_NAME_MAX = 100
 
 const NameSchema = requiredText(
   API_TOKEN_NAME_MAX,
@@ -45,7 +45,7 @@ export const OrganizationApiTokenCreateSchema = v.strictObject({
   expiresAt: ExpiresAtSchema,
 })
 
-export const ApiTokenSchema = v.object({
+const ApiTokenSchema = v.object({
   id: v.string(),
   name: v.string(),
   kind: v.picklist(API_TOKEN_KINDS),

@@ -53,7 +53,6 @@ export const EmailTokenRequestSchema = v.object({
   email: EmailSchema,
   locale: v.optional(LocaleSchema),
 })
-export type EmailTokenRequest = v.InferInput<typeof EmailTokenRequestSchema>
 
 export const EmailTokenAcceptedSchema = v.object({ status: v.literal('sent') })
 

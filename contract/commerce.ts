@@ -11,10 +11,10 @@ export type ProductType = (typeof PRODUCT_TYPES)[number]
 export const CartProductTypeSchema = v.picklist(['PLAN', 'TAG'], 'Product type must be PLAN or TAG.')
 
 export const BILLING_CYCLES = ['MONTHLY', 'YEARLY'] as const
-export const BillingCycleSchema = v.picklist(BILLING_CYCLES)
+const BillingCycleSchema = v.picklist(BILLING_CYCLES)
 export type BillingCycle = (typeof BILLING_CYCLES)[number]
 
-export const PlanSchema = v.object({
+const PlanSchema = v.object({
   id: v.string(),
   name: v.string(),
   amountInCents: v.number(),
@@ -98,7 +98,7 @@ export const CartItemCreateSchema = v.variant('productType', [
 export type CartItemCreate = v.InferInput<typeof CartItemCreateSchema>
 
 /** A run of consecutive tag codes, `DEM-00061` to `DEM-00160` (`count` codes). */
-export const TagCodeRangeSchema = v.object({ first: v.string(), last: v.string(), count: v.number() })
+const TagCodeRangeSchema = v.object({ first: v.string(), last: v.string(), count: v.number() })
 export type TagCodeRange = v.InferOutput<typeof TagCodeRangeSchema>
 
 const wholeNumberText = (name: string, min: number, max: number) =>
@@ -127,7 +127,7 @@ export const TagNumberingSchema = v.object({
 })
 export type TagNumbering = v.InferOutput<typeof TagNumberingSchema>
 
-export const CartItemSchema = v.object({
+const CartItemSchema = v.object({
   id: v.string(),
   productType: v.picklist(PRODUCT_TYPES),
   productRefId: v.string(),
@@ -140,7 +140,7 @@ export const CartItemSchema = v.object({
 })
 export type CartItem = v.InferOutput<typeof CartItemSchema>
 
-export const TotalsSchema = v.object({
+const TotalsSchema = v.object({
   subtotalInCents: v.number(),
   discountInCents: v.number(),
   shippingInCents: v.number(),
@@ -168,7 +168,7 @@ export const ORDER_STATUSES = [
   'SHIPPED',
   'DELIVERED',
 ] as const
-export const OrderStatusSchema = v.picklist(ORDER_STATUSES)
+const OrderStatusSchema = v.picklist(ORDER_STATUSES)
 export type OrderStatus = (typeof ORDER_STATUSES)[number]
 
 /** The only moves allowed; any other answers 409 with the allowed next states. */
@@ -195,7 +195,7 @@ export const ORDER_ACTIONS = [
 ] as const
 export type OrderAction = (typeof ORDER_ACTIONS)[number]
 
-export const OrderLineSchema = v.object({
+const OrderLineSchema = v.object({
   id: v.string(),
   productType: v.picklist(PRODUCT_TYPES),
   productRefId: v.string(),
@@ -252,7 +252,7 @@ export const CheckoutSchema = v.strictObject({ shippingAddress: v.optional(Addre
 /** `POST /orders/{id}/sessions`: where to send the payer (the local sandbox page or Stripe Checkout). */
 export const PaymentSessionSchema = v.object({ url: v.string(), provider: v.picklist(['local', 'stripe']) })
 
-export const SubscriptionSchema = v.object({
+const SubscriptionSchema = v.object({
   planId: v.string(),
   planName: v.string(),
   billingCycle: BillingCycleSchema,

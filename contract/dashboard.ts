@@ -8,7 +8,7 @@ import { DashboardSchema } from './transfers.ts'
  */
 
 /** The transfers authorized this calendar month against the plan's monthly allowance (as on the plans page). */
-export const DashboardAllowanceSchema = v.object({
+const DashboardAllowanceSchema = v.object({
   used: v.number(),
   limit: v.number(),
   /** The first instant of next month in the organization's time zone (ISO). */
@@ -17,7 +17,7 @@ export const DashboardAllowanceSchema = v.object({
 export type DashboardAllowance = v.InferOutput<typeof DashboardAllowanceSchema>
 
 /** A new organization's first steps, each true once done. */
-export const DashboardSetupSchema = v.object({
+const DashboardSetupSchema = v.object({
   keychain: v.boolean(),
   /** Tags exist, or an order of tags was paid. */
   tags: v.boolean(),
@@ -32,16 +32,15 @@ export type DashboardSetup = v.InferOutput<typeof DashboardSetupSchema>
 export const DASHBOARD_MINE_SHOWN = 10
 
 /** A keychain the caller holds (its custodian); `dueDate` when it is out to them on a transfer. */
-export const HeldKeychainSchema = v.object({
+const HeldKeychainSchema = v.object({
   id: v.string(),
   name: v.string(),
   transferId: v.nullable(v.string()),
   /** The transfer's to-date (`YYYY-MM-DD`), the day it is due back. */
   dueDate: v.nullable(v.string()),
 })
-export type HeldKeychain = v.InferOutput<typeof HeldKeychainSchema>
 
-export const DashboardMineSchema = v.object({
+const DashboardMineSchema = v.object({
   total: v.number(),
   /** Due first (earliest due date), then by name; `DASHBOARD_MINE_SHOWN` at most. */
   keychains: v.array(HeldKeychainSchema),

@@ -8,7 +8,7 @@ import { LOCALES } from './locale.ts'
  */
 export const FOUND_REPORT_STATUSES = ['NEW', 'CONTACTED', 'RESOLVED'] as const
 export type FoundReportStatus = (typeof FOUND_REPORT_STATUSES)[number]
-export const FoundReportStatusSchema = v.picklist(FOUND_REPORT_STATUSES, 'Unknown status.')
+const FoundReportStatusSchema = v.picklist(FOUND_REPORT_STATUSES, 'Unknown status.')
 
 /** Replies one report may get: a finder who left an address is not to be flooded. */
 export const FOUND_REPORT_REPLIES_MAX = 5
@@ -21,7 +21,7 @@ const KeychainRefSchema = v.object({ id: v.string(), name: v.string() })
  * A report as staff see it in the list. The finder's contact never leaves the server as typed: `canReply` says
  * whether it holds an e-mail address the server can write to.
  */
-export const FoundReportSummarySchema = v.object({
+const FoundReportSummarySchema = v.object({
   id: v.string(),
   status: FoundReportStatusSchema,
   message: v.string(),
@@ -37,13 +37,12 @@ export const FoundReportSummarySchema = v.object({
 export type FoundReportSummary = v.InferOutput<typeof FoundReportSummarySchema>
 export const FoundReportPageSchema = pageOf(FoundReportSummarySchema)
 
-export const FoundReportReplyEntrySchema = v.object({
+const FoundReportReplyEntrySchema = v.object({
   id: v.string(),
   message: v.string(),
   author: v.nullable(PersonSchema),
   createdAt: v.string(),
 })
-export type FoundReportReplyEntry = v.InferOutput<typeof FoundReportReplyEntrySchema>
 
 /** `GET /found-reports/{id}`: the report, who last changed its status, the replies sent. */
 export const FoundReportDetailSchema = v.object({
@@ -71,7 +70,6 @@ export const FoundReportParamsSchema = v.object({ id: IdSchema })
 
 /** `PATCH /found-reports/{id}`. */
 export const FoundReportStatusChangeSchema = v.strictObject({ status: FoundReportStatusSchema })
-export type FoundReportStatusChange = v.InferInput<typeof FoundReportStatusChangeSchema>
 
 /** `POST /found-reports/{id}/replies`: mailed to the finder; the report becomes CONTACTED if it was NEW. */
 export const FoundReportReplySchema = v.strictObject({
@@ -83,4 +81,3 @@ export const FoundReportReplySchema = v.strictObject({
     v.check((text) => text.isWellFormed() && !text.includes('\u0000'), 'Message holds invalid characters.'),
   ),
 })
-export type FoundReportReply = v.InferInput<typeof FoundReportReplySchema>

@@ -6,7 +6,7 @@ import { CalendarDateSchema, TransferRecipientSchema } from './transfers.ts'
 export const BULK_KEYCHAINS_MAX = 500
 
 /** "All matching": the keychain list's own filter (part of the name, custodian), resolved by the server. */
-export const BulkFilterSchema = v.strictObject({
+const BulkFilterSchema = v.strictObject({
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(120))),
   custodianId: v.optional(IdSchema),
 })

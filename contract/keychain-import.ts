@@ -103,7 +103,6 @@ export const ImportRequestSchema = v.object(
   },
   'The file is required.',
 )
-export type ImportRequest = v.InferInput<typeof ImportRequestSchema>
 
 /** The commit's headers: an Idempotency-Key (a UUID), so a double submit imports once. */
 export const ImportHeadersSchema = v.object(
@@ -116,7 +115,7 @@ export const ImportHeadersSchema = v.object(
   'The Idempotency-Key header is required.',
 )
 
-export const ImportRowErrorSchema = v.object({
+const ImportRowErrorSchema = v.object({
   /** The file's line the row ends on (1 is the header). */
   line: v.number(),
   /** The column at fault (null: the row as a whole). */

@@ -33,7 +33,7 @@ export const KeyUpdateSchema = v.strictObject({ name: KeyNameSchema })
  * transfer is authorized, not picked up yet), OUT (picked up, due back at the transfer's end), OVERDUE (out and
  * its end has passed).
  */
-export const KEYCHAIN_STATUSES = ['FREE', 'HELD', 'SCHEDULED', 'OUT', 'OVERDUE'] as const
+const KEYCHAIN_STATUSES = ['FREE', 'HELD', 'SCHEDULED', 'OUT', 'OVERDUE'] as const
 export type KeychainStatus = (typeof KEYCHAIN_STATUSES)[number]
 
 export const KeychainSchema = v.object({
@@ -51,7 +51,7 @@ export const KeychainSchema = v.object({
 })
 export type Keychain = v.InferOutput<typeof KeychainSchema>
 
-export const KeychainSummarySchema = v.object({
+const KeychainSummarySchema = v.object({
   id: v.string(),
   name: v.string(),
   custodian: v.nullable(PersonSchema),
@@ -92,7 +92,6 @@ export const KeychainListQuerySchema = v.object({
     v.picklist(KEYCHAIN_FILTERS, 'status must be free, held, scheduled, out, overdue, unheld or deleted.'),
   ),
 })
-export type KeychainListQuery = v.InferOutput<typeof KeychainListQuerySchema>
 
 const KeychainNameSchema = requiredText(120, 'Name is required.', 'Name is too long.')
 const ReasonSchema = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300, 'Reason is too long.')), '')
@@ -123,7 +122,7 @@ export type KeychainUpdate = v.InferInput<typeof KeychainUpdateSchema>
  */
 export const TRANSFER_CUSTODY_REASONS = { PICKUP: 'Transfer pickup', RETURN: 'Transfer return' } as const
 
-export const CustodyEntrySchema = v.object({
+const CustodyEntrySchema = v.object({
   id: v.string(),
   at: v.string(),
   by: v.nullable(PersonSchema),

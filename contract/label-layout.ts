@@ -90,7 +90,7 @@ export const LABEL_FORMATS: Record<LabelFormatId, LabelFormat> = {
   },
 }
 
-export const MM_PER_POINT = 25.4 / 72
+const MM_PER_POINT = 25.4 / 72
 export const mmToPoints = (mm: number) => mm / MM_PER_POINT
 
 export type Box = { x: number; y: number; width: number; height: number }

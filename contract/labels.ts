@@ -5,7 +5,7 @@ import { LABEL_FORMAT_IDS } from './label-layout.ts'
 /** The most tags one reprint may hold: 48 A4 pages of Avery L7160, a few seconds of rendering. */
 export const LABEL_PRINT_MAX = 1000
 
-export const LabelFormatSchema = v.picklist(
+const LabelFormatSchema = v.picklist(
   LABEL_FORMAT_IDS,
   `Unknown label format: choose one of ${LABEL_FORMAT_IDS.join(', ')}.`,
 )
@@ -14,7 +14,7 @@ export const LabelFormatSchema = v.picklist(
  * Which existing tags to print again: chosen one by one (`ids`), or every tag matching the tags list's filter
  * (`filter`, the list's `q` and `unused`), at most `LABEL_PRINT_MAX` either way.
  */
-export const LabelSelectionSchema = v.variant(
+const LabelSelectionSchema = v.variant(
   'by',
   [
     v.strictObject({
@@ -45,7 +45,7 @@ export const LabelPrintSchema = v.strictObject({
 export type LabelPrint = v.InferInput<typeof LabelPrintSchema>
 
 /** One label's content, for the browser's print view (the PDF is drawn on the server from the same). */
-export const LabelSchema = v.object({
+const LabelSchema = v.object({
   id: v.string(),
   code: v.string(),
   name: v.string(),

@@ -45,8 +45,8 @@ export const OrganizationListSchema = listOf(OrganizationSchema)
 export const DefaultOrganizationSchema = v.object({ id: v.nullable(v.string()) })
 export const DefaultOrganizationUpdateSchema = v.strictObject({ id: IdSchema })
 
-export const MEMBER_STATUSES = ['INVITED', 'ACTIVE', 'DISABLED'] as const
-export const MemberStatusSchema = v.picklist(MEMBER_STATUSES)
+const MEMBER_STATUSES = ['INVITED', 'ACTIVE', 'DISABLED'] as const
+const MemberStatusSchema = v.picklist(MEMBER_STATUSES)
 export type MemberStatus = (typeof MEMBER_STATUSES)[number]
 
 export const MemberSchema = v.object({

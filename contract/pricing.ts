@@ -4,12 +4,11 @@ import * as v from 'valibot'
 export const TAG_QUANTITY_MIN = 10
 export const TAG_QUANTITY_MAX = 5000
 
-export const PriceTierSchema = v.object({
+const PriceTierSchema = v.object({
   /** The tier applies from this quantity on. */
   minQuantity: v.number(),
   unitAmountInCents: v.number(),
 })
-export type PriceTier = v.InferOutput<typeof PriceTierSchema>
 
 export const PricesSchema = v.object({
   currency: v.literal('EUR'),

@@ -9,7 +9,7 @@ import * as v from 'valibot'
 /** A drawn signature is SVG path data (`M x y L x y …`, whole numbers) in a box of this size. */
 export const SIGNATURE_BOX = { width: 600, height: 200 } as const
 /** About 4,000 points: a long signature is a few hundred. */
-export const SIGNATURE_MAX_CHARS = 40_000
+const SIGNATURE_MAX_CHARS = 40_000
 export const TYPED_NAME_MAX_CHARS = 120
 /** A photo of the keys: a JPEG the device resized to this longest edge and under this size. */
 export const PHOTO_MAX_EDGE = 1280
@@ -25,7 +25,7 @@ export const SignatureSchema = v.pipe(
   v.regex(SIGNATURE_PATH, 'The signature must be SVG path data (M and L with whole numbers).'),
 )
 
-export const TypedNameSchema = v.pipe(
+const TypedNameSchema = v.pipe(
   v.string('The typed name must be text.'),
   v.trim(),
   v.minLength(1, 'Type your name.'),
@@ -38,7 +38,7 @@ export const TypedNameSchema = v.pipe(
  * decodes it and refuses one over `PHOTO_MAX_BYTES` or `PHOTO_MAX_EDGE` with 400 `photo_too_large`, and
  * one that is not a JPEG with 400 `photo_invalid` (`ErrorCode`).
  */
-export const PhotoSchema = v.pipe(
+const PhotoSchema = v.pipe(
   v.string('The photo must be a JPEG data URL.'),
   v.startsWith(PHOTO_DATA_URL_PREFIX, 'The photo must be a JPEG data URL.'),
   v.check(
@@ -48,7 +48,7 @@ export const PhotoSchema = v.pipe(
 )
 
 /** The recipient's acceptance: a typed name, a drawn signature, or both; a photo if they like. */
-export const AcceptanceSchema = v.pipe(
+const AcceptanceSchema = v.pipe(
   v.strictObject({
     typedName: v.optional(TypedNameSchema),
     signature: v.optional(SignatureSchema),
@@ -66,7 +66,6 @@ export type Acceptance = v.InferInput<typeof AcceptanceSchema>
  * a return ignores it).
  */
 export const PickupBodySchema = v.optional(v.strictObject({ acceptance: v.optional(AcceptanceSchema) }))
-export type PickupBody = v.InferInput<typeof PickupBodySchema>
 
 const ReceiptPersonSchema = v.object({ id: v.nullable(v.string()), name: v.string(), email: v.string() })
 

@@ -20,7 +20,7 @@ export const HoldingsQuerySchema = v.object({
 })
 export type HoldingsQuery = v.InferOutput<typeof HoldingsQuerySchema>
 
-export const HeldKeySchema = v.object({
+const HeldKeySchema = v.object({
   name: v.string(),
   type: KeyTypeSchema,
   /** The tag's human code, for a TAG key. */
@@ -29,7 +29,7 @@ export const HeldKeySchema = v.object({
 export type HeldKey = v.InferOutput<typeof HeldKeySchema>
 
 /** A keychain in the person's custody, with its keys; `dueBack` when they hold it through a transfer. */
-export const HeldKeychainSchema = v.object({
+const HeldKeychainSchema = v.object({
   id: v.string(),
   name: v.string(),
   /** When custody last passed to them (null when nothing recorded it, e.g. imported keychains). */
@@ -48,7 +48,7 @@ export const HoldingsPageSchema = v.object({
 export type HoldingsPage = v.InferOutput<typeof HoldingsPageSchema>
 
 /** A transfer addressed to the person that still concerns them (SCHEDULED and not expired, or out). */
-export const OpenTransferSchema = v.object({
+const OpenTransferSchema = v.object({
   id: v.string(),
   keychainId: v.string(),
   keychainName: v.string(),
@@ -68,7 +68,7 @@ export const OverdueQuerySchema = v.object({
 export type OverdueQuery = v.InferOutput<typeof OverdueQuerySchema>
 
 /** Picked up and not back a day after its to-date: most overdue first. */
-export const OverdueTransferSchema = v.object({
+const OverdueTransferSchema = v.object({
   id: v.string(),
   keychainId: v.string(),
   keychainName: v.string(),
@@ -104,7 +104,7 @@ export const UnseenQuerySchema = v.object({
 export type UnseenQuery = v.InferOutput<typeof UnseenQuerySchema>
 
 /** Never scanned first, then the longest unseen. */
-export const UnseenKeychainSchema = v.object({
+const UnseenKeychainSchema = v.object({
   id: v.string(),
   name: v.string(),
   custodian: v.nullable(PersonSchema),
@@ -156,7 +156,7 @@ export type MonthlyKind = Exclude<EventKind, 'scan.recorded'>
 export const MONTHLY_KINDS = EVENT_KINDS.filter((kind): kind is MonthlyKind => kind !== 'scan.recorded')
 
 /** One month: its scans by members, its other ledger entries, and those entries by kind. */
-export const MonthActivitySchema = v.object({
+const MonthActivitySchema = v.object({
   month: v.string(),
   scans: v.number(),
   entries: v.number(),

@@ -9,7 +9,6 @@ import { TransferSchema } from './transfers.ts'
 export const ScanRequestSchema = v.strictObject({
   value: v.pipe(v.string('Value is required.'), v.trim(), v.nonEmpty('Value is required.'), v.maxLength(512)),
 })
-export type ScanRequest = v.InferInput<typeof ScanRequestSchema>
 
 /** Header carrying the client-made UUID of a field action; a replay with the same key answers the same. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'

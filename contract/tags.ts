@@ -14,7 +14,7 @@ export const TAG_CODE_PATTERN = /^[A-Z]{2,4}-\d{5}$/
 /** Public id: 20 base32 characters (100 bits), in the QR URL `<PUBLIC_URL>/tags/<publicId>`. */
 export const TAG_PUBLIC_ID_PATTERN = /^[a-z2-7]{20}$/
 
-export const TagPublicIdSchema = v.pipe(v.string(), v.regex(TAG_PUBLIC_ID_PATTERN, 'Malformed tag id.'))
+const TagPublicIdSchema = v.pipe(v.string(), v.regex(TAG_PUBLIC_ID_PATTERN, 'Malformed tag id.'))
 
 export const TagSchema = v.object({
   id: v.string(),
@@ -36,7 +36,7 @@ export type Tag = v.InferOutput<typeof TagSchema>
 export const TagPageSchema = pageOf(TagSchema)
 
 /** The tags list's filter by use: free tags (on no key yet) or used ones. */
-export const TAG_USES = ['free', 'used'] as const
+const TAG_USES = ['free', 'used'] as const
 export type TagUse = (typeof TAG_USES)[number]
 
 export const TagListQuerySchema = v.object({

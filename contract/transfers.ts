@@ -115,7 +115,7 @@ export type TransferCreate = v.InferInput<typeof TransferCreateSchema>
 export const PICKUP_KINDS = ['PICKUP', 'RETURN'] as const
 export type PickupKind = (typeof PICKUP_KINDS)[number]
 
-export const PickupSchema = v.object({
+const PickupSchema = v.object({
   id: v.string(),
   kind: v.picklist(PICKUP_KINDS),
   by: PersonSchema,
@@ -147,11 +147,9 @@ export type PickupRefusal = (typeof PICKUP_REFUSALS)[number]
 
 /** A holder's request for a later to-date, and what a manager decided. */
 export const EXTENSION_STATUSES = ['PENDING', 'APPROVED', 'REFUSED'] as const
-export type ExtensionStatus = (typeof EXTENSION_STATUSES)[number]
 
 /** `POST /transfers/{id}/extensions`: the to-date the holder asks for (after the current one). */
 export const ExtensionRequestSchema = v.strictObject({ toDate: CalendarDateSchema })
-export type ExtensionRequest = v.InferInput<typeof ExtensionRequestSchema>
 
 export const ExtensionParamsSchema = v.object({ id: IdSchema, extensionId: IdSchema })
 
@@ -159,10 +157,9 @@ export const ExtensionParamsSchema = v.object({ id: IdSchema, extensionId: IdSch
 export const ExtensionDecisionSchema = v.strictObject({
   decision: v.picklist(['approve', 'refuse'], 'Decision must be approve or refuse.'),
 })
-export type ExtensionDecision = v.InferInput<typeof ExtensionDecisionSchema>
 
 /** Why an extension request is refused (409 `extension_refused`, `reason`). */
-export const EXTENSION_REFUSALS = [
+const EXTENSION_REFUSALS = [
   /** Only the transfer's recipient asks for more time. */
   'not_recipient',
   /** Returned, cancelled, or expired unused: there is nothing to extend. */
@@ -172,7 +169,7 @@ export const EXTENSION_REFUSALS = [
 ] as const
 export type ExtensionRefusal = (typeof EXTENSION_REFUSALS)[number]
 
-export const TransferExtensionSchema = v.object({
+const TransferExtensionSchema = v.object({
   id: v.string(),
   status: v.picklist(EXTENSION_STATUSES),
   /** The to-date asked for, and the one it would replace. */
@@ -269,7 +266,6 @@ export const TransferOverlapQuerySchema = v.pipe(
 
 /** `GET /users/{id}/transfers`: the transfers addressed to a member of the organization, newest window first. */
 export const MemberTransfersQuerySchema = PageQuerySchema
-export type TransferListQuery = v.InferInput<typeof TransferListQuerySchema>
 
 /** `GET /keychains/{id}/transfers`: the keychain's authorizations, past and current, newest window first. */
 export const KeychainTransfersQuerySchema = PageQuerySchema
@@ -285,7 +281,7 @@ export const TransferRequestsQuerySchema = v.object({
 
 /** `GET /stats/dashboard`. */
 /** A keychain out that is due back today, or late, on the dashboard. */
-export const DashboardReturnSchema = v.object({
+const DashboardReturnSchema = v.object({
   transferId: v.string(),
   keychainId: v.string(),
   keychainName: v.string(),

@@ -26,12 +26,12 @@ export const WEBHOOK_SIGNATURE_HEADER = 'Trousseau-Signature'
 export const WEBHOOK_EVENT_HEADER = 'Trousseau-Event'
 export const WEBHOOK_ID_HEADER = 'Trousseau-Event-Id'
 
-export const WEBHOOK_URL_MAX_LENGTH = 2000
+const WEBHOOK_URL_MAX_LENGTH = 2000
 /** Webhooks an organization may have (409 `webhook_limit_reached` beyond): each one is a queue of sends. */
 export const WEBHOOK_ENDPOINTS_MAX = 10
 /** Test sends an organization may ask for in a minute, whatever the endpoint (429 `rate_limited` beyond). */
 export const WEBHOOK_TESTS_PER_MINUTE = 10
-export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200
+const WEBHOOK_DESCRIPTION_MAX_LENGTH = 200
 
 const URL_MESSAGE = 'Enter an https:// address (http:// only for this machine: localhost, 127.0.0.1, [::1]).'
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -48,7 +48,7 @@ export function isWebhookUrl(value: string): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname))
 }
 
-export const WebhookUrlSchema = v.pipe(
+const WebhookUrlSchema = v.pipe(
   v.string(URL_MESSAGE),
   v.trim(),
   v.nonEmpty(URL_MESSAGE),
@@ -106,10 +106,10 @@ export const WebhookWithSecretSchema = v.object({
 })
 export type WebhookWithSecret = v.InferOutput<typeof WebhookWithSecretSchema>
 
-export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number]
 
-export const WebhookAttemptSchema = v.object({
+const WebhookAttemptSchema = v.object({
   attempt: v.number(),
   startedAt: v.string(),
   durationMs: v.number(),

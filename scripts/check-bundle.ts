@@ -7,18 +7,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
 import budget from '../bundle-budget.json' with { type: 'json' }
 import { PUBLIC_PAGES } from '../contract/public-pages.ts'
-import { rendererProblems } from './check-renderer.ts'
-import { BUNDLED_PACKAGES_FILE } from './vite-bundled-packages.ts'
-
 import {
-  staticFiles as collect,
   type ViteManifest as Manifest,
-  PUBLIC_ENTRY,
   ROUTES_PREFIX,
   routeKey,
   SPA_ENTRY,
   SPLIT,
-} from './vite-manifest.ts'
+} from '../src/pwa/build-manifest.ts'
+import { rendererProblems } from './check-renderer.ts'
+import { BUNDLED_PACKAGES_FILE } from './vite-bundled-packages.ts'
+import { staticFiles as collect, PUBLIC_ENTRY } from './vite-manifest.ts'
 
 export type { Manifest }
 export type Budget = {

@@ -2,7 +2,7 @@
 // in place of react-dom would pass every component test, which run React, and ship something else).
 
 /** Packages that render components to the DOM in place of react-dom (directly or through a React-compatible API). */
-export const OTHER_RENDERERS = [
+const OTHER_RENDERERS = [
   'preact',
   '@preact/compat',
   '@preact/signals',
@@ -18,7 +18,7 @@ export const OTHER_RENDERERS = [
 ]
 
 /** What react-dom's client build registers itself as (its DevTools hook): present in any react-dom bundle. */
-export const REACT_DOM_MARK = /rendererPackageName:\s*["'`]react-dom["'`]/
+const REACT_DOM_MARK = /rendererPackageName:\s*["'`]react-dom["'`]/
 
 /** The problems of a build's renderer: empty when it bundles react-dom (its client) and no other renderer. */
 export function rendererProblems(packages: readonly string[], code: Iterable<string>): string[] {

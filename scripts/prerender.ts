@@ -11,8 +11,9 @@ import type { Locale } from '../contract/locale.ts'
 import { PUBLIC_PAGES } from '../contract/public-pages.ts'
 import { MANIFEST_HREF } from '../src/lib/locale.ts'
 import type { RenderedPage } from '../src/prerendered/render.tsx'
+import type { ViteManifest } from '../src/pwa/build-manifest.ts'
 import { PRERENDER_OUT_DIR } from '../vite.ssr.config.ts'
-import { PUBLIC_ENTRY, staticFiles, type ViteManifest } from './vite-manifest.ts'
+import { PUBLIC_ENTRY, staticFiles } from './vite-manifest.ts'
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 

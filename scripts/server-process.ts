@@ -4,8 +4,8 @@
 // the process kept about 25 MiB more memory that way, for no throughput. V8 grows the young generation with the
 // allocation rate, up to two semi-spaces of 64 MiB on this heap size, and keeps it: after a minute of 64
 // connections that was 128 MiB of the process's resident memory, for objects that live one request. 16 MiB
-// semi-spaces (Node 18's default) hold them as well (docs/server-notes.md, issue 14).
-export const SEMI_SPACE_OPTION = '--max-semi-space-size=16'
+// semi-spaces (Node 18's default) hold them as well (docs/decisions.md, Operations; issue 14).
+const SEMI_SPACE_OPTION = '--max-semi-space-size=16'
 export const SERVER_PROCESS_DEFAULTS = {
   NODE_ENV: 'production',
   MALLOC_ARENA_MAX: '2',

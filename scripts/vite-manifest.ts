@@ -1,26 +1,10 @@
-// Vite's build manifest (`dist/.vite/manifest.json`), read by the build's own steps: the bundle budget, the
-// prerendered pages' preloads and the service worker's precache split.
+// Vite's build manifest (`dist/.vite/manifest.json`), read by the build's own steps: the bundle budget and the
+// prerendered pages' preloads. Its shape and chunk keys are in src/pwa/build-manifest.ts, shared with the service
+// worker's precache split (src/pwa/precache-split.ts).
+import type { ViteManifest } from '../src/pwa/build-manifest.ts'
 
-export type ViteManifestChunk = {
-  file: string
-  src?: string
-  name?: string
-  isEntry?: boolean
-  imports?: string[]
-  dynamicImports?: string[]
-  css?: string[]
-  assets?: string[]
-}
-export type ViteManifest = Record<string, ViteManifestChunk>
-
-export const ROUTES_PREFIX = 'src/routes/{-$locale}/'
-export const SPLIT = '?tsr-split=component---loader'
-/** The SPA's entry (its shell) and the light entry that hydrates the prerendered sign-in page. */
-export const SPA_ENTRY = 'index.html'
+/** The light entry that hydrates the prerendered sign-in page. */
 export const PUBLIC_ENTRY = 'public.html'
-
-/** A route file's chunk: `app/scan.tsx` → `src/routes/{-$locale}/app/scan.tsx?tsr-split=component---loader`. */
-export const routeKey = (file: string) => `${ROUTES_PREFIX}${file}${SPLIT}`
 
 /** Every file a set of chunks loads through static imports, leaving out the files in `skip`. */
 export function staticFiles(

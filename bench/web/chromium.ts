@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CHROMIUM_ARGS, freePort } from '../../tests/e2e/harness.ts'
 
-export const CHROMIUM_PATH = '/usr/bin/chromium'
+const CHROMIUM_PATH = '/usr/bin/chromium'
 
 const STARTUP_TIMEOUT_MS = 30_000
 const STOP_TIMEOUT_MS = 5_000

@@ -11,13 +11,13 @@ export type PageSpec = {
   perfTarget: number
 }
 
-export const CLS_TARGET = 0.02
-export const A11Y_TARGET = 100
+const CLS_TARGET = 0.02
+const A11Y_TARGET = 100
 
-export type Issue = { id: string; title: string; savings: string }
+type Issue = { id: string; title: string; savings: string }
 
 /** The figures of a page: one run's, or the medians of its runs. */
-export type Metrics = {
+type Metrics = {
   performance: number | null
   accessibility: number | null
   fcpMs: number | null

@@ -108,7 +108,7 @@ export async function startStack(root: string): Promise<Stack> {
 }
 
 /** What the machine allows: a heading and a paragraph, no script, no style sheet, no image. */
-export const REFERENCE_HTML = `<!doctype html>
+const REFERENCE_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

@@ -5,7 +5,7 @@ import type * as v from 'valibot'
 // OpenAPI document describes it from there, and the browser calls it (`call(endpoint, { params, query, body })`;
 // its build leaves the request schemas out, see scripts/vite-endpoint-tables.ts).
 
-export type EndpointMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
+type EndpointMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
 
 export type Endpoint = {
   method: EndpointMethod

@@ -18,7 +18,7 @@ export type ActivityFilter = {
 }
 
 /** The filters in the order the URL, the request and the export carry them. */
-export const ACTIVITY_FILTER_FIELDS = ['q', 'kind', 'person', 'keychain', 'tag', 'from', 'to'] as const
+const ACTIVITY_FILTER_FIELDS = ['q', 'kind', 'person', 'keychain', 'tag', 'from', 'to'] as const
 
 /** The same view with its fields in one order and the empty ones left out. */
 export function ordered(filter: ActivityFilter): ActivityFilter {
@@ -28,6 +28,11 @@ export function ordered(filter: ActivityFilter): ActivityFilter {
     if (value !== undefined && value !== '') Object.assign(result, { [field]: value })
   }
   return result
+}
+
+/** The view as a URL's search (`?kind=…&person=…`), fields in order, empty ones left out: the activity page's. */
+export function activitySearch(filter: ActivityFilter): string {
+  return searchOf(ordered(filter))
 }
 
 /** A page of the selected organization's ledger, newest first. */
@@ -45,7 +50,7 @@ export const activityQuery = (organizationId: string, filter: ActivityFilter, cu
 
 /** Where the browser downloads the filtered view as CSV (a plain link: the session cookie goes with it). */
 export function activityExportHref(filter: ActivityFilter): string {
-  return `${API_BASE_URL}${activityEndpoints.export.path}${searchOf(ordered(filter))}`
+  return `${API_BASE_URL}${activityEndpoints.export.path}${activitySearch(filter)}`
 }
 
 /** Recomputes the ledger's hash chain on the server. */

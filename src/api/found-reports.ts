@@ -3,7 +3,7 @@ import { foundReportEndpoints } from '../../contract/endpoints/found-reports.ts'
 import type { FoundReportDetail, FoundReportStatus } from '../../contract/found-reports.ts'
 import { call } from '../lib/call.ts'
 
-export const foundReportKeys = {
+const foundReportKeys = {
   all: (organizationId: string) => ['found-reports', organizationId] as const,
   list: (organizationId: string, status: FoundReportStatus | undefined, cursor: string | null) =>
     ['found-reports', organizationId, 'list', status ?? '', cursor] as const,

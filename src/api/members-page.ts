@@ -6,7 +6,7 @@ import { call } from '../lib/call.ts'
  * A member's page: what they hold now and their transfers. Under the transfers' key, so a pickup, a return or a
  * cancellation anywhere refreshes it too.
  */
-export const memberPageKeys = {
+const memberPageKeys = {
   holdings: (organizationId: string, userId: string, cursor: string | null) =>
     ['transfers', organizationId, 'member', userId, 'holdings', cursor] as const,
   transfers: (organizationId: string, userId: string, cursor: string | null) =>

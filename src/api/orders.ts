@@ -1,13 +1,15 @@
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions, useQuery } from '@tanstack/react-query'
+import { useRef } from 'react'
 import type { OrderAction } from '../../contract/commerce.ts'
 import { orderEndpoints } from '../../contract/endpoints/orders.ts'
 import { API_BASE_URL, ApiError } from '../lib/api.ts'
 import { call } from '../lib/call.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
-export const orderKeys = {
+const orderKeys = {
   all: ['orders'] as const,
   one: (id: string) => ['orders', id] as const,
+  check: (id: string) => ['orders', id, 'check'] as const,
 }
 
 export const orderListQuery = infiniteQueryOptions({
@@ -23,7 +25,36 @@ export const orderDetailsQuery = (id: string) =>
     queryFn: () => call(orderEndpoints.details, { params: { id } }),
   })
 
-export const checkOrder = (id: string) => call(orderEndpoints.checkPayment, { params: { id } })
+const checkOrder = (id: string) => call(orderEndpoints.checkPayment, { params: { id } })
+
+const CHECK_POLL_MS = 2000
+/** After about a minute the result page stops asking and says the payment is still being processed. */
+const CHECK_MAX_POLLS = 30
+
+/**
+ * After the payment page: the order, its status asked of the provider through the server, again every two
+ * seconds while `poll` and the order is still CREATED, until an error or about a minute (`gaveUp`).
+ */
+export function useOrderCheck(id: string | undefined, { poll }: { poll: boolean }) {
+  const polls = useRef(0)
+  const { data, isError } = useQuery({
+    queryKey: orderKeys.check(id ?? ''),
+    queryFn: () => {
+      polls.current += 1
+      return checkOrder(id ?? '')
+    },
+    enabled: Boolean(id),
+    retry: false,
+    refetchInterval: (query) =>
+      !poll ||
+      query.state.status === 'error' ||
+      (query.state.data && query.state.data.status !== 'CREATED') ||
+      polls.current >= CHECK_MAX_POLLS
+        ? false
+        : CHECK_POLL_MS,
+  })
+  return { order: data, isError, gaveUp: polls.current >= CHECK_MAX_POLLS }
+}
 
 export const startPayment = (id: string) => call(orderEndpoints.startPayment, { params: { id } })
 

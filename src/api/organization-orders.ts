@@ -5,7 +5,7 @@ import { call } from '../lib/call.ts'
 // Apart from organizations.ts, which the /app layout loads: only the organization's page carries the order table.
 
 /** Under the organization's key (`organizationKeys.one`): what refreshes the organization refreshes its orders. */
-export const organizationOrderKeys = {
+const organizationOrderKeys = {
   list: (organizationId: string) => ['organizations', organizationId, 'orders'] as const,
 }
 

@@ -7,7 +7,7 @@ import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { useFailureToast } from '../ui/failure-toast.ts'
 
-export const organizationKeys = {
+const organizationKeys = {
   all: ['organizations'] as const,
   one: (id: string) => ['organizations', id] as const,
   tags: (id: string, cursor: string | null) => ['organizations', id, 'tags', cursor] as const,

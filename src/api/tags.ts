@@ -1,14 +1,30 @@
 import { queryOptions } from '@tanstack/react-query'
 import { tagEndpoints } from '../../contract/endpoints/tags.ts'
-import type { FoundReport } from '../../contract/tags.ts'
+import type { FoundReport, TagUse } from '../../contract/tags.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
-export const tagListQuery = (organizationId: string, cursor: string | null) =>
+/** The organization's tag lists: a pairing or an order makes every one of them stale (`all`). */
+export const tagKeys = {
+  all: (organizationId: string) => ['tags', organizationId] as const,
+  list: (organizationId: string, filter: TagListFilter, cursor: string | null) =>
+    ['tags', organizationId, 'list', filter.q, filter.use, cursor] as const,
+  keychainOf: (organizationId: string, code: string) =>
+    ['tags', organizationId, 'keychain-of', code] as const,
+}
+
+/** A search of the tag list: by code or name (`q`), free or used tags only (`use`); empty strings for all. */
+export type TagListFilter = { q: string; use: TagUse | '' }
+
+/** A page of the selected organization's tags matching the filter. */
+export const tagListQuery = (organizationId: string, filter: TagListFilter, cursor: string | null) =>
   queryOptions({
-    queryKey: ['tags', organizationId, cursor] as const,
-    queryFn: () => call(tagEndpoints.list, { query: { cursor: cursor ?? undefined } }),
+    queryKey: tagKeys.list(organizationId, filter, cursor),
+    queryFn: () =>
+      call(tagEndpoints.list, {
+        query: { cursor: cursor ?? undefined, q: filter.q || undefined, use: filter.use || undefined },
+      }),
   })
 
 export const tagLandingQuery = (publicId: string) =>

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import { tagEndpoints } from '../../contract/endpoints/tags.ts'
 import { call } from '../lib/call.ts'
+import { tagKeys } from './tags.ts'
 
 /** A keychain a scanned or typed tag leads to, or null when the tag is free, lost or not the organization's. */
 export type TaggedKeychain = { id: string; name: string; code: string } | null
@@ -8,7 +9,7 @@ export type TaggedKeychain = { id: string; name: string; code: string } | null
 /** The keychain of the organization's tag with this whole code (`DEM-00042`), found by the tag list's exact search. */
 export const keychainOfTagCodeQuery = (organizationId: string, code: string) =>
   queryOptions({
-    queryKey: ['tags', organizationId, 'keychain-of', code] as const,
+    queryKey: tagKeys.keychainOf(organizationId, code),
     queryFn: async (): Promise<TaggedKeychain> => {
       const page = await call(tagEndpoints.list, { query: { q: code, limit: '5' } })
       const tag = page.data.find((each) => each.code === code)

@@ -17,7 +17,7 @@ import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import type { memberKeys } from './members.ts'
 import type { subscriptionKeys } from './subscriptions.ts'
 
-export const transferKeys = {
+const transferKeys = {
   /** Everything about transfers: a pickup, a cancellation or a new authorization refreshes all of it. */
   all: ['transfers'] as const,
   list: (organizationId: string, filter: TransferFilter, cursor: string | null) =>

@@ -3,7 +3,7 @@ import { webhookEndpoints } from '../../contract/endpoints/webhooks.ts'
 import type { WebhookCreate, WebhookUpdate } from '../../contract/webhooks.ts'
 import { call } from '../lib/call.ts'
 
-export const webhookKeys = {
+const webhookKeys = {
   all: (organizationId: string) => ['webhooks', organizationId] as const,
   list: (organizationId: string) => ['webhooks', organizationId, 'list'] as const,
   deliveries: (organizationId: string, id: string) => ['webhooks', organizationId, 'deliveries', id] as const,

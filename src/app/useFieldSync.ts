@@ -88,8 +88,3 @@ export function useFieldSync(profile: Profile): void {
     }
   }, [userId, selectedOrganizationId, permissions])
 }
-
-/** Sign-out, or a session the server ended: the device forgets the account's mirror. */
-export async function forgetFieldData(): Promise<void> {
-  await (await fieldMode()).forgetAccount()
-}

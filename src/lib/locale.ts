@@ -11,11 +11,6 @@ export function localeOfPath(pathname: string): Locale {
   return pathname === '/en' || pathname.startsWith('/en/') ? 'en' : DEFAULT_LOCALE
 }
 
-/** The route param for a locale: French lives without a prefix. */
-export function localeParam(locale: Locale): string | undefined {
-  return locale === DEFAULT_LOCALE ? undefined : locale
-}
-
 /** The same page in another locale: `/app/profile` ⇄ `/en/app/profile`. */
 export function swapLocaleInPath(pathname: string, target: Locale): string {
   const bare = localeOfPath(pathname) === 'en' ? pathname.slice(3) || '/' : pathname

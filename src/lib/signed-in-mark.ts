@@ -3,7 +3,7 @@
  * session is settled (src/app/session.ts), read by the static landing page's script, which has no other way to
  * know without a request. A hint only: the app still asks the server.
  */
-export const SIGNED_IN_KEY = 'trousseau-signed-in'
+const SIGNED_IN_KEY = 'trousseau-signed-in'
 
 export function markSignedIn(signedIn: boolean): void {
   try {

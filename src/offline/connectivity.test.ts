@@ -14,9 +14,10 @@ async function load(setup: { online?: boolean; lastReachedAt?: string } = {}) {
   vi.resetModules()
   if (setup.lastReachedAt) localStorage.setItem(KEY, setup.lastReachedAt)
   vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(setup.online ?? true)
-  const module = await import('./connectivity.ts')
+  // A fresh module each time (its state starts from the setup): named one by one, so that knip sees them used.
+  const { connectivity, subscribeConnectivity, useConnectivity } = await import('./connectivity.ts')
   const { api } = await import('../lib/api.ts')
-  return { ...module, api }
+  return { connectivity, subscribeConnectivity, useConnectivity, api }
 }
 
 type Api = Awaited<ReturnType<typeof load>>['api']

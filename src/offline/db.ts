@@ -43,7 +43,7 @@ export type MirroredTransfer = Transfer & {
 /** `pairCreate`: a new keychain with a scanned free tag as its first key; `pairAttach`: that tag on a keychain. */
 export type OutboxKind = 'scan' | 'pickup' | 'extension' | 'pairCreate' | 'pairAttach'
 
-export type OutboxStatus = 'pending' | 'failed' | 'sent'
+type OutboxStatus = 'pending' | 'failed' | 'sent'
 
 /**
  * A field action kept until the server has it. `id` is the client UUID sent as `Idempotency-Key`, reused on

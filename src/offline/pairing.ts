@@ -10,7 +10,7 @@ import { type Pairing, settlePairing, showWaiting } from './pairing-mirror.ts'
 export type Paired = { keychainId: string; keychainName: string; queued: boolean }
 
 /** The name of the tag's key: its code, printed on it (the keychain has the name the person typed). */
-export const keyNameOf = (tag: Tag) => tag.code
+const keyNameOf = (tag: Tag) => tag.code
 
 /**
  * Pairs a scanned free tag: kept in the outbox first (one Idempotency-Key, replayed exactly once), then sent.

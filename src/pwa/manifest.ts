@@ -1,6 +1,6 @@
 import type { ManifestOptions } from 'vite-plugin-pwa'
 
-export const THEME_COLOR = '#3b3fb6'
+const THEME_COLOR = '#3b3fb6'
 
 export const pwaManifest: Partial<ManifestOptions> = {
   id: '/app',

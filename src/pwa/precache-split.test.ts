@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { routeKey } from '../../scripts/vite-manifest.ts'
+import { routeKey } from './build-manifest.ts'
 import {
   deferredListScript,
   FIELD_ROUTE_FILES,

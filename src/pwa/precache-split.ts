@@ -1,12 +1,7 @@
 // Build time (vite.pwa.ts): which files of the build the service worker precaches when it installs, and which
 // it caches only after the page is idle. Pure functions of Vite's build manifest (`dist/.vite/manifest.json`).
 
-import {
-  routeKey,
-  SPA_ENTRY,
-  type ViteManifest,
-  type ViteManifestChunk,
-} from '../../scripts/vite-manifest.ts'
+import { routeKey, SPA_ENTRY, type ViteManifest, type ViteManifestChunk } from './build-manifest.ts'
 
 export type { ViteManifest }
 
@@ -34,10 +29,10 @@ export const FIELD_ROUTE_FILES = [
 ]
 
 /** Lazy modules precached with the shell: the field mode's store (Dexie, outbox, mirror). */
-export const FIELD_MODULES = ['src/offline/field-mode.ts']
+const FIELD_MODULES = ['src/offline/field-mode.ts']
 
 /** Lazy modules that field routes load but that only work online (the cart, authorizing a transfer). */
-export const OFFICE_LAZY_MODULES = [
+const OFFICE_LAZY_MODULES = [
   'src/features/cart/CartDialog.tsx',
   'src/features/transfers/AuthorizeTransferPanel.tsx',
 ]
@@ -56,7 +51,7 @@ function isOfficeLazy(key: string, chunk: ViteManifestChunk): boolean {
  * The files (JS, CSS, assets) the given chunks load: their static imports, and their lazy imports except
  * route chunks (a route comes in only as a root; the entry lazily imports every route) and those `skip` says.
  */
-export function filesOf(
+function filesOf(
   manifest: ViteManifest,
   roots: string[],
   skip: (key: string, chunk: ViteManifestChunk) => boolean = () => false,
@@ -80,7 +75,7 @@ export function filesOf(
 }
 
 /** What the worker precaches at install: the shell, the field routes and the field mode's store. */
-export function firstFiles(manifest: ViteManifest): Set<string> {
+function firstFiles(manifest: ViteManifest): Set<string> {
   const missing = FIELD_ROUTE_FILES.map(routeKey)
     .concat(FIELD_MODULES, SPA_ENTRY)
     .filter((key) => !manifest[key])
@@ -92,7 +87,7 @@ export function firstFiles(manifest: ViteManifest): Set<string> {
 }
 
 /** Every file the SPA can load (all routes); what only the prerendered pages' light entry loads is not in it. */
-export function spaFiles(manifest: ViteManifest): Set<string> {
+function spaFiles(manifest: ViteManifest): Set<string> {
   const routes = Object.keys(manifest).filter(isRoute)
   return filesOf(manifest, [SPA_ENTRY, ...routes])
 }

@@ -16,7 +16,7 @@ export function whenSafe(apply: () => void): void {
 }
 
 export const RELOAD_MARKER_KEY = 'trousseau:chunk-reload-at'
-export const RELOAD_MARKER_TTL_MS = 10_000
+const RELOAD_MARKER_TTL_MS = 10_000
 
 /**
  * A chunk that fails to load usually means a new deploy removed it: reload once. The marker, valid 10 s,

@@ -1,6 +1,6 @@
 import { type ReactNode, useId } from 'react'
 
-export type SelectOption = { value: string; label: string }
+type SelectOption = { value: string; label: string }
 
 export type SelectFieldProps = {
   label: ReactNode

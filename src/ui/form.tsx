@@ -8,7 +8,9 @@ import { type TextFieldProps, TextField as TextInput } from './TextField.tsx'
 // field that already knows its name, value, change and blur handlers and first error, so a form states only
 // what differs (label, type, hints): `{(field) => <field.TextField label={t`Name`} />}`. The date field is bound
 // apart (`BoundDateField`, form-date-field.tsx): only the transfer form has one, the other forms do not load it.
-export const { fieldContext, formContext, useFieldContext, useFormContext } = createFormHookContexts()
+const { fieldContext, formContext, useFieldContext, useFormContext } = createFormHookContexts()
+
+export { useFieldContext }
 
 /** What a bound field is told by its form; the rest is the field's own props. */
 export type Bound = 'name' | 'value' | 'onChange' | 'onBlur' | 'error'

@@ -8,11 +8,11 @@ import {
   activityExportHref,
   activityHeadQuery,
   activityQuery,
+  activitySearch,
   ordered,
   useVerifyActivity,
 } from '../../api/activity.ts'
 import { useMembersIfAllowed } from '../../api/members.ts'
-import { searchOf } from '../../lib/call.ts'
 import { formatDateTime, formatNumber } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -302,7 +302,7 @@ export function ActivityScreen({
   })
   const refs = list.data?.refs
   const narrow: Narrow = {
-    href: (narrowed) => `${href('/app/activity')}${searchOf(ordered({ ...filter, ...narrowed }))}`,
+    href: (narrowed) => `${href('/app/activity')}${activitySearch({ ...filter, ...narrowed })}`,
     apply: (narrowed) => onFilterChange(ordered({ ...filter, ...narrowed })),
   }
   return (

@@ -1,24 +1,17 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { dashboardChartEndpoints } from '../../../contract/endpoints/dashboard-charts.ts'
-import { call } from '../../lib/call.ts'
+import { dashboardChartsQuery } from '../../api/dashboard-charts.ts'
 import { Button } from '../../ui/Button.tsx'
 import { CHART_CARD_CLASS } from './card-heights.ts'
 import { KeychainStatusChart } from './KeychainStatusChart.tsx'
 import { WeeklyTransfersChart } from './WeeklyTransfersChart.tsx'
-
-/** The charts' query: refreshed with the transfers' queries (their keys begin alike). */
-const chartsQuery = (organizationId: string) => ({
-  queryKey: ['transfers', 'dashboard-charts', organizationId] as const,
-  queryFn: () => call(dashboardChartEndpoints.charts),
-})
 
 /**
  * The dashboard's two charts, in their own chunk, asked for once the counts are shown: keychains by status and
  * transfers per week. Each keeps its card's height while loading, and says when it cannot load (offline too).
  */
 export default function DashboardCharts({ organizationId }: { organizationId: string }) {
-  const { data, isPending, isError, refetch } = useQuery(chartsQuery(organizationId))
+  const { data, isPending, isError, refetch } = useQuery(dashboardChartsQuery(organizationId))
   if (isPending || isError)
     return (
       <>

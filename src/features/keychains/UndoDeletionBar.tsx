@@ -9,7 +9,7 @@ import { restoreProblem } from './refusals.ts'
 import { undoDeletion, useDeletionToUndo } from './undo-deletion.ts'
 
 /** How long the undo stays offered; the deleted list keeps the keychain for a restore afterwards. */
-export const UNDO_MS = 12_000
+const UNDO_MS = 12_000
 
 /**
  * The toast of a deletion, with its undo: "Keychain X deleted. Undo". Pinned at the bottom of the keychain

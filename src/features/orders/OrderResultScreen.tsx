@@ -1,17 +1,12 @@
 import { Trans } from '@lingui/react/macro'
-import { useQuery } from '@tanstack/react-query'
 import { CircleCheck, CircleHelp, CircleX, LoaderCircle } from 'lucide-react'
-import { useRef } from 'react'
 import type { OrderStatus } from '../../../contract/commerce.ts'
-import { checkOrder } from '../../api/orders.ts'
+import { useOrderCheck } from '../../api/orders.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { buttonClass } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
 
-const POLL_MS = 2000
-/** After about a minute the page stops asking and says the payment is still being processed. */
-const MAX_POLLS = 30
 const PAID_OR_LATER: OrderStatus[] = ['PAID', 'CONFIRMED', 'PRODUCING', 'SHIPPED', 'DELIVERED']
 
 export type ResultKind = 'pending' | 'success' | 'cancel'
@@ -22,24 +17,8 @@ export type ResultKind = 'pending' | 'success' | 'cancel'
  */
 export function OrderResultScreen({ orderId, kind }: { orderId: string | undefined; kind: ResultKind }) {
   const href = useHref()
-  const polls = useRef(0)
-  const { data: order, isError } = useQuery({
-    queryKey: ['order-check', orderId],
-    queryFn: () => {
-      polls.current += 1
-      return checkOrder(orderId ?? '')
-    },
-    enabled: Boolean(orderId),
-    retry: false,
-    refetchInterval: (query) =>
-      kind === 'cancel' ||
-      query.state.status === 'error' ||
-      (query.state.data && query.state.data.status !== 'CREATED') ||
-      polls.current >= MAX_POLLS
-        ? false
-        : POLL_MS,
-  })
-  const stillProcessing = order?.status === 'CREATED' && polls.current >= MAX_POLLS
+  const { order, isError, gaveUp } = useOrderCheck(orderId, { poll: kind !== 'cancel' })
+  const stillProcessing = order?.status === 'CREATED' && gaveUp
   const planOnly = order ? order.quantity === 0 : false
   const paid = order ? PAID_OR_LATER.includes(order.status) : false
   const declined = order?.status === 'UNPAID'

@@ -1,11 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { tagEndpoints } from '../../../contract/endpoints/tags.ts'
 import { LABEL_PRINT_MAX, type LabelPrint, type LabelSelection } from '../../../contract/labels.ts'
 import type { TagUse } from '../../../contract/tags.ts'
 import { downloadLabelsPdf } from '../../api/labels.ts'
-import { call } from '../../lib/call.ts'
+import { tagListQuery } from '../../api/tags.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Button } from '../../ui/Button.tsx'
@@ -100,13 +99,7 @@ function TagPages({
   const { cursor, pager } = useCursorPages()
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set())
   const [allMatching, setAllMatching] = useState(false)
-  const { data, isPending, isError, refetch } = useQuery({
-    queryKey: ['tags', organizationId, cursor, q, use] as const,
-    queryFn: () =>
-      call(tagEndpoints.list, {
-        query: { cursor: cursor ?? undefined, q: q || undefined, use: use || undefined },
-      }),
-  })
+  const { data, isPending, isError, refetch } = useQuery(tagListQuery(organizationId, { q, use }, cursor))
   if (isPending) return <LoadingState label={<Trans>Loading tags…</Trans>} />
   if (isError)
     return (

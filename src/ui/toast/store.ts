@@ -1,4 +1,4 @@
-export const TOAST_SEVERITIES = ['info', 'success', 'warn', 'error', 'secondary', 'contrast'] as const
+const TOAST_SEVERITIES = ['info', 'success', 'warn', 'error', 'secondary', 'contrast'] as const
 export type ToastSeverity = (typeof TOAST_SEVERITIES)[number]
 
 export const TOAST_POSITIONS = [
