@@ -15,7 +15,7 @@ export type ApiTokenKind = (typeof API_TOKEN_KINDS)[number]
 
 /** `trs_` + 12 hex characters (the prefix: found by it, shown in lists) + `_` + 43 base64url characters. */
 export const API_TOKEN_PATTERN = /^trs_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/
-const API_TOKEN_NAME_MAX = 100
+export const API_TOKEN_NAME_MAX = 100
 
 const NameSchema = requiredText(
   API_TOKEN_NAME_MAX,

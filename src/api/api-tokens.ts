@@ -3,53 +3,43 @@ import { apiTokenEndpoints } from '../../contract/endpoints/api-tokens.ts'
 import type { Role } from '../../contract/permissions.ts'
 import { call } from '../lib/call.ts'
 
-const personalKey = ['api-tokens'] as const
-const organizationKey = (organizationId: string) => ['organizations', organizationId, 'api-tokens'] as const
-
-/** My personal API tokens (never their secret: it is shown once, when made). */
-export function usePersonalApiTokens() {
-  return useQuery({ queryKey: personalKey, queryFn: () => call(apiTokenEndpoints.listPersonal) })
+const apiTokenKeys = {
+  personal: ['api-tokens'] as const,
+  organization: (organizationId: string) => ['organizations', organizationId, 'api-tokens'] as const,
 }
 
-export function useCreatePersonalApiToken() {
+/**
+ * API tokens (never their secret: it is shown once, when made), with making and revoking one: my personal ones
+ * (`organizationId` null: a program acts as me, with my role in each organization), or an organization's (its
+ * admins': a program acts in it only, with the role chosen when the token is made).
+ */
+export function useApiTokens(organizationId: string | null) {
   const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (body: { name: string; expiresAt: string | null }) =>
-      call(apiTokenEndpoints.createPersonal, { body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: personalKey }),
+  const queryKey = organizationId ? apiTokenKeys.organization(organizationId) : apiTokenKeys.personal
+  const refetch = () => queryClient.invalidateQueries({ queryKey })
+  const tokens = useQuery({
+    queryKey,
+    queryFn: () =>
+      organizationId
+        ? call(apiTokenEndpoints.listOrganization, { params: { id: organizationId } })
+        : call(apiTokenEndpoints.listPersonal),
   })
-}
-
-export function useRevokePersonalApiToken() {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (id: string) => call(apiTokenEndpoints.revokePersonal, { params: { id } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: personalKey }),
+  const create = useMutation({
+    mutationFn: ({ role, ...body }: { name: string; role: Role; expiresAt: string | null }) =>
+      organizationId
+        ? call(apiTokenEndpoints.createOrganization, {
+            params: { id: organizationId },
+            body: { ...body, role },
+          })
+        : call(apiTokenEndpoints.createPersonal, { body }),
+    onSettled: refetch,
   })
-}
-
-/** An organization's API tokens (its admins'). */
-export function useOrganizationApiTokens(organizationId: string) {
-  return useQuery({
-    queryKey: organizationKey(organizationId),
-    queryFn: () => call(apiTokenEndpoints.listOrganization, { params: { id: organizationId } }),
-  })
-}
-
-export function useCreateOrganizationApiToken(organizationId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (body: { name: string; role: Role; expiresAt: string | null }) =>
-      call(apiTokenEndpoints.createOrganization, { params: { id: organizationId }, body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: organizationKey(organizationId) }),
-  })
-}
-
-export function useRevokeOrganizationApiToken(organizationId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
+  const revoke = useMutation({
     mutationFn: (tokenId: string) =>
-      call(apiTokenEndpoints.revokeOrganization, { params: { id: organizationId, tokenId } }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: organizationKey(organizationId) }),
+      organizationId
+        ? call(apiTokenEndpoints.revokeOrganization, { params: { id: organizationId, tokenId } })
+        : call(apiTokenEndpoints.revokePersonal, { params: { id: tokenId } }),
+    onSettled: refetch,
   })
+  return { tokens, create, revoke }
 }

@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { WithOrganization } from '../../../../../app/WithOrganization.tsx'
-import { StepOrderScreen } from '../../../../../features/orders/StepOrderScreen.tsx'
+import { TagOrderScreen } from '../../../../../features/orders/TagOrderScreen.tsx'
 import { localizedHref } from '../../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/organizations/$id/_new-order')({
@@ -14,10 +14,10 @@ function StepOrder() {
   return (
     <WithOrganization organizationId={id}>
       {(organization) => (
-        <StepOrderScreen
+        <TagOrderScreen
           organizationId={id}
           organizationName={organization.name}
-          address={organization.address}
+          stepByStep={{ address: organization.address }}
           onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
         />
       )}

@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { WithOrganization } from '../../../../../../app/WithOrganization.tsx'
-import { NewOrderScreen } from '../../../../../../features/orders/NewOrderScreen.tsx'
+import { TagOrderScreen } from '../../../../../../features/orders/TagOrderScreen.tsx'
 import { localizedHref } from '../../../../../../lib/paths.ts'
 
 export const Route = createFileRoute('/{-$locale}/app/organizations/$id/new-order/')({
@@ -14,7 +14,7 @@ function NewOrder() {
   return (
     <WithOrganization organizationId={id}>
       {(organization) => (
-        <NewOrderScreen
+        <TagOrderScreen
           organizationId={id}
           organizationName={organization.name}
           onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}

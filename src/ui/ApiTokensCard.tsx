@@ -1,24 +1,132 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import { useState } from 'react'
-import type { ApiToken } from '../../contract/api-tokens.ts'
+import { type ReactNode, useState } from 'react'
+import { API_TOKEN_NAME_MAX, type ApiToken } from '../../contract/api-tokens.ts'
+import { ROLES, type Role } from '../../contract/permissions.ts'
+import { API_BASE_URL } from '../lib/api.ts'
 import { formatDateTime } from '../lib/format.ts'
 import { ROLE_LABELS } from '../lib/labels.ts'
 import { useLocale } from '../lib/use-locale.ts'
 import { Button } from './Button.tsx'
+import { Card } from './Card.tsx'
 import { ConfirmDialog } from './ConfirmDialog.tsx'
+import { useFailureToast } from './failure-toast.ts'
 import { SelectField } from './SelectField.tsx'
+import { ErrorState } from './States.tsx'
 import { TextField } from './TextField.tsx'
 import { toasts } from './toast/store.ts'
+
+/** What the card needs of the data layer: `useApiTokens` of src/api/api-tokens.ts answers it. */
+export type ApiTokensSource = {
+  tokens: { data?: { data: ApiToken[] } | undefined; isError: boolean; refetch: () => unknown }
+  create: {
+    mutateAsync: (input: { name: string; role: Role; expiresAt: string | null }) => Promise<{ token: string }>
+    isPending: boolean
+  }
+  revoke: { mutate: (id: string, options: { onError: (error: unknown) => void }) => void; isPending: boolean }
+}
+
+/**
+ * A card of API tokens, personal (the profile's) or an organization's (`chooseRole`: each token acts with the
+ * role chosen when it is made): the tokens, a form that makes one (its secret shown once), revoking (asked first).
+ */
+export function ApiTokensCard({
+  source: { tokens, create, revoke },
+  title,
+  listLabel,
+  intro,
+  chooseRole = false,
+  className = '',
+}: {
+  source: ApiTokensSource
+  title: ReactNode
+  listLabel: string
+  intro: ReactNode
+  chooseRole?: boolean
+  className?: string
+}) {
+  const { t, i18n } = useLingui()
+  const failed = useFailureToast()
+  const [name, setName] = useState('')
+  const [role, setRole] = useState<Role>('MEMBER')
+  const [lifetime, setLifetime] = useState('90')
+  const [made, setMade] = useState<string | null>(null)
+  return (
+    <Card className={`mt-6 flex flex-col gap-4 ${className}`}>
+      <h2 className="text-base font-semibold">{title}</h2>
+      <p className="text-sm text-slate-600">
+        {intro}{' '}
+        <a className="underline" href={`${API_BASE_URL}/docs`}>
+          <Trans>API documentation</Trans>
+        </a>
+      </p>
+      {made ? <TokenShownOnce token={made} onDone={() => setMade(null)} /> : null}
+      <form
+        className={`grid gap-3 sm:items-end ${chooseRole ? 'sm:grid-cols-[1fr_auto_auto_auto]' : 'sm:grid-cols-[1fr_auto_auto]'}`}
+        onSubmit={async (event) => {
+          event.preventDefault()
+          try {
+            const created = await create.mutateAsync({
+              name: name.trim(),
+              role,
+              expiresAt: expiresAtOf(lifetime),
+            })
+            setMade(created.token)
+            setName('')
+          } catch (error) {
+            failed(t`The token could not be made.`, error)
+          }
+        }}
+      >
+        <TextField
+          label={t`Token name`}
+          name="tokenName"
+          value={name}
+          onChange={setName}
+          maxLength={API_TOKEN_NAME_MAX}
+        />
+        {chooseRole ? (
+          <SelectField
+            label={t`Acts as`}
+            name="tokenRole"
+            value={role}
+            onChange={(value) => setRole(value as Role)}
+            options={ROLES.map((each) => ({ value: each, label: i18n._(ROLE_LABELS[each]) }))}
+          />
+        ) : null}
+        <LifetimeField value={lifetime} onChange={setLifetime} />
+        <Button type="submit" isDisabled={create.isPending || name.trim() === ''}>
+          <Trans>Make a token</Trans>
+        </Button>
+      </form>
+      {tokens.isError ? (
+        <ErrorState
+          message={<Trans>The tokens could not be loaded.</Trans>}
+          onRetry={() => void tokens.refetch()}
+        />
+      ) : tokens.data ? (
+        <ApiTokenList
+          tokens={tokens.data.data}
+          label={listLabel}
+          showRole={chooseRole}
+          isRevoking={revoke.isPending}
+          onRevoke={(token) =>
+            revoke.mutate(token.id, { onError: (error) => failed(t`The token could not be revoked.`, error) })
+          }
+        />
+      ) : null}
+    </Card>
+  )
+}
 
 const DAY = 24 * 60 * 60 * 1000
 /** Expiry choices, in days (0: never). */
 const LIFETIMES = [30, 90, 365, 0] as const
 
 /** The expiry a choice of the lifetime select stands for: an instant, or null for never. */
-export const expiresAtOf = (days: string, now = Date.now()) =>
+const expiresAtOf = (days: string, now = Date.now()) =>
   days === '0' ? null : new Date(now + Number(days) * DAY).toISOString()
 
-export function LifetimeField({ value, onChange }: { value: string; onChange: (days: string) => void }) {
+function LifetimeField({ value, onChange }: { value: string; onChange: (days: string) => void }) {
   const { t } = useLingui()
   return (
     <SelectField
@@ -35,7 +143,7 @@ export function LifetimeField({ value, onChange }: { value: string; onChange: (d
 }
 
 /** A token just made: shown this once, with a copy button. */
-export function TokenShownOnce({ token, onDone }: { token: string; onDone: () => void }) {
+function TokenShownOnce({ token, onDone }: { token: string; onDone: () => void }) {
   const { t } = useLingui()
   return (
     <div className="flex flex-col gap-2 rounded-lg bg-brand-50 p-3" role="status">
@@ -66,7 +174,7 @@ export function TokenShownOnce({ token, onDone }: { token: string; onDone: () =>
 }
 
 /** The tokens, each with when it was made, last used and expires, and a revoke button (asked first). */
-export function ApiTokenList({
+function ApiTokenList({
   tokens,
   label,
   showRole,

@@ -22,23 +22,27 @@ const STEP_FIELDS: Record<Step, Array<keyof TagOrderDraft>> = {
   review: [],
 }
 
-/** `/app/organizations/{id}/_new-order`: the same order, one step at a time (design → quantity → shipping → review). */
-export function StepOrderScreen({
+/**
+ * The tag order: design, count and price tags, then add them to the cart or order them, beside a live preview of
+ * the tag and its price. `/app/organizations/{id}/new-order` shows it on one page; `…/_new-order` (`stepByStep`,
+ * with the organization's address to ship to) one step at a time: design → quantity → shipping → review.
+ */
+export function TagOrderScreen({
   organizationId,
   organizationName,
-  address,
   onOrdered,
+  stepByStep,
 }: {
   organizationId: string
   organizationName: string
-  address: Address
   onOrdered: (order: Order) => void
+  stepByStep?: { address: Address }
 }) {
   const { t } = useLingui()
+  const [step, setStep] = useState<Step>('design')
   const order = useTagOrder(organizationId, onOrdered, () => setStep('design'))
   const rangesText = useTagCodeRangesText()
-  const [step, setStep] = useState<Step>('design')
-  const [shipping, setShipping] = useState<Address>(address)
+  const [shipping, setShipping] = useState<Address | undefined>(stepByStep?.address)
   const [shippingTried, setShippingTried] = useState(false)
   const index = STEPS.indexOf(step)
   const labels: Record<Step, string> = {
@@ -47,10 +51,13 @@ export function StepOrderScreen({
     shipping: t`Shipping address`,
     review: t`Review`,
   }
+  /** On one page every part shows at once (shipping goes to the organization's address). */
+  const shows = (part: Step) => (stepByStep ? step === part : part === 'design' || part === 'quantity')
+  const ordering = !stepByStep || step === 'review'
   const shippingProblem = (value: string) => (shippingTried && value.trim() === '' ? t`Required.` : undefined)
 
   const next = () => {
-    if (step === 'shipping') {
+    if (step === 'shipping' && shipping) {
       setShippingTried(true)
       if (!shipping.line1.trim() || !shipping.city.trim() || !shipping.postalCode.trim()) return
     } else if (STEP_FIELDS[step].some((field) => order.problems[field])) {
@@ -61,31 +68,49 @@ export function StepOrderScreen({
     setStep(STEPS[index + 1] ?? 'review')
   }
   const { draft } = order
+  const price = order.breakdown ? <PricePreview breakdown={order.breakdown} /> : null
   return (
     <>
       <PageHeader title={<Trans>Order tags for {organizationName}</Trans>} />
-      <ol aria-label={t`Steps`} className="mb-6 flex flex-wrap gap-2 text-sm">
-        {STEPS.map((each, position) => (
-          <li
-            key={each}
-            aria-current={each === step ? 'step' : undefined}
-            className={`rounded-full px-3 py-1 font-semibold ${each === step ? 'bg-brand-700 text-white' : position < index ? 'bg-brand-100 text-brand-800' : 'bg-slate-200 text-slate-700'}`}
-          >
-            {position + 1}. {labels[each]}
-          </li>
-        ))}
-      </ol>
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_18rem]">
+      {stepByStep ? (
+        <ol aria-label={t`Steps`} className="mb-6 flex flex-wrap gap-2 text-sm">
+          {STEPS.map((each, position) => (
+            <li
+              key={each}
+              aria-current={each === step ? 'step' : undefined}
+              className={`rounded-full px-3 py-1 font-semibold ${each === step ? 'bg-brand-700 text-white' : position < index ? 'bg-brand-100 text-brand-800' : 'bg-slate-200 text-slate-700'}`}
+            >
+              {position + 1}. {labels[each]}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      <form
+        noValidate
+        aria-label={t`Tag order`}
+        className="grid grid-cols-1 gap-6 lg:grid-cols-[1fr_18rem]"
+        onSubmit={(event) => {
+          event.preventDefault()
+          if (ordering) void order.submit(true, shipping)
+          else next()
+        }}
+      >
         <Card className="flex min-w-0 flex-col gap-5">
-          <h2 className="text-lg font-semibold text-slate-900">{labels[step]}</h2>
-          {step === 'design' ? <TagDesignFields {...order} onChange={order.update} /> : null}
-          {step === 'quantity' ? (
-            <>
-              <QuantityField {...order} onChange={order.update} />
-              {order.breakdown ? <PricePreview breakdown={order.breakdown} /> : null}
-            </>
+          {stepByStep ? <h2 className="text-lg font-semibold text-slate-900">{labels[step]}</h2> : null}
+          {shows('design') ? <TagDesignFields {...order} onChange={order.update} /> : null}
+          {shows('quantity') ? (
+            <QuantityField
+              {...order}
+              onChange={order.update}
+              description={
+                order.prices
+                  ? t`From ${order.prices.tagQuantity.min} to ${order.prices.tagQuantity.max} tags; the more, the cheaper each.`
+                  : undefined
+              }
+            />
           ) : null}
-          {step === 'shipping' ? (
+          {stepByStep && step === 'quantity' ? price : null}
+          {shows('shipping') && shipping ? (
             <div className="grid gap-4 sm:grid-cols-2">
               <div className="sm:col-span-2">
                 <TextField
@@ -120,7 +145,7 @@ export function StepOrderScreen({
               />
             </div>
           ) : null}
-          {step === 'review' ? (
+          {shows('review') && shipping ? (
             <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[auto_1fr]">
               <dt className="font-medium text-slate-600">
                 <Trans>Tags</Trans>
@@ -151,7 +176,7 @@ export function StepOrderScreen({
                 <Trans>Back</Trans>
               </Button>
             ) : null}
-            {step === 'review' ? (
+            {ordering ? (
               <>
                 <Button
                   variant="secondary"
@@ -160,12 +185,12 @@ export function StepOrderScreen({
                 >
                   <Trans>Add to cart</Trans>
                 </Button>
-                <Button isDisabled={order.busy} onPress={() => void order.submit(true, shipping)}>
+                <Button type="submit" isDisabled={order.busy}>
                   <Trans>Complete the order</Trans>
                 </Button>
               </>
             ) : (
-              <Button onPress={next}>
+              <Button type="submit">
                 <Trans>Next</Trans>
               </Button>
             )}
@@ -178,13 +203,9 @@ export function StepOrderScreen({
             foreground={draft.foregroundColor}
             background={draft.backgroundColor}
           />
-          {order.breakdown && step !== 'quantity' ? (
-            <Card className="w-full">
-              <PricePreview breakdown={order.breakdown} />
-            </Card>
-          ) : null}
+          {price && !(stepByStep && step === 'quantity') ? <Card className="w-full">{price}</Card> : null}
         </div>
-      </div>
+      </form>
     </>
   )
 }

@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { TagNumbering } from '../../../contract/commerce.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
-import { NewOrderScreen } from './NewOrderScreen.tsx'
+import { TagOrderScreen } from './TagOrderScreen.tsx'
 
 const ORGANIZATION = '00000000-0000-4000-8000-0000000000a1'
 const PRICES = {
@@ -71,7 +71,7 @@ function server() {
 
 const renderForm = () =>
   renderWithProviders(
-    <NewOrderScreen organizationId={ORGANIZATION} organizationName="Syndic" onOrdered={() => undefined} />,
+    <TagOrderScreen organizationId={ORGANIZATION} organizationName="Syndic" onOrdered={() => undefined} />,
   )
 
 /** The form with its proposal shown (VOL, from 101), and what it adds to the cart. */
@@ -126,5 +126,52 @@ describe('the tag order form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add to cart' }))
     await waitFor(() => expect(added).toHaveLength(1))
     expect(added[0]).toMatchObject({ configuration: { alphaCode: 'BOX', startNumber: 500 } })
+  })
+})
+
+describe('the tag order, step by step', () => {
+  const ADDRESS = { line1: '1 rue des Clés', line2: '', postalCode: '75001', city: 'Paris', country: 'FR' }
+
+  it('goes on only when a step is valid, ships to the address confirmed, and shows it before ordering', async () => {
+    const { propose, added } = server()
+    renderWithProviders(
+      <TagOrderScreen
+        organizationId={ORGANIZATION}
+        organizationName="Syndic"
+        onOrdered={() => undefined}
+        stepByStep={{ address: ADDRESS }}
+      />,
+    )
+    await act(async () => propose())
+    await waitFor(() => expect(field('Starting number').value).toBe('101'))
+    expect(screen.queryByLabelText('Quantity')).toBeNull()
+    // No name yet: the design step stays, and says why.
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    expect(screen.getByRole('heading', { name: 'Design' })).toBeTruthy()
+    type('Tag name', 'Boîtes')
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    await screen.findByRole('heading', { name: 'Quantity and price' })
+    type('Quantity', '100')
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    await screen.findByRole('heading', { name: 'Shipping address' })
+    expect(field('City').value).toBe('Paris')
+    type('City', ' ')
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    expect(screen.getByText('Required.')).toBeTruthy()
+    type('City', 'Lyon')
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    await screen.findByRole('heading', { name: 'Review' })
+    expect(screen.getByText('1 rue des Clés, 75001 Lyon')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Add to cart' }))
+    await waitFor(() => expect(added).toHaveLength(1))
+    expect(added[0]).toMatchObject({
+      quantity: 100,
+      configuration: {
+        name: 'Boîtes',
+        alphaCode: 'VOL',
+        startNumber: 101,
+        shippingAddress: { city: 'Lyon', line1: '1 rue des Clés' },
+      },
+    })
   })
 })
