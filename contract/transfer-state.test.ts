@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { calendarDayIn, startOfDayIn } from '../server/modules/subscriptions/calendar.ts'
+import { calendarDayIn, startOfDayIn } from '../server/shared/time-zones.ts'
 import type { StoredTransferStatus } from './transfer-state.ts'
 import {
   concerningTransfer,

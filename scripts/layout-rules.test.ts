@@ -61,16 +61,69 @@ describe('the layout rules', () => {
     ['lib/ importing the app', 'src/lib/api.ts', '../app/router.tsx', './money.ts'],
     ['contract/ importing server code', 'contract/tags.ts', '../server/config.ts', './common.ts'],
     ['contract/ importing a package other than valibot', 'contract/tags.ts', 'date-fns', 'valibot'],
-    ['http/ importing a module', 'server/http/access.ts', '../modules/auth/sessions.ts', '../db/schema.ts'],
     [
-      'payments/ importing a module',
-      'server/payments/stripe.ts',
-      '../modules/prices/prices.ts',
+      'a feature importing another feature through src/',
+      'src/features/cart/Cart.tsx',
+      '../../features/plans/api.ts',
+      '../../lib/money.ts',
+    ],
+    [
+      'the server foundation importing a module',
+      'server/db/client.ts',
+      '../modules/auth/sessions.ts',
       '../config.ts',
+    ],
+    [
+      'the server foundation importing http/',
+      'server/mail/mailer.ts',
+      '../http/errors.ts',
+      '../i18n/translator.ts',
+    ],
+    ['the server foundation importing jobs/', 'server/config.ts', './jobs/queue.ts', './paths.ts'],
+    [
+      'deps.ts importing more of jobs/ than the runner',
+      'server/deps.ts',
+      './jobs/queue.ts',
+      './jobs/runner.ts',
+    ],
+    ['http/ importing a module', 'server/http/access.ts', '../modules/auth/sessions.ts', '../db/schema.ts'],
+    ['http/ importing a shared read model', 'server/http/access.ts', '../shared/person.ts', '../deps.ts'],
+    ['jobs/ importing a module', 'server/jobs/runner.ts', '../modules/notices/job.ts', './queue.ts'],
+    ['jobs/ importing the job registry', 'server/jobs/runner.ts', '../job-handlers.ts', '../clock.ts'],
+    [
+      'shared/ importing a module',
+      'server/shared/person.ts',
+      '../modules/members/service.ts',
+      '../db/schema.ts',
+    ],
+    ['shared/ importing http/', 'server/shared/organization.ts', '../http/errors.ts', './person.ts'],
+    ['a module importing the app', 'server/modules/tags/list.ts', '../../app.ts', '../members/service.ts'],
+    [
+      'a module importing the test helpers',
+      'server/modules/tags/list.ts',
+      '../../test/harness.ts',
+      '../../shared/tag-view.ts',
+    ],
+    [
+      'the payment providers importing another module',
+      'server/modules/payments/stripe.ts',
+      '../prices/prices.ts',
+      '../../config.ts',
     ],
   ])('refuse %s, and take the allowed import', (_, file, forbidden, allowed) => {
     expect(lint({ [file]: used(forbidden) })).toEqual([`${file}: ${restricted}`])
     expect(lint({ [file]: used(allowed) })).toEqual([])
+  })
+
+  it('refuses a type-only import as well', () => {
+    const file = 'server/shared/person.ts'
+    const typeOnly = (from: string) => `import type { Value } from '${from}'\nexport type Copy = Value\n`
+    expect(lint({ [file]: typeOnly('../modules/members/service.ts') })).toEqual([`${file}: ${restricted}`])
+    expect(lint({ [file]: typeOnly('../db/schema.ts') })).toEqual([])
+  })
+
+  it('a module test may use the test helpers', () => {
+    expect(lint({ 'server/modules/tags/list.test.ts': used('../../test/harness.ts') })).toEqual([])
   })
 
   it('refuses a file of re-exports (a barrel)', () => {
@@ -83,10 +136,24 @@ describe('the layout rules', () => {
 
   it('refuses an import cycle', () => {
     const cycle = lint({
-      'server/payments/a.ts': `${used('./b.ts')}${exported}`,
-      'server/payments/b.ts': `import { value as first } from './a.ts'\nexport const value = first + 1\n`,
+      'server/shared/a.ts': `${used('./b.ts')}${exported}`,
+      'server/shared/b.ts': `import { value as first } from './a.ts'\nexport const value = first + 1\n`,
     })
-    expect(cycle).toContain('server/payments/a.ts: lint/suspicious/noImportCycles')
-    expect(lint({ 'server/payments/a.ts': used('./b.ts'), 'server/payments/b.ts': exported })).toEqual([])
+    expect(cycle).toContain('server/shared/a.ts: lint/suspicious/noImportCycles')
+    expect(lint({ 'server/shared/a.ts': used('./b.ts'), 'server/shared/b.ts': exported })).toEqual([])
+  })
+
+  it('refuses an import cycle of type-only imports', () => {
+    const cycle = lint({
+      'server/http/a.ts': "import type { B } from './b.ts'\nexport type A = { b?: B }\n",
+      'server/http/b.ts': "import type { A } from './a.ts'\nexport type B = { a?: A }\n",
+    })
+    expect(cycle).toContain('server/http/a.ts: lint/suspicious/noImportCycles')
+    expect(
+      lint({
+        'server/http/a.ts': "import type { B } from './b.ts'\nexport type A = { b?: B }\n",
+        'server/http/b.ts': 'export type B = { a?: string }\n',
+      }),
+    ).toEqual([])
   })
 })

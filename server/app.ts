@@ -8,9 +8,10 @@ import { compressResponses } from './http/compression.ts'
 import type { AppEnv } from './http/env.ts'
 import { ApiError, errorResponse, handleError, notFound } from './http/errors.ts'
 import { allowedMethodsOf } from './http/method-not-allowed.ts'
-import { openApiDocument, RouteRegistry } from './http/openapi.ts'
+import { openApiDocument } from './http/openapi.ts'
 import { requestContext } from './http/request-context.ts'
 import { corsForAllowList, jsonOnly, limitBody, originCheck } from './http/request-guards.ts'
+import { RouteRegistry } from './http/route-spec.ts'
 import { securityHeaders } from './http/security-headers.ts'
 import { sessionMiddleware } from './http/session.ts'
 import { sessionCookieName } from './http/session-cookie.ts'
@@ -21,7 +22,6 @@ import { apiTokenRoutes } from './modules/api-tokens/routes.ts'
 import { authRoutes } from './modules/auth/routes.ts'
 import { resolveSession } from './modules/auth/sessions.ts'
 import { calendarRoutes } from './modules/calendar/routes.ts'
-import { cartRoutes } from './modules/cart/routes.ts'
 import { dashboardRoutes } from './modules/dashboard/routes.ts'
 import { foundReportRoutes } from './modules/found-reports/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
@@ -31,13 +31,15 @@ import { keychainRoutes } from './modules/keychains/routes.ts'
 import { labelRoutes } from './modules/labels/routes.ts'
 import { memberRoutes } from './modules/members/routes.ts'
 import { METRICS_PATH, metricsEndpoint, RequestMetrics, recordRequests } from './modules/metrics/routes.ts'
+import { cartRoutes } from './modules/orders/cart-routes.ts'
+import { paymentRoutes } from './modules/orders/payment-routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { organizationRoutes } from './modules/organizations/routes.ts'
-import { paymentRoutes } from './modules/payments/routes.ts'
 import { planRoutes } from './modules/plans/routes.ts'
 import { priceRoutes } from './modules/prices/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
 import { isOperator } from './modules/profile/service.ts'
+import { memberPageRoutes } from './modules/reports/member-page-routes.ts'
 import { reportRoutes } from './modules/reports/routes.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
@@ -59,6 +61,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'api-tokens', mount: apiTokenRoutes },
   { tag: 'organizations', mount: organizationRoutes },
   { tag: 'members', mount: memberRoutes },
+  { tag: 'members', mount: memberPageRoutes },
   { tag: 'keychains', mount: keychainRoutes },
   { tag: 'keychain-imports', mount: keychainImportRoutes },
   { tag: 'keychain-bulk', mount: keychainBulkRoutes },
@@ -71,7 +74,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'reports', mount: reportRoutes },
   { tag: 'found-reports', mount: foundReportRoutes },
   { tag: 'sync', mount: syncRoutes },
-  { tag: 'stats', mount: dashboardRoutes },
+  { tag: 'dashboard', mount: dashboardRoutes },
   { tag: 'prices', mount: priceRoutes },
   { tag: 'plans', mount: planRoutes },
   { tag: 'cart', mount: cartRoutes },

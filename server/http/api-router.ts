@@ -6,7 +6,7 @@ import type { Access, OrganizationAccess, OrganizationScope } from './access.ts'
 import { apiTokenRefused, requiresSession, resolveAccess } from './access.ts'
 import type { AppEnv, CurrentSession } from './env.ts'
 import { ApiError, unauthenticated } from './errors.ts'
-import type { HttpMethod, ResponseSpec, RouteRegistry } from './openapi.ts'
+import type { HttpMethod, ResponseSpec, RouteRegistry } from './route-spec.ts'
 import { type AnySchema, parseInput, readJson } from './validate.ts'
 
 type Parsed<S> = S extends AnySchema ? v.InferOutput<S> : undefined

@@ -24,7 +24,7 @@ import {
 import { TestClock } from '../test/clock.ts'
 import { setupTestApp, testConfig } from '../test/harness.ts'
 import { CapturedMailer } from '../test/mailer.ts'
-import type { RouteSpec } from './openapi.ts'
+import type { RouteSpec } from './route-spec.ts'
 
 /**
  * For every registered route, every role of the caller's own organization, a platform operator (who is a

@@ -1,4 +1,4 @@
-import type { RouteRegistry } from './openapi.ts'
+import type { RouteRegistry } from './route-spec.ts'
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 

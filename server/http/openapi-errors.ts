@@ -1,6 +1,6 @@
 import { ErrorCode } from '../../contract/errors.ts'
 import { requiresSession } from './access.ts'
-import type { RouteSpec } from './openapi.ts'
+import type { RouteSpec } from './route-spec.ts'
 
 /** One error an operation can answer: its status, its code (from contract/errors.ts) and when. */
 export type OperationError = { status: number; code: ErrorCode; when: string }

@@ -11,10 +11,10 @@ import { createOrder } from '../modules/orders/checkout.ts'
 import { createOrganization } from '../modules/organizations/service.ts'
 import { PLAN_IDS } from '../modules/plans/catalog.ts'
 import { findActivePlan, planConfiguration } from '../modules/plans/service.ts'
-import { calendarDayIn, startOfDayIn } from '../modules/subscriptions/calendar.ts'
 import { startSubscription } from '../modules/subscriptions/service.ts'
 import { createTags } from '../modules/tags/service.ts'
 import { recordPickup } from '../modules/transfers/pickups.ts'
+import { calendarDayIn, startOfDayIn } from '../shared/time-zones.ts'
 
 /** The marker: a fixed id. Present means the demo was seeded already, and nothing is written again. */
 export const DEMO_ORGANIZATION_ID = 'd3300000-0000-4000-8000-000000000001'

@@ -13,10 +13,10 @@ import {
 } from '../db/schema.ts'
 import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
 import { createApiToken } from '../modules/api-tokens/service.ts'
-import { keyedHash, newLinkToken } from '../modules/auth/secrets.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
 import { storeFoundReport } from '../modules/found-reports/service.ts'
 import { sealSecret } from '../modules/webhooks/secret-box.ts'
+import { keyedHash, newLinkToken } from '../shared/secret-tokens.ts'
 import {
   addMember,
   makeKeychain,

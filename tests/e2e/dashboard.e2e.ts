@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shiftCalendarDay } from '../../contract/transfers.ts'
 import { keychains, transfers, users } from '../../server/db/schema.ts'
-import { calendarDayIn, startOfDayIn } from '../../server/modules/subscriptions/calendar.ts'
+import { calendarDayIn, startOfDayIn } from '../../server/shared/time-zones.ts'
 import { type Stack, startStack } from './harness.ts'
 import { createOrganizationInApp, organizationOfNewAdmin } from './organizations.ts'
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { statementsOf } from '../../db/statement-count.ts'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { activityCsv, EXPORT_BATCH } from './log.ts'
+import { activityCsv, EXPORT_BATCH } from './list.ts'
 
 const t = setupTestApp()
 const BATCHES = 5

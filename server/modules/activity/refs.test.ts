@@ -10,7 +10,7 @@ import { HOUR } from '../../test/clock.ts'
 import { makeKeychain, makeTags } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
-import { appendEvent, type NewEvent } from '../events/log.ts'
+import { appendEvent, type NewEvent } from '../events/append.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 

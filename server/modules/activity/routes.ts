@@ -7,7 +7,7 @@ import { timeZoneOf } from '../subscriptions/service.ts'
 import { verifyChain } from './chain.ts'
 import { ledgerHead, signedHead } from './head.ts'
 import { ledgerKeyOf } from './ledger-key.ts'
-import { activityCsv, listActivity } from './log.ts'
+import { activityCsv, listActivity } from './list.ts'
 
 /** The organization's ledger: its event log and the verification of its hash chain. */
 export function activityRoutes(api: ApiRouter, deps: AppDeps): void {

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { CurrentSession } from '../../http/env.ts'
 import { ApiError } from '../../http/errors.ts'
 import { hitRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
-import { sameHash } from '../auth/secrets.ts'
+import { sameHash } from '../../shared/secret-tokens.ts'
 import { apiTokenHash, prefixOf } from './secrets.ts'
 import { revokeTokensOfFormerAdmin } from './service.ts'
 

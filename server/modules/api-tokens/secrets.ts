@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { API_TOKEN_PATTERN } from '../../../contract/api-tokens.ts'
-import { keyedHash } from '../auth/secrets.ts'
+import { keyedHash } from '../../shared/secret-tokens.ts'
 
 /** A new token: its prefix (48 random bits, hex: stored in clear to find it) and the whole token (256 more). */
 export function newApiToken(): { prefix: string; token: string } {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts'
 import { memberships, sessions, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { CurrentSession } from '../../http/env.ts'
-import { keyedHash, newSessionId } from './secrets.ts'
+import { keyedHash, newSessionId } from '../../shared/secret-tokens.ts'
 
 const DAY = 24 * 60 * 60 * 1000
 export const SESSION_ABSOLUTE_MS = 30 * DAY

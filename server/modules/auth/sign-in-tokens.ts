@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.ts'
 import { ipBucket } from '../../http/ip-bucket.ts'
 import { hitRateLimit, peekRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
 import { signInMail } from '../../mail/sign-in-mail.ts'
-import { keyedHash, newLinkToken, newSignInCode, sameHash } from './secrets.ts'
+import { keyedHash, newLinkToken, newSignInCode, sameHash } from '../../shared/secret-tokens.ts'
 
 const MINUTE = 60_000
 export const SIGN_IN_TOKEN_TTL_MS = 10 * MINUTE

@@ -7,7 +7,7 @@ import { type CalendarFeedRow, calendarFeeds, organizations, type UserRow, users
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { memberRole } from '../../http/member-role.ts'
-import { keyedHash, newLinkToken } from '../auth/secrets.ts'
+import { keyedHash, newLinkToken } from '../../shared/secret-tokens.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'secret' | 'config'>
 

@@ -2,7 +2,7 @@ import { calendarEndpoints } from '../../../contract/endpoints/calendar.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { notFound } from '../../http/errors.ts'
-import { calendarDayIn } from '../subscriptions/calendar.ts'
+import { calendarDayIn } from '../../shared/time-zones.ts'
 import { createFeed, feedOfToken, listFeeds, revokeFeed } from './feeds.ts'
 import { renderFeed } from './ics.ts'
 

@@ -3,8 +3,8 @@ import { DASHBOARD_CHART_WEEKS, type DashboardCharts } from '../../../contract/d
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, organizationCounters, organizations, transfers } from '../../db/schema.ts'
-import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
-import { expiredWhere, openWhere } from '../transfers/conditions.ts'
+import { calendarDayIn, startOfDayIn } from '../../shared/time-zones.ts'
+import { expiredWhere, openWhere } from '../../shared/transfer-conditions.ts'
 
 const filtered = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number)
 

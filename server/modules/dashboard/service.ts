@@ -4,8 +4,8 @@ import type { Role } from '../../../contract/permissions.ts'
 import { DASHBOARD_RETURNS_SHOWN, type DashboardReturn } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, memberships, organizationCounters, transfers, users } from '../../db/schema.ts'
-import { toPerson } from '../members/service.ts'
-import { expiredWhere, openWhere, statusWhere } from '../transfers/conditions.ts'
+import { toPerson } from '../../shared/person.ts'
+import { expiredWhere, openWhere, statusWhere } from '../../shared/transfer-conditions.ts'
 import { allowanceOf, heldKeychains, setupColumns, setupOf } from './setup.ts'
 
 const filtered = (where: SQL) => sql<number>`count(*) filter (where ${where})`.mapWith(Number)

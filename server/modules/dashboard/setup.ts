@@ -13,7 +13,7 @@ import {
   subscriptions,
   transfers,
 } from '../../db/schema.ts'
-import { monthBoundsIn } from '../subscriptions/calendar.ts'
+import { monthBoundsIn } from '../../shared/time-zones.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
 /** Orders past payment: their tags exist, or are being made. */

@@ -6,7 +6,7 @@ import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { untilALockIsAwaited } from '../../test/locks.ts'
 import { verifyChain } from '../activity/chain.ts'
-import { appendEvent } from './log.ts'
+import { appendEvent } from './append.ts'
 
 const t = setupTestApp()
 

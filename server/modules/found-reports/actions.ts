@@ -19,7 +19,7 @@ import { hitRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { foundReportReplyMail } from '../../mail/found-report-reply-mail.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { findReport, getFoundReport } from './service.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config'>

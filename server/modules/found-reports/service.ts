@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.ts'
 import { foundReportReplies, foundReports, keychains, keys, tags, users } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
 import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
-import { toPerson } from '../members/service.ts'
+import { toPerson } from '../../shared/person.ts'
 import { finderEmailOf, maskAddresses } from './contact.ts'
 
 export const reportNotFound = () => notFound('No such found-key report.')

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { type KeychainRow, transfers } from '../../db/schema.ts'
+import { startOfDayIn } from '../../shared/time-zones.ts'
 import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { againstAHeldRow } from '../../test/locks.ts'
 import { parisDay, subscribe } from '../../test/transfers.ts'
-import { startOfDayIn } from '../subscriptions/calendar.ts'
 
 const t = setupTestApp()
 

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts'
 import { isUniqueViolation } from '../../db/errors.ts'
 import { custodyLog, keychains, keys } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { checkImport, previewOf } from './check.ts'
 import { type ParsedCsv, parseKeychainCsv } from './csv.ts'
 

@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core'
 import type { CustodyEntry } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
 import { custodyLog, users } from '../../db/schema.ts'
-import { toPerson } from '../members/service.ts'
+import { toPerson } from '../../shared/person.ts'
 
 /** Appends one custodian change; the log is never updated or deleted on its own (only with its keychain). */
 export async function appendCustody(

@@ -1,7 +1,7 @@
 import { and, inArray } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { transfers } from '../../db/schema.ts'
-import { hasOpenTransfer, openWhere } from '../transfers/conditions.ts'
+import { hasOpenTransfer, openWhere } from '../../shared/transfer-conditions.ts'
 
 /**
  * Reasons a keychain cannot be deleted right now, checked inside the deleting transaction (the keychain row

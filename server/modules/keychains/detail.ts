@@ -11,16 +11,10 @@ import {
   type UserRow,
 } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
-import { toPerson } from '../members/service.ts'
+import { toKey } from '../../shared/key-view.ts'
+import { toPerson } from '../../shared/person.ts'
 import { keychainStatus } from './list-filters.ts'
 import { custodian } from './summary-json.ts'
-
-export function toKey(
-  row: KeyRow,
-  tag: { id: string; publicId: string; code: string; name: string } | null,
-): Key {
-  return { id: row.id, name: row.name, type: row.type, tag: row.type === 'TAG' ? tag : null }
-}
 
 type TransferState = {
   custodianId: string | null

@@ -6,8 +6,8 @@ import { isUniqueViolation } from '../../db/errors.ts'
 import { keychains, keys, tags } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
-import { appendEvent } from '../events/log.ts'
-import { toKey } from './detail.ts'
+import { toKey } from '../../shared/key-view.ts'
+import { appendEvent } from '../events/append.ts'
 import { findKeychain } from './find.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts'
 import { keys, tags } from '../../db/schema.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { likeContains } from '../../http/pagination.ts'
-import { tagUrl } from '../tags/service.ts'
+import { tagUrl } from '../../shared/tag-view.ts'
 
 const labelColumns = {
   id: tags.id,

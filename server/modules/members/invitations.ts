@@ -7,14 +7,12 @@ import { ApiError, notFound } from '../../http/errors.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { invitationMail } from '../../mail/invitation-mail.ts'
-import { appendEvent } from '../events/log.ts'
-import { findOrganization } from '../organizations/service.ts'
+import { findOrganization } from '../../shared/organization.ts'
+import { displayName } from '../../shared/person.ts'
+import { appendEvent } from '../events/append.ts'
 import { addMembership, findMembership, toMember } from './service.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config' | 'logger'>
-
-export const displayName = (user: Pick<UserRow, 'firstName' | 'lastName' | 'email'>) =>
-  `${user.firstName} ${user.lastName}`.trim() || user.email
 
 /**
  * Invites an address into the organization as INVITED with the given role, creating the account when the

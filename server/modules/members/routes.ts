@@ -2,7 +2,6 @@ import { memberEndpoints } from '../../../contract/endpoints/members.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
-import { memberPageRoutes } from './page-routes.ts'
 import { getMember, listMembers } from './service.ts'
 import { updateMember } from './update.ts'
 
@@ -56,6 +55,4 @@ export function memberRoutes(api: ApiRouter, deps: AppDeps): void {
         200,
       ),
   )
-
-  memberPageRoutes(api, deps)
 }

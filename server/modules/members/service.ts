@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
-import type { Person } from '../../../contract/common.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import type { Role } from '../../../contract/permissions.ts'
 import type { Db } from '../../db/client.ts'
@@ -20,10 +19,6 @@ export function activeMembersWith(db: Db, organizationId: string, roles: Role[],
         except ? ne(users.id, except) : undefined,
       ),
     )
-}
-
-export function toPerson(user: Pick<UserRow, 'id' | 'email' | 'firstName' | 'lastName'>): Person {
-  return { id: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName }
 }
 
 /** A membership with its account, and whether the account has a membership in another organization. */

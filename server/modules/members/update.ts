@@ -14,7 +14,7 @@ import {
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
 import { revokeTokensOfFormerAdmin } from '../api-tokens/service.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { findMembership, isOwnInvitee, toMember } from './service.ts'
 
 const conflict = (message: string) => new ApiError(409, ErrorCode.conflict, message)

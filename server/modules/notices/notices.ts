@@ -6,13 +6,13 @@ import type { AppDeps } from '../../deps.ts'
 import { formatCalendarDay, formatDayIn } from '../../i18n/format.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
-import type { JobHandler } from '../../jobs/runner.ts'
+import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
 import { noticeMail } from '../../mail/notice-mail.ts'
-import { displayName } from '../members/invitations.ts'
+import { orderReference } from '../../shared/order-reference.ts'
+import { displayName } from '../../shared/person.ts'
+import { findTransferRow } from '../../shared/transfer-view.ts'
 import { activeMembersWith } from '../members/service.ts'
-import { orderReference } from '../orders/view.ts'
-import { findTransferRow } from '../transfers/view.ts'
-import { type NoticePayload, NoticePayloadSchema } from './job.ts'
+import { NOTICE_JOB, type NoticePayload, NoticePayloadSchema } from './job.ts'
 
 type Reader = { id: string; email: string; locale: 'fr' | 'en' }
 type Notice = { readers: Reader[]; path: string; values: (reader: Reader) => Record<string, string> }
@@ -120,4 +120,9 @@ export function noticeHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config
     )
     return undefined
   }
+}
+
+/** The jobs this module runs, for the server to register (`server/job-handlers.ts`). */
+export function noticeJobs(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): JobHandlers {
+  return { [NOTICE_JOB]: noticeHandler(deps) }
 }

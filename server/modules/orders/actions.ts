@@ -5,8 +5,11 @@ import {
   PAYMENT_PENDING_STATUSES,
 } from '../../../contract/commerce.ts'
 import type { OrderRow } from '../../db/schema.ts'
+import type { OrganizationScope } from '../../http/access.ts'
 import { allowedNextStatuses } from './transitions.ts'
-import type { OrderCaller } from './view.ts'
+
+/** Who asks about an order: an operator, or a member of the organization of `scope`. */
+export type OrderCaller = { operator: boolean; scope: OrganizationScope | null }
 
 /** The operator action that moves an order to each production status. */
 export const PRODUCTION_ACTIONS = {

@@ -9,9 +9,9 @@ import type { AppDeps } from '../../deps.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import type { CurrentSession } from '../../http/env.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
-import { inDisplayOrder, type LineChoice, priceLines, tagConfiguration, totalsOf } from '../cart/pricing.ts'
-import { takeCart } from '../cart/service.ts'
 import { PRICES } from '../prices/prices.ts'
+import { takeCart } from './cart.ts'
+import { inDisplayOrder, type LineChoice, priceLines, tagConfiguration, totalsOf } from './pricing.ts'
 import { orderView } from './view.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>

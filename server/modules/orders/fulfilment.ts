@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/client.ts'
 import { type OrderRow, orderLines, organizations } from '../../db/schema.ts'
-import { planConfigurationOf, tagConfiguration } from '../cart/pricing.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { startSubscription } from '../subscriptions/service.ts'
 import { replaceTag } from '../tags/lost.ts'
-import { createOrderTags } from '../tags/service.ts'
+import { planConfigurationOf, tagConfiguration } from './pricing.ts'
+import { createOrderTags } from './tag-numbers.ts'
 
 /**
  * What paying an order does, inside the transaction that moves it to PAID: each TAG line's tags are created

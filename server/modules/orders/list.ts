@@ -4,7 +4,8 @@ import type { Order, OrderListQuerySchema } from '../../../contract/commerce.ts'
 import type { Db } from '../../db/client.ts'
 import { orders, organizations } from '../../db/schema.ts'
 import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagination.ts'
-import { type OrderCaller, orderColumns, toOrders } from './view.ts'
+import type { OrderCaller } from './actions.ts'
+import { orderColumns, toOrders } from './view.ts'
 
 type Query = v.InferOutput<typeof OrderListQuerySchema>
 

@@ -11,13 +11,13 @@ import type { Db } from '../../db/client.ts'
 import { type OrderRow, orders, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError } from '../../http/errors.ts'
-import type { PaymentProvider, SessionStatus } from '../../payments/provider.ts'
-import { paymentProvider } from '../../payments/providers.ts'
+import type { PaymentProvider, SessionStatus } from '../payments/provider.ts'
+import { paymentProvider } from '../payments/providers.ts'
 import { PRICES } from '../prices/prices.ts'
-import { isPaid, isPaymentPending } from './actions.ts'
+import { isPaid, isPaymentPending, type OrderCaller } from './actions.ts'
 import { fulfilPaidOrder } from './fulfilment.ts'
 import { allowedNextStatuses, invalidTransition, moveOrder } from './transitions.ts'
-import { findVisibleOrder, type OrderCaller, orderView, toOrders } from './view.ts'
+import { findVisibleOrder, orderView, toOrders } from './view.ts'
 
 type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger' | 'jobs'>
 

@@ -2,13 +2,14 @@ import { orderEndpoints } from '../../../contract/endpoints/orders.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inPathOrganization, inSelectedOrganization, orOperator } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
+import { orderReference } from '../../shared/order-reference.ts'
 import { PRODUCTION_ACTIONS } from './actions.ts'
 import { checkout } from './checkout.ts'
 import { listOrders } from './list.ts'
 import { checkPayment, startPaymentSession } from './payment.ts'
 import { assertTagsExist, orderTags, tagsCsv } from './tags.ts'
 import { moveOrder } from './transitions.ts'
-import { findVisibleOrder, orderReference, orderView } from './view.ts'
+import { findVisibleOrder, orderView } from './view.ts'
 
 const readOrders = orOperator(inSelectedOrganization('read__order'))
 const invalidTransition = { description: 'invalid_transition: the body lists the `allowed` next statuses' }

@@ -5,7 +5,7 @@ import { ErrorCode } from '../../../contract/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { type OrderRow, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { tagUrl } from '../tags/service.ts'
+import { tagUrl } from '../../shared/tag-view.ts'
 import { isPaid } from './actions.ts'
 
 /** The tags a paid order produced, by code (none before payment). */

@@ -2,21 +2,12 @@ import { asc, eq, inArray } from 'drizzle-orm'
 import type { Order, OrderAction } from '../../../contract/commerce.ts'
 import type { Db } from '../../db/client.ts'
 import { type OrderLineRow, type OrderRow, orderLines, orders, organizations } from '../../db/schema.ts'
-import type { OrganizationScope } from '../../http/access.ts'
 import { notFound } from '../../http/errors.ts'
-import { plannedLineCodes } from '../cart/tag-numbers.ts'
-import { actionsFor, isPaymentPending } from './actions.ts'
+import { orderReference } from '../../shared/order-reference.ts'
+import { actionsFor, isPaymentPending, type OrderCaller } from './actions.ts'
+import { plannedLineCodes } from './tag-numbers.ts'
 
 /** Who looks at an order: their permissions in the organization they work in, and operator or not. */
-export type OrderCaller = { operator: boolean; scope: OrganizationScope | null }
-
-const REFERENCE_YEAR = new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', year: 'numeric' })
-
-/** `TR-2026-000123`: the year it was placed (Paris time) and its running number. */
-export function orderReference(row: Pick<OrderRow, 'createdAt' | 'number'>): string {
-  return `TR-${REFERENCE_YEAR.format(row.createdAt)}-${String(row.number).padStart(6, '0')}`
-}
-
 export function toOrder(
   row: OrderRow,
   lines: OrderLineRow[],

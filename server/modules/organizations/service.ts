@@ -6,6 +6,7 @@ import { memberships, type OrganizationRow, organizations, type UserRow, users }
 import type { AppDeps } from '../../deps.ts'
 import { notFound } from '../../http/errors.ts'
 import { memberRole } from '../../http/member-role.ts'
+import { findOrganization } from '../../shared/organization.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 
@@ -35,11 +36,6 @@ export async function listOrganizations(db: Db, userId: string): Promise<Organiz
     .where(and(eq(memberships.userId, userId), ne(memberships.status, 'DISABLED')))
     .orderBy(asc(sql`lower(${organizations.name})`), asc(organizations.id))
   return rows.map((row) => toOrganization(row.organization, row.role))
-}
-
-export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | null> {
-  const [row] = await db.select().from(organizations).where(eq(organizations.id, id))
-  return row ?? null
 }
 
 /** The organization seen by one of its members (the router already checked the membership). */

@@ -3,11 +3,11 @@ import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Order } from '../../../contract/commerce.ts'
 import { users } from '../../db/schema.ts'
-import { LOCAL_SESSION_TTL_MS } from '../../payments/local.ts'
 import { MINUTE } from '../../test/clock.ts'
 import { placeOrder, tagItem } from '../../test/commerce.ts'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
+import { LOCAL_SESSION_TTL_MS } from './local.ts'
 
 const t = setupTestApp()
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' }

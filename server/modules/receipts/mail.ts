@@ -6,7 +6,7 @@ import type { AppDeps } from '../../deps.ts'
 import { formatCalendarDay } from '../../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
 import type { NewJob } from '../../jobs/queue.ts'
-import type { JobHandler } from '../../jobs/runner.ts'
+import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
 import { renderMail } from '../../mail/layout.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import { signInMessages } from '../../mail/messages.ts'
@@ -162,4 +162,9 @@ export function receiptMailHandler(
     )
     return undefined
   }
+}
+
+/** The jobs this module runs, for the server to register (`server/job-handlers.ts`). */
+export function receiptJobs(deps: Pick<AppDeps, 'database' | 'mailer' | 'secret' | 'clock'>): JobHandlers {
+  return { [RECEIPT_MAIL_JOB]: receiptMailHandler(deps) }
 }

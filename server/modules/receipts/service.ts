@@ -13,9 +13,9 @@ import {
 import { notFound } from '../../http/errors.ts'
 import { memberRole } from '../../http/member-role.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
-import { appendEvent } from '../events/log.ts'
-import { displayName } from '../members/invitations.ts'
-import type { TransferViewRow } from '../transfers/view.ts'
+import { displayName } from '../../shared/person.ts'
+import type { TransferViewRow } from '../../shared/transfer-view.ts'
+import { appendEvent } from '../events/append.ts'
 import { receiptMailJob } from './mail.ts'
 
 /** An acceptance as the route checked it: the photo already decoded and within its limits. */

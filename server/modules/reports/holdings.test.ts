@@ -3,11 +3,11 @@ import { and, eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { keychains, keys, memberships, transfers } from '../../db/schema.ts'
 import { encodeCursor } from '../../http/pagination.ts'
+import { startOfDayIn } from '../../shared/time-zones.ts'
 import { HOUR, MINUTE } from '../../test/clock.ts'
 import { addMember, makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { addTagKey, makeTransfer, parisDay, transferWorld } from '../../test/transfers.ts'
-import { startOfDayIn } from '../subscriptions/calendar.ts'
 import { HOLDINGS_CSV_COLUMNS } from './holdings.ts'
 
 const t = setupTestAppAtEpoch()

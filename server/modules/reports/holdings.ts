@@ -13,8 +13,8 @@ import {
   pageLimit,
   toPage,
 } from '../../http/pagination.ts'
+import { openWhere } from '../../shared/transfer-conditions.ts'
 import { getMember } from '../members/service.ts'
-import { openWhere } from '../transfers/conditions.ts'
 import { type CsvBatch, csvStream, REPORT_BATCH } from './csv.ts'
 import { qualified } from './qualified.ts'
 

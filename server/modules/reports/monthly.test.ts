@@ -5,7 +5,7 @@ import { MONTHLY_KINDS } from '../../../contract/reports.ts'
 import { scans } from '../../db/schema.ts'
 import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { MONTHLY_CSV_COLUMNS, monthRange } from './monthly.ts'
 
 const t = setupTestAppAtEpoch()

@@ -11,7 +11,7 @@ import {
 import type { Db } from '../../db/client.ts'
 import { organizationEvents, scans, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { calendarDayIn, zonedMidnight } from '../subscriptions/calendar.ts'
+import { calendarDayIn, zonedMidnight } from '../../shared/time-zones.ts'
 import { csvText } from './csv.ts'
 
 export type MonthlyScope = { organizationId: string; timeZone: string; now: Date; query: MonthlyQuery }

@@ -11,8 +11,9 @@ import {
   pageLimit,
   toPage,
 } from '../../http/pagination.ts'
-import { getMember, toPerson } from '../members/service.ts'
-import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
+import { toPerson } from '../../shared/person.ts'
+import { calendarDayIn, startOfDayIn } from '../../shared/time-zones.ts'
+import { getMember } from '../members/service.ts'
 import { csvStream, REPORT_BATCH } from './csv.ts'
 import { qualified } from './qualified.ts'
 

@@ -9,7 +9,7 @@ import { claimJobs } from '../../jobs/queue.ts'
 import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { verifyChain } from '../activity/chain.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { appendPendingScans, SCAN_LEDGER_BATCH, SCAN_LEDGER_JOB } from './ledger.ts'
 
 const t = setupTestApp({ runJobsAfterRequests: false })

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts'
 import { oncePerDatabase } from '../../db/prepared.ts'
 import { jobs } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
-import type { JobHandler } from '../../jobs/runner.ts'
+import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
 
 /**
  * A resolved scan is a `scan.recorded` entry of its tag's organization's ledger, appended a moment after the
@@ -74,4 +74,9 @@ export function scanLedgerHandler(deps: Pick<AppDeps, 'database'>): JobHandler {
     if (job.organizationId) await appendPendingScans(deps.database.db, job.organizationId)
     return undefined
   }
+}
+
+/** The jobs this module runs, for the server to register (`server/job-handlers.ts`). */
+export function scanJobs(deps: Pick<AppDeps, 'database'>): JobHandlers {
+  return { [SCAN_LEDGER_JOB]: scanLedgerHandler(deps) }
 }

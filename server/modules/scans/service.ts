@@ -10,9 +10,9 @@ import { keychains, keys, scans, tagRetiredPublicIds, tags, users } from '../../
 import type { OrganizationScope } from '../../http/access.ts'
 import type { IdempotentWrite } from '../../http/idempotency.ts'
 import { memberRole } from '../../http/member-role.ts'
-import { toKey } from '../keychains/detail.ts'
-import { toPerson } from '../members/service.ts'
-import { toTag } from '../tags/service.ts'
+import { toKey } from '../../shared/key-view.ts'
+import { toPerson } from '../../shared/person.ts'
+import { toTag } from '../../shared/tag-view.ts'
 import { hasOpenTransferTo, scanTransfer } from '../transfers/scan.ts'
 
 export type ScanInput = {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { Subscription } from '../../../contract/commerce.ts'
 import { subscriptions } from '../../db/schema.ts'
+import { addMonthsIn } from '../../shared/time-zones.ts'
 import { DAY } from '../../test/clock.ts'
 import { placeOrder, planItem, plansOf, settleLocally } from '../../test/commerce.ts'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
-import { addMonthsIn } from './calendar.ts'
 
 const t = setupTestApp()
 const PARIS = 'Europe/Paris'

@@ -4,8 +4,8 @@ import { DEFAULT_TIME_ZONE } from '../../../contract/organizations.ts'
 import type { Db } from '../../db/client.ts'
 import { orders, organizations, type SubscriptionRow, subscriptions, transfers } from '../../db/schema.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
+import { addMonthsIn, monthBoundsIn } from '../../shared/time-zones.ts'
 import { noticeJob } from '../notices/job.ts'
-import { addMonthsIn, monthBoundsIn } from './calendar.ts'
 
 /**
  * The organization's subscription in force at `now` (period start ≤ now < period end), or null. `lock`: read

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { addMonths, monthBoundsIn } from '../../shared/time-zones.ts'
 import { DAY } from '../../test/clock.ts'
 import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { subscribe } from '../../test/transfers.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
-import { addMonths, monthBoundsIn } from './calendar.ts'
 import { activeSubscription, transfersUsedThisMonth } from './service.ts'
 
 const t = setupTestApp()

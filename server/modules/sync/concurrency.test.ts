@@ -5,7 +5,7 @@ import { keychains } from '../../db/schema.ts'
 import { makeKeychain } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { transferWorld } from '../../test/transfers.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { type FeedCaller, readFeed } from './feed.ts'
 
 const t = setupTestApp()

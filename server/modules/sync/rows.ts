@@ -3,10 +3,10 @@ import type { Tag } from '../../../contract/tags.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, keys, organizationCounters, tags, transfers } from '../../db/schema.ts'
+import { toTag } from '../../shared/tag-view.ts'
+import { selectTransfers, toTransfers } from '../../shared/transfer-view.ts'
 import { keychainDetails } from '../keychains/detail.ts'
 import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
-import { toTag } from '../tags/service.ts'
-import { selectTransfers, toTransfers } from '../transfers/view.ts'
 
 /** The rows of the mirror, read in batches: by the ids a page of events touched, or a snapshot page at a time. */
 

@@ -7,9 +7,9 @@ import type { AppDeps } from '../../deps.ts'
 import type { CurrentSession } from '../../http/env.ts'
 import { notFound } from '../../http/errors.ts'
 import { memberRole } from '../../http/member-role.ts'
-import { toPerson } from '../members/service.ts'
+import { toPerson } from '../../shared/person.ts'
+import { toTag } from '../../shared/tag-view.ts'
 import { keyLinkOf, selectLinkedTags } from './list.ts'
-import { toTag } from './service.ts'
 
 /**
  * `GET /tags/{publicId}`: a member of the owning organization whose role may read tags sees the tag, its key,

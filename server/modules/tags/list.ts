@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts'
 import { keychains, keys, type TagRow, tags } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { decodeCursor, likeContains, pageLimit, toPage } from '../../http/pagination.ts'
-import { type TagKeyLink, toTag } from './service.ts'
+import { type TagKeyLink, toTag } from '../../shared/tag-view.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'config'>
 

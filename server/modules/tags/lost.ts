@@ -9,12 +9,13 @@ import { ApiError, forbidden, notFound } from '../../http/errors.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { lostTagScanMail } from '../../mail/lost-tag-mail.ts'
-import { MAX_CART_ITEMS } from '../cart/service.ts'
-import { appendEvent } from '../events/log.ts'
-import { activeMembersWith, toPerson } from '../members/service.ts'
+import { MAX_CART_ITEMS } from '../../shared/cart-limits.ts'
+import { toPerson } from '../../shared/person.ts'
+import { toTag } from '../../shared/tag-view.ts'
+import { appendEvent } from '../events/append.ts'
+import { activeMembersWith } from '../members/service.ts'
 import { keyLinkOf, selectLinkedTags } from './list.ts'
 import { newPublicId } from './public-id.ts'
-import { toTag } from './service.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config'>
 

@@ -6,10 +6,10 @@ import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { clientIp } from '../../http/client-ip.ts'
 import { requestedLocale } from '../../http/request-locale.ts'
-import { reportFoundTag } from './found-reports.ts'
 import { tagLanding } from './landing.ts'
 import { listTags } from './list.ts'
 import { noticeLostTagScan, orderTagReplacement, setTagLost } from './lost.ts'
+import { reportFoundTag } from './report-found.ts'
 
 export function tagRoutes(api: ApiRouter, deps: AppDeps): void {
   api.route(

@@ -1,21 +1,14 @@
-import { and, asc, between, eq, max } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
-import type { Tag } from '../../../contract/tags.ts'
 import type { Db } from '../../db/client.ts'
 import { type TagRow, tagRetiredPublicIds, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { appendEvent } from '../events/log.ts'
+import { appendEvent } from '../events/append.ts'
 import { newPublicId, tagCode } from './public-id.ts'
 
 export const MAX_TAG_NUMBER = 99_999
-const INSERT_BATCH = 500
-
-/** Fewer than `count` numbers of `alphaCode` are left free in the organization (99,999 at most per code). */
-export class TagNumbersExhausted extends Error {
-  constructor(alphaCode: string, count: number) {
-    super(`no ${count} free tag numbers left for ${alphaCode}`)
-  }
-}
+/** Rows per insert statement when tags are created in bulk. */
+export const TAG_INSERT_BATCH = 500
 
 export type TagBatch = {
   /** 2 to 4 letters, e.g. `AGC`. */
@@ -28,7 +21,7 @@ export type TagBatch = {
 }
 
 /** The row of one new tag: its code from the alpha code and number, an unguessable public id, its colours. */
-function tagRow(
+export function tagRow(
   organizationId: string,
   alphaCode: string,
   number: number,
@@ -76,10 +69,10 @@ export async function createTags(
   )
   return db.transaction(async (tx) => {
     const created: TagRow[] = []
-    for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    for (let start = 0; start < rows.length; start += TAG_INSERT_BATCH) {
       const inserted = await tx
         .insert(tags)
-        .values(rows.slice(start, start + INSERT_BATCH))
+        .values(rows.slice(start, start + TAG_INSERT_BATCH))
         .onConflictDoNothing({ target: [tags.organizationId, tags.code] })
         .returning()
       created.push(...inserted)
@@ -103,82 +96,6 @@ export async function createTags(
   })
 }
 
-/**
- * The numbers a paid order line's tags get: its own range from `startNumber` when none of it is taken in the
- * organization; otherwise numbering continues after the highest number of that alpha code (so paying never
- * fails on a taken code). Should that run past 99999, the lowest free numbers are used. `reserved` holds
- * numbers of the same alpha code that earlier lines of the same cart or order will take first: the preview
- * (`cart/tag-numbers.ts`) plans with them, so it shows what paying will really print.
- */
-export async function orderTagNumbers(
-  db: Db,
-  organizationId: string,
-  input: { alphaCode: string; startNumber: number; count: number },
-  reserved: readonly number[] = [],
-): Promise<number[]> {
-  const { alphaCode, startNumber, count } = input
-  const range = (first: number) => Array.from({ length: count }, (_, index) => first + index)
-  const sameCode = and(eq(tags.organizationId, organizationId), eq(tags.alphaCode, alphaCode))
-  const last = startNumber + count - 1
-  const [taken] = await db
-    .select({ id: tags.id })
-    .from(tags)
-    .where(and(sameCode, between(tags.number, startNumber, last)))
-    .limit(1)
-  const reservedInRange = reserved.some((number) => number >= startNumber && number <= last)
-  if (!taken && !reservedInRange && last <= MAX_TAG_NUMBER) return range(startNumber)
-  const [highest] = await db
-    .select({ n: max(tags.number) })
-    .from(tags)
-    .where(sameCode)
-  const next = Math.max(highest?.n ?? 0, ...reserved) + 1
-  if (next + count - 1 <= MAX_TAG_NUMBER) return range(next)
-  const used = new Set(
-    (await db.select({ n: tags.number }).from(tags).where(sameCode).orderBy(asc(tags.number))).map(
-      (row) => row.n,
-    ),
-  )
-  for (const number of reserved) used.add(number)
-  const free: number[] = []
-  for (let number = 1; number <= MAX_TAG_NUMBER && free.length < count; number += 1) {
-    if (!used.has(number)) free.push(number)
-  }
-  if (free.length < count) throw new TagNumbersExhausted(alphaCode, count)
-  return free
-}
-
-/**
- * Creates a paid order line's tags (numbers from `orderTagNumbers`), linked to the order. Runs in the paying
- * transaction, with the organization row locked so two orders paid at once cannot pick the same numbers.
- */
-export async function createOrderTags(
-  tx: Db,
-  organizationId: string,
-  batch: Omit<TagBatch, 'count'> & { count: number; orderId: string },
-  now: Date,
-): Promise<TagRow[]> {
-  const alphaCode = batch.alphaCode.toUpperCase()
-  const numbers = await orderTagNumbers(tx, organizationId, {
-    alphaCode,
-    startNumber: batch.startNumber,
-    count: batch.count,
-  })
-  const rows = numbers.map((number) => ({
-    ...tagRow(organizationId, alphaCode, number, batch, now),
-    orderId: batch.orderId,
-  }))
-  const created: TagRow[] = []
-  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-    created.push(
-      ...(await tx
-        .insert(tags)
-        .values(rows.slice(start, start + INSERT_BATCH))
-        .returning()),
-    )
-  }
-  return created
-}
-
 /** The tag of a QR code: its current public id, or one it had before a replacement (an old, lost print). */
 export async function findTagByPublicId(db: Db, publicId: string): Promise<TagRow | null> {
   const [row] = await db.select().from(tags).where(eq(tags.publicId, publicId))
@@ -189,30 +106,4 @@ export async function findTagByPublicId(db: Db, publicId: string): Promise<TagRo
     .innerJoin(tags, eq(tags.id, tagRetiredPublicIds.tagId))
     .where(eq(tagRetiredPublicIds.publicId, publicId))
   return retired?.tag ?? null
-}
-
-export const tagUrl = (publicUrl: string, publicId: string) =>
-  `${publicUrl.replace(/\/+$/, '')}/tags/${publicId}`
-
-export type TagKeyLink = { id: string; name: string; keychainId: string; keychainName: string } | null
-
-/** What a tag's answer is made of. */
-export type TagFields = Pick<
-  TagRow,
-  'id' | 'publicId' | 'code' | 'name' | 'foregroundColor' | 'backgroundColor' | 'createdAt'
->
-
-export function toTag(row: TagFields & { lostAt?: Date | null }, key: TagKeyLink, publicUrl: string): Tag {
-  return {
-    id: row.id,
-    publicId: row.publicId,
-    code: row.code,
-    name: row.name,
-    foregroundColor: row.foregroundColor,
-    backgroundColor: row.backgroundColor,
-    url: tagUrl(publicUrl, row.publicId),
-    key,
-    createdAt: row.createdAt.toISOString(),
-    ...(row.lostAt ? { lostAt: row.lostAt.toISOString() } : {}),
-  }
 }

@@ -7,10 +7,10 @@ import { notFound } from '../../http/errors.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { reminderMail } from '../../mail/reminder-mail.ts'
-import { displayName } from '../members/invitations.ts'
+import { displayName } from '../../shared/person.ts'
+import { findTransferRow, toTransfer } from '../../shared/transfer-view.ts'
 import { chasedRecently, notOverdue } from './errors.ts'
 import { mailInput } from './reminders.ts'
-import { findTransferRow, toTransfer } from './view.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config'>
 

@@ -13,14 +13,14 @@ import {
   extensionDecidedMail,
   extensionRequestedMail,
 } from '../../mail/extension-mail.ts'
-import { appendEvent } from '../events/log.ts'
-import { displayName } from '../members/invitations.ts'
-import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
+import { displayName } from '../../shared/person.ts'
+import { calendarDayIn, startOfDayIn } from '../../shared/time-zones.ts'
+import { findTransferRow, type TransferViewRow, toTransfer } from '../../shared/transfer-view.ts'
+import { appendEvent } from '../events/append.ts'
 import { extensionDecided, extensionNotAfter, extensionRefused, transferOverlap } from './errors.ts'
 import type { PickupInput } from './pickups.ts'
 import { mailInput, organizationManagers, reminderJobs } from './reminders.ts'
 import { lockVisibleTransfer, overlaps } from './service.ts'
-import { findTransferRow, type TransferViewRow, toTransfer } from './view.ts'
 
 /** Something to extend: a transfer out (overdue included), or one not yet picked up whose window is open. */
 const extendable = (transfer: TransferRow, now: Date) =>

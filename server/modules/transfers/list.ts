@@ -19,9 +19,14 @@ import {
   pageLimit,
   toPage,
 } from '../../http/pagination.ts'
-import { expiredWhere, openWhere, statusWhere } from './conditions.ts'
+import { expiredWhere, openWhere, statusWhere } from '../../shared/transfer-conditions.ts'
+import {
+  recipientIsMember,
+  selectTransfers,
+  type TransferViewRow,
+  toTransfers,
+} from '../../shared/transfer-view.ts'
 import { overlapWhere } from './service.ts'
-import { recipientIsMember, selectTransfers, type TransferViewRow, toTransfers } from './view.ts'
 
 export type TransferPage = { data: Transfer[]; nextCursor: string | null }
 type PageQuery = { cursor?: string; limit?: number }

@@ -7,14 +7,19 @@ import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
-import { appendEvent } from '../events/log.ts'
+import {
+  findTransferRow,
+  keychainOutFor,
+  outTransfersOf,
+  type TransferViewRow,
+} from '../../shared/transfer-view.ts'
+import { appendEvent } from '../events/append.ts'
 import { appendCustody } from '../keychains/custody.ts'
 import { isCustodianCandidate } from '../members/service.ts'
 import { noticeJob } from '../notices/job.ts'
 import { type CheckedAcceptance, recordReceipt } from '../receipts/service.ts'
 import { pickupRefused } from './errors.ts'
 import { lockVisibleTransfer } from './service.ts'
-import { findTransferRow, keychainOutFor, outTransfersOf, type TransferViewRow } from './view.ts'
 
 /** A field action on a transfer (a pickup, a request for more time), as the route reads it. */
 export type PickupInput = {

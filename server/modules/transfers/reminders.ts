@@ -5,7 +5,7 @@ import type { TransferRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs, type NewJob } from '../../jobs/queue.ts'
-import type { JobHandler } from '../../jobs/runner.ts'
+import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import {
   escalationMail,
@@ -14,11 +14,11 @@ import {
   type ReminderStep,
   reminderMail,
 } from '../../mail/reminder-mail.ts'
-import { displayName } from '../members/invitations.ts'
+import { displayName } from '../../shared/person.ts'
+import { calendarDayIn, hourIn, zonedTime } from '../../shared/time-zones.ts'
+import { findTransferRow, type TransferViewRow } from '../../shared/transfer-view.ts'
 import { activeMembersWith } from '../members/service.ts'
-import { calendarDayIn, hourIn, zonedTime } from '../subscriptions/calendar.ts'
 import { enqueueWebhookEvent, namedEventId } from '../webhooks/enqueue.ts'
-import { findTransferRow, type TransferViewRow } from './view.ts'
 
 export const REMINDER_JOB = 'transfer.reminder'
 /** Reminders go out at 09:00 in the organization's time zone, and never during its night (21:00–08:00). */
@@ -187,4 +187,9 @@ export function reminderHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'conf
     )
     return undefined
   }
+}
+
+/** The jobs this module runs, for the server to register (`server/job-handlers.ts`). */
+export function transferJobs(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): JobHandlers {
+  return { [REMINDER_JOB]: reminderHandler(deps) }
 }

@@ -10,11 +10,12 @@ import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { idempotent, idempotentResponse } from '../../http/idempotency.ts'
 import { inRequestLanguage } from '../../http/request-locale.ts'
+import { calendarDayIn, startOfDayIn } from '../../shared/time-zones.ts'
+import { type TransferViewRow, toTransfer, withKeychainTags } from '../../shared/transfer-view.ts'
 import { findKeychain } from '../keychains/service.ts'
 import { photoBytes } from '../receipts/photo.ts'
 import { receiptRoutes } from '../receipts/routes.ts'
 import { checkedAcceptance } from '../receipts/service.ts'
-import { calendarDayIn, startOfDayIn } from '../subscriptions/calendar.ts'
 import { timeZoneOf } from '../subscriptions/service.ts'
 import { chaseTransfer } from './chase.ts'
 import { decideExtension, requestExtension } from './extensions.ts'
@@ -26,7 +27,6 @@ import {
 } from './list.ts'
 import { type PickupInput, recordPickup } from './pickups.ts'
 import { cancelTransfer, createTransfer, getTransfer } from './service.ts'
-import { type TransferViewRow, toTransfer, withKeychainTags } from './view.ts'
 
 /** Transfers: authorize, list, cancel, and the pickups (first the recipient's, then the return). */
 export function transferRoutes(api: ApiRouter, deps: AppDeps): void {

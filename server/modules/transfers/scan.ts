@@ -5,8 +5,8 @@ import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { oncePerDatabase } from '../../db/prepared.ts'
 import { transfers } from '../../db/schema.ts'
-import { openWhere } from './conditions.ts'
-import { recipientIsMember, selectTransfers, toTransfer } from './view.ts'
+import { openWhere } from '../../shared/transfer-conditions.ts'
+import { recipientIsMember, selectTransfers, toTransfer } from '../../shared/transfer-view.ts'
 
 /** Whether the role sees every transfer of its organization (a CONTACT sees only those addressed to them). */
 export const seesAllTransfers = (role: Role | null) =>

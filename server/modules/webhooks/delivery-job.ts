@@ -8,8 +8,10 @@ import {
 } from '../../../contract/webhooks.ts'
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
+import type { JobLane } from '../../jobs/lane.ts'
 import { retryDelayMs } from '../../jobs/queue.ts'
-import type { JobHandler } from '../../jobs/runner.ts'
+import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
+import { WEBHOOK_JOB } from './enqueue.ts'
 import { openSecret } from './secret-box.ts'
 import { postWebhook, type SendResult } from './send.ts'
 import { signatureHeader } from './signature.ts'
@@ -87,5 +89,25 @@ export function webhookDeliveryHandler(
     throw new WebhookAttemptFailed(
       `webhook ${result.error}${result.statusCode ? ` ${result.statusCode}` : ''}`,
     )
+  }
+}
+
+/** The jobs this module runs, for the server to register (`server/job-handlers.ts`). */
+export function webhookJobs(deps: Pick<AppDeps, 'database' | 'clock' | 'config' | 'secret'>): JobHandlers {
+  return { [WEBHOOK_JOB]: webhookDeliveryHandler(deps) }
+}
+
+/**
+ * Webhook deliveries wait on servers each organization chooses, however slow: they have a lane of their own, so
+ * mail, reminders and notices never wait behind them; in each lane one organization has a bounded share, so an
+ * organization whose jobs hang slows only itself.
+ */
+export function webhookLane(webhookTimeoutMs: number): JobLane {
+  return {
+    name: 'webhooks',
+    kinds: [WEBHOOK_JOB],
+    slots: 8,
+    perOrganization: 2,
+    timeoutMs: Math.max(2 * webhookTimeoutMs, 30_000),
   }
 }

@@ -1,9 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
-import type { EventKind } from '../../../contract/events.ts'
 import type { WebhookEventType } from '../../../contract/webhooks.ts'
 import type { Db } from '../../db/client.ts'
-import type { NewEvent } from '../events/log.ts'
 
 export const WEBHOOK_JOB = 'webhook.delivery'
 
@@ -58,34 +56,4 @@ export async function enqueueWebhookEvent(tx: Db, event: WebhookEvent): Promise<
     select ${WEBHOOK_JOB}, jsonb_build_object('deliveryId', delivery.id), ${now}::timestamptz,
       ${now}::timestamptz, ${event.organizationId}::uuid, 'webhook:' || delivery.id
     from delivery`)
-}
-
-/** The event log's kinds that are webhook events of the same name. */
-const FROM_EVENT_LOG: ReadonlySet<EventKind & WebhookEventType> = new Set([
-  'transfer.authorized',
-  'transfer.picked_up',
-  'transfer.returned',
-  'found_report.received',
-] as const)
-
-/**
- * Called by `appendEvent` for every event, in its transaction: the kinds webhooks carry become deliveries;
- * any other kind (scans…) costs nothing, not even a query. The data is the event's ids and payload.
- */
-export async function webhooksOfEvent(tx: Db, event: NewEvent): Promise<void> {
-  if (!FROM_EVENT_LOG.has(event.kind as EventKind & WebhookEventType)) return
-  await enqueueWebhookEvent(tx, {
-    organizationId: event.organizationId,
-    type: event.kind as WebhookEventType,
-    occurredAt: event.serverTime,
-    data: {
-      actorId: event.actorId,
-      keychainIds: event.keychainIds ?? [],
-      tagIds: event.tagIds ?? [],
-      transferIds: event.transferIds ?? [],
-      ...(event.clientTime ? { clientTime: event.clientTime.toISOString() } : {}),
-      ...(event.fromQueue ? { fromQueue: true } : {}),
-      ...event.payload,
-    },
-  })
 }

@@ -1,16 +1,16 @@
 import { and, eq, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { permissionsFor, type Role } from '../../../contract/permissions.ts'
-import type { Tag } from '../../../contract/tags.ts'
+import { permissionsFor, type Role } from '../../contract/permissions.ts'
+import type { Tag } from '../../contract/tags.ts'
 import {
   expiresAt,
   isExpired,
   isOpen,
   pickupDecision,
   transferStatus,
-} from '../../../contract/transfer-state.ts'
-import type { Pickup, Transfer, TransferExtension } from '../../../contract/transfers.ts'
-import type { Db } from '../../db/client.ts'
+} from '../../contract/transfer-state.ts'
+import type { Pickup, Transfer, TransferExtension } from '../../contract/transfers.ts'
+import type { Db } from '../db/client.ts'
 import {
   keychains,
   memberships,
@@ -20,9 +20,9 @@ import {
   transfers,
   type UserRow,
   users,
-} from '../../db/schema.ts'
-import { toPerson } from '../members/service.ts'
-import { type TagFields, toTag } from '../tags/service.ts'
+} from '../db/schema.ts'
+import { toPerson } from './person.ts'
+import { type TagFields, toTag } from './tag-view.ts'
 
 const recipient = alias(users, 'recipient')
 const authorizer = alias(users, 'authorizer')

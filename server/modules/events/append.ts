@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import type { EventKind } from '../../../contract/events.ts'
+import type { WebhookEventType } from '../../../contract/webhooks.ts'
 import type { Db } from '../../db/client.ts'
-import { webhooksOfEvent } from '../webhooks/enqueue.ts'
+import { enqueueWebhookEvent } from '../webhooks/enqueue.ts'
 
 export type NewEvent = {
   organizationId: string
@@ -35,4 +36,34 @@ export async function appendEvent(tx: Db, event: NewEvent): Promise<void> {
     ${event.clientTime?.toISOString() ?? null}::timestamptz, ${event.serverTime.toISOString()}::timestamptz,
     ${event.fromQueue ?? false}::boolean, ${uuidArray(event.keychainIds)}, ${uuidArray(event.tagIds)},
     ${uuidArray(event.transferIds)}, ${JSON.stringify(event.payload ?? {})}::jsonb)`)
+}
+
+/** The event log's kinds that are webhook events of the same name. */
+const FROM_EVENT_LOG: ReadonlySet<EventKind & WebhookEventType> = new Set([
+  'transfer.authorized',
+  'transfer.picked_up',
+  'transfer.returned',
+  'found_report.received',
+] as const)
+
+/**
+ * Called by `appendEvent` for every event, in its transaction: the kinds webhooks carry become deliveries;
+ * any other kind (scans…) costs nothing, not even a query. The data is the event's ids and payload.
+ */
+async function webhooksOfEvent(tx: Db, event: NewEvent): Promise<void> {
+  if (!FROM_EVENT_LOG.has(event.kind as EventKind & WebhookEventType)) return
+  await enqueueWebhookEvent(tx, {
+    organizationId: event.organizationId,
+    type: event.kind as WebhookEventType,
+    occurredAt: event.serverTime,
+    data: {
+      actorId: event.actorId,
+      keychainIds: event.keychainIds ?? [],
+      tagIds: event.tagIds ?? [],
+      transferIds: event.transferIds ?? [],
+      ...(event.clientTime ? { clientTime: event.clientTime.toISOString() } : {}),
+      ...(event.fromQueue ? { fromQueue: true } : {}),
+      ...event.payload,
+    },
+  })
 }

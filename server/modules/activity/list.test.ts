@@ -8,9 +8,9 @@ import { HOUR, MINUTE } from '../../test/clock.ts'
 import { makeKeychain, makeTags } from '../../test/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
 import { addTagKey, authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
-import { appendEvent, type NewEvent } from '../events/log.ts'
+import { appendEvent, type NewEvent } from '../events/append.ts'
 import { ACTIVITY_CSV_COLUMNS, SIGNED_HEAD_ROW } from './export-columns.ts'
-import { EXPORT_BATCH } from './log.ts'
+import { EXPORT_BATCH } from './list.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 

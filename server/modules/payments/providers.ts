@@ -1,5 +1,5 @@
-import type { Config, PaymentProviderName } from '../config.ts'
-import type { AppDeps } from '../deps.ts'
+import type { Config, PaymentProviderName } from '../../config.ts'
+import type { AppDeps } from '../../deps.ts'
 import { createLocalProvider } from './local.ts'
 import type { PaymentProvider } from './provider.ts'
 

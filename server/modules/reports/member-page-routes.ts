@@ -3,9 +3,9 @@ import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization, type OrganizationScope } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { forbidden } from '../../http/errors.ts'
-import { listHoldings } from '../reports/holdings.ts'
+import { getMember } from '../members/service.ts'
 import { listMemberTransfers } from '../transfers/list.ts'
-import { getMember } from './service.ts'
+import { listHoldings } from './holdings.ts'
 
 const SOMEONE_ELSE = {
   403: { description: 'Another member’s page, for a role that does not read members (MEMBER, CONTACT)' },

@@ -1,9 +1,10 @@
-import { and, desc, eq, max } from 'drizzle-orm'
+import { and, asc, between, desc, eq, max } from 'drizzle-orm'
 import type { TagCodeRange, TagConfiguration, TagNumbering } from '../../../contract/commerce.ts'
 import type { Db } from '../../db/client.ts'
+import type { TagRow } from '../../db/schema.ts'
 import { organizations, tags } from '../../db/schema.ts'
 import { tagCode } from '../tags/public-id.ts'
-import { MAX_TAG_NUMBER, orderTagNumbers, TagNumbersExhausted } from '../tags/service.ts'
+import { MAX_TAG_NUMBER, TAG_INSERT_BATCH, type TagBatch, tagRow } from '../tags/service.ts'
 
 /** A TAG line to number: its alpha code, requested first number and count. */
 export type TagLinePlan = { alphaCode: string; startNumber: number; count: number }
@@ -146,4 +147,87 @@ export async function tagNumbering(
   const line = { alphaCode, startNumber: query.startNumber ?? nextNumber, count: query.quantity ?? 1 }
   const numbers = await numbersIfFree(db, organizationId, line, inCart)
   return { alphaCode, nextNumber, codes: numbers ? codeRanges(alphaCode, numbers) : [] }
+}
+
+/** Fewer than `count` numbers of `alphaCode` are left free in the organization (99,999 at most per code). */
+export class TagNumbersExhausted extends Error {
+  constructor(alphaCode: string, count: number) {
+    super(`no ${count} free tag numbers left for ${alphaCode}`)
+  }
+}
+
+/**
+ * The numbers a paid order line's tags get: its own range from `startNumber` when none of it is taken in the
+ * organization; otherwise numbering continues after the highest number of that alpha code (so paying never
+ * fails on a taken code). Should that run past 99999, the lowest free numbers are used. `reserved` holds
+ * numbers of the same alpha code that earlier lines of the same cart or order will take first: the preview
+ * (`tagNumbering` above) plans with them, so it shows what paying will really print.
+ */
+export async function orderTagNumbers(
+  db: Db,
+  organizationId: string,
+  input: { alphaCode: string; startNumber: number; count: number },
+  reserved: readonly number[] = [],
+): Promise<number[]> {
+  const { alphaCode, startNumber, count } = input
+  const range = (first: number) => Array.from({ length: count }, (_, index) => first + index)
+  const sameCode = and(eq(tags.organizationId, organizationId), eq(tags.alphaCode, alphaCode))
+  const last = startNumber + count - 1
+  const [taken] = await db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(sameCode, between(tags.number, startNumber, last)))
+    .limit(1)
+  const reservedInRange = reserved.some((number) => number >= startNumber && number <= last)
+  if (!taken && !reservedInRange && last <= MAX_TAG_NUMBER) return range(startNumber)
+  const [highest] = await db
+    .select({ n: max(tags.number) })
+    .from(tags)
+    .where(sameCode)
+  const next = Math.max(highest?.n ?? 0, ...reserved) + 1
+  if (next + count - 1 <= MAX_TAG_NUMBER) return range(next)
+  const used = new Set(
+    (await db.select({ n: tags.number }).from(tags).where(sameCode).orderBy(asc(tags.number))).map(
+      (row) => row.n,
+    ),
+  )
+  for (const number of reserved) used.add(number)
+  const free: number[] = []
+  for (let number = 1; number <= MAX_TAG_NUMBER && free.length < count; number += 1) {
+    if (!used.has(number)) free.push(number)
+  }
+  if (free.length < count) throw new TagNumbersExhausted(alphaCode, count)
+  return free
+}
+
+/**
+ * Creates a paid order line's tags (numbers from `orderTagNumbers`), linked to the order. Runs in the paying
+ * transaction, with the organization row locked so two orders paid at once cannot pick the same numbers.
+ */
+export async function createOrderTags(
+  tx: Db,
+  organizationId: string,
+  batch: Omit<TagBatch, 'count'> & { count: number; orderId: string },
+  now: Date,
+): Promise<TagRow[]> {
+  const alphaCode = batch.alphaCode.toUpperCase()
+  const numbers = await orderTagNumbers(tx, organizationId, {
+    alphaCode,
+    startNumber: batch.startNumber,
+    count: batch.count,
+  })
+  const rows = numbers.map((number) => ({
+    ...tagRow(organizationId, alphaCode, number, batch, now),
+    orderId: batch.orderId,
+  }))
+  const created: TagRow[] = []
+  for (let start = 0; start < rows.length; start += TAG_INSERT_BATCH) {
+    created.push(
+      ...(await tx
+        .insert(tags)
+        .values(rows.slice(start, start + TAG_INSERT_BATCH))
+        .returning()),
+    )
+  }
+  return created
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addMonths, addMonthsIn, calendarDayIn, monthBoundsIn, startOfDayIn, zonedTime } from './calendar.ts'
+import {
+  addMonths,
+  addMonthsIn,
+  calendarDayIn,
+  monthBoundsIn,
+  startOfDayIn,
+  zonedTime,
+} from './time-zones.ts'
 
 /** Calendar arithmetic in organizations' time zones, Paris and elsewhere (whole hours, half hours, south). */
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
-import { createTags, MAX_TAG_NUMBER, orderTagNumbers, TagNumbersExhausted } from './service.ts'
+import { createTags, MAX_TAG_NUMBER } from '../tags/service.ts'
+import { orderTagNumbers, TagNumbersExhausted } from './tag-numbers.ts'
 
 const t = setupTestApp()
 const look = { name: 'Cave', foregroundColor: '#111111', backgroundColor: '#ffffff' }

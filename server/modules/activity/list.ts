@@ -13,8 +13,8 @@ import {
   pageLimit,
   toPage,
 } from '../../http/pagination.ts'
-import { toPerson } from '../members/service.ts'
-import { startOfDayIn } from '../subscriptions/calendar.ts'
+import { toPerson } from '../../shared/person.ts'
+import { startOfDayIn } from '../../shared/time-zones.ts'
 import { isoOfEpoch } from './chain-digest.ts'
 import { ACTIVITY_CSV_COLUMNS, SIGNED_HEAD_ROW } from './export-columns.ts'
 import { ledgerHead, signedHead } from './head.ts'

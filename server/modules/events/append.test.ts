@@ -6,7 +6,7 @@ import { organizationEvents } from '../../db/schema.ts'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { verifyChain } from '../activity/chain.ts'
-import { appendEvent } from './log.ts'
+import { appendEvent } from './append.ts'
 
 const t = setupTestApp()
 

@@ -1,6 +1,6 @@
-import type { Order } from '../../contract/commerce.ts'
-import type { Locale } from '../../contract/locale.ts'
-import { type MessageDescriptor, translator } from '../i18n/translator.ts'
+import type { Order } from '../../../contract/commerce.ts'
+import type { Locale } from '../../../contract/locale.ts'
+import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
 
 /** Texts of payments: line names (sandbox page, Stripe Checkout) and the sandbox checkout page. */
 export const paymentMessages = {

@@ -14,13 +14,11 @@ import type { Db } from '../../db/client.ts'
 import { type CartItemRow, cartItems, plans } from '../../db/schema.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
+import { MAX_CART_ITEMS } from '../../shared/cart-limits.ts'
 import { findActivePlan, planConfiguration } from '../plans/service.ts'
 import { PRICES } from '../prices/prices.ts'
 import { inDisplayOrder, type PricedLine, priceLines, totalsOf } from './pricing.ts'
 import { plannedLineCodes, type TagLinePlan, tagLinePlan, tagNumbering } from './tag-numbers.ts'
-
-/** A cart holds this many lines at most (one plan and tag batches). */
-export const MAX_CART_ITEMS = 20
 
 export type CartOwner = { userId: string; organizationId: string }
 type ItemCreate = v.InferOutput<typeof CartItemCreateSchema>

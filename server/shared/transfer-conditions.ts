@@ -1,7 +1,7 @@
 import { and, eq, gt, lte, not, or, type Placeholder, type SQL } from 'drizzle-orm'
-import { RETURN_GRACE_MS, type TransferStatus } from '../../../contract/transfers.ts'
-import type { Db } from '../../db/client.ts'
-import { transfers } from '../../db/schema.ts'
+import { RETURN_GRACE_MS, type TransferStatus } from '../../contract/transfers.ts'
+import type { Db } from '../db/client.ts'
+import { transfers } from '../db/schema.ts'
 
 /*
  * The computed status and `expired` flag as SQL, the same rules as `status.ts` (the tests compare both):

@@ -5,9 +5,9 @@ import type { Db } from '../../db/client.ts'
 import { paymentEvents } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
-import type { SessionStatus } from '../../payments/provider.ts'
-import { paymentProvider } from '../../payments/providers.ts'
-import { applySessionStatus } from '../orders/payment.ts'
+import type { SessionStatus } from '../payments/provider.ts'
+import { paymentProvider } from '../payments/providers.ts'
+import { applySessionStatus } from './payment.ts'
 
 type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger' | 'jobs'>
 

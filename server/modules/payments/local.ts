@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, gt } from 'drizzle-orm'
-import type { Db } from '../db/client.ts'
-import { localPaymentSessions } from '../db/schema.ts'
-import type { AppDeps } from '../deps.ts'
-import { notFound } from '../http/errors.ts'
+import type { Db } from '../../db/client.ts'
+import { localPaymentSessions } from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import { notFound } from '../../http/errors.ts'
 import type { PaymentProvider, SessionStatus } from './provider.ts'
 
 /** A sandbox session can be paid for an hour, then it is expired (like a provider's checkout page). */

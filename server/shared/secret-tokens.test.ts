@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { keyedHash } from './secrets.ts'
+import { keyedHash } from './secret-tokens.ts'
 
 describe('keyedHash', () => {
   it('is HMAC-SHA256 of purpose NUL value under the secret: hashes stored before stay valid', () => {

@@ -1,5 +1,5 @@
 import Stripe from 'stripe'
-import type { Config } from '../config.ts'
+import type { Config } from '../../config.ts'
 import { lineName, paymentMessages, paymentText } from './messages.ts'
 import { orderResultUrl, type PaymentOrder, type PaymentProvider, type SessionStatus } from './provider.ts'
 

@@ -1,5 +1,5 @@
-import type { Order } from '../../contract/commerce.ts'
-import type { Locale } from '../../contract/locale.ts'
+import type { Order } from '../../../contract/commerce.ts'
+import type { Locale } from '../../../contract/locale.ts'
 import { formatEuros, lineName, paymentMessages, paymentText } from './messages.ts'
 
 const ESCAPES: Record<string, string> = {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
+import { newPublicId } from './public-id.ts'
 import {
   FOUND_REPORTS_PER_IP,
   FOUND_REPORTS_PER_REPORTER,
   FOUND_REPORTS_PER_TAG,
   reporterEmailKey,
-} from './found-reports.ts'
-import { newPublicId } from './public-id.ts'
+} from './report-found.ts'
 
 const t = setupTestApp()
 const REPORT = { message: 'Trouvé devant la gare <b>ce matin</b>.', contact: '06 12 34 56 78' }

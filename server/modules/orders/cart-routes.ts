@@ -2,8 +2,8 @@ import { cartEndpoints } from '../../../contract/endpoints/cart.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
-import { checkout } from '../orders/checkout.ts'
-import { addCartItem, clearCart, getCart, removeCartItem, tagNumberingOfCart } from './service.ts'
+import { addCartItem, clearCart, getCart, removeCartItem, tagNumberingOfCart } from './cart.ts'
+import { checkout } from './checkout.ts'
 
 /** The caller's cart of the selected organization: without a selection, every call is a 400. */
 export function cartRoutes(api: ApiRouter, deps: AppDeps): void {

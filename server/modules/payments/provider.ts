@@ -1,6 +1,6 @@
-import type { Order } from '../../contract/commerce.ts'
-import type { Locale } from '../../contract/locale.ts'
-import type { Config, PaymentProviderName } from '../config.ts'
+import type { Order } from '../../../contract/commerce.ts'
+import type { Locale } from '../../../contract/locale.ts'
+import type { Config, PaymentProviderName } from '../../config.ts'
 
 /** A provider's word on a payment session. */
 export type SessionStatus = 'paid' | 'unpaid' | 'expired' | 'open'
