@@ -93,7 +93,9 @@ export const KeychainListQuerySchema = v.object({
   ),
 })
 
-const KeychainNameSchema = requiredText(120, 'Name is required.', 'Name is too long.')
+/** A keychain's name: the API's rule, which the forms that make or rename one check before sending. */
+export const KEYCHAIN_NAME_MAX = 120
+export const KeychainNameSchema = requiredText(KEYCHAIN_NAME_MAX, 'Name is required.', 'Name is too long.')
 const ReasonSchema = v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300, 'Reason is too long.')), '')
 
 export const KeychainCreateSchema = v.strictObject({
