@@ -1,4 +1,4 @@
-import { type ReactNode, useId } from 'react'
+import { type ChangeEvent, type ReactNode, useId } from 'react'
 import { FieldHelp, fieldHelpIds } from './FieldHelp.tsx'
 
 export type TextFieldProps = {
@@ -20,9 +20,14 @@ export type TextFieldProps = {
   autoFocus?: boolean
   maxLength?: number
   placeholder?: string
+  /** Lines shown: a multi-line field (`<textarea>`), for a message of a few lines; `type` is then unused. */
+  rows?: number
 }
 
-/** A labelled text input with its description and error, tied together for assistive technology. */
+const FIELD_CLASS =
+  'rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600 read-only:bg-slate-100 read-only:text-slate-700 disabled:bg-slate-100'
+
+/** A labelled text input (or, with `rows`, text area) with its description and error, tied together for assistive technology. */
 export function TextField({
   label,
   description,
@@ -33,27 +38,33 @@ export function TextField({
   isReadOnly,
   isDisabled,
   type = 'text',
+  min,
+  inputMode,
+  rows,
   ...props
 }: TextFieldProps) {
   const id = useId()
+  const field = {
+    ...props,
+    id,
+    value,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value),
+    required: isRequired,
+    readOnly: isReadOnly,
+    disabled: isDisabled,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': fieldHelpIds(id, { description, error }),
+  }
   return (
     <div className="flex flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
         {label}
       </label>
-      <input
-        {...props}
-        id={id}
-        type={type}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        required={isRequired}
-        readOnly={isReadOnly}
-        disabled={isDisabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={fieldHelpIds(id, { description, error })}
-        className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-500 focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-invalid:border-red-600 read-only:bg-slate-100 read-only:text-slate-700"
-      />
+      {rows ? (
+        <textarea {...field} rows={rows} className={FIELD_CLASS} />
+      ) : (
+        <input {...field} type={type} min={min} inputMode={inputMode} className={`min-h-11 ${FIELD_CLASS}`} />
+      )}
       <FieldHelp id={id} description={description} error={error} />
     </div>
   )

@@ -208,6 +208,9 @@ describe('a found-key report', () => {
     await open()
     const field = await screen.findByRole('textbox', { name: 'Reply to the finder' })
     expect(field.getAttribute('maxlength')).toBe(String(FOUND_REPORT_REPLY_MAX_LENGTH))
+    // A reply holds a few lines: the field is a text area, its help tied to it.
+    expect(field.tagName).toBe('TEXTAREA')
+    expect(field.getAttribute('aria-describedby')).toBeTruthy()
     await act(async () => {
       fireEvent.change(field, { target: { value: 'Merci ! Je passe ce soir vers 19 h.' } })
     })

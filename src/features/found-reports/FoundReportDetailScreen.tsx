@@ -22,9 +22,9 @@ import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
+import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { FOUND_REPORT_STATUS_LABELS, FOUND_REPORT_STATUS_TONES } from './labels.ts'
-import { ReplyField } from './ReplyField.tsx'
 
 function StatusForm({ organizationId, report }: { organizationId: string; report: FoundReportDetail }) {
   const { t, i18n } = useLingui()
@@ -152,8 +152,10 @@ function ReplyForm({ organizationId, report }: { organizationId: string; report:
         })
       }}
     >
-      <ReplyField
+      <TextField
         label={t`Reply to the finder`}
+        name="message"
+        rows={5}
         value={message}
         onChange={setMessage}
         maxLength={FOUND_REPORT_REPLY_MAX_LENGTH}
