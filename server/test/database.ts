@@ -10,14 +10,14 @@ import * as schema from '../db/schema.ts'
 import { statementLogger } from '../db/statement-count.ts'
 
 /**
- * A fresh, migrated database for one test file: in-memory PGlite, or, when TEST_DATABASE_URL is set, a new
+ * A fresh, migrated database for one test file: in-memory PGlite (emptied, if not new: `leasePglite`), or, when TEST_DATABASE_URL is set, a new
  * database created on that server (random name, dropped on close) so parallel files never collide. On
  * PostgreSQL it is a copy of a migrated template (`CREATE DATABASE … TEMPLATE`, a fraction of running the
  * migrations again), made by the first file that needs it.
  */
 export async function openTestDatabase(): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL
-  if (!adminUrl) return openMigratedPglite()
+  if (!adminUrl) return leasePglite()
   const template = await migratedTemplate(adminUrl)
   const name = `trousseau_test_${randomBytes(6).toString('hex')}`
   await admin(adminUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}"`)
@@ -87,7 +87,7 @@ async function databaseExists(adminUrl: string, name: string): Promise<boolean> 
 const migrationsDir = new URL('../db/migrations/', import.meta.url)
 
 /** Changes whenever a migration or the journal does (its order and dates), so a stale snapshot is never loaded. */
-async function migrationsFingerprint(): Promise<string> {
+export async function migrationsFingerprint(): Promise<string> {
   const hash = createHash('sha256').update(await readFile(new URL('meta/_journal.json', migrationsDir)))
   for (const name of (await readdir(migrationsDir)).filter((file) => file.endsWith('.sql')).sort()) {
     hash.update(name).update(await readFile(new URL(name, migrationsDir)))
@@ -114,6 +114,104 @@ async function openMigratedPglite(): Promise<Database> {
   await writeFile(partial, dump)
   await rename(partial, snapshot)
   return database
+}
+
+/**
+ * In-memory PGlite instances given back by test databases that closed, emptied, for the next file of this
+ * worker (server test files run with `isolate: false`, so this module outlives a file). Starting one, even from
+ * the snapshot, costs 1–2 s of CPU (WebAssembly, the data directory, PostgreSQL's start); emptying one a few
+ * statements.
+ */
+const idle: Database[] = []
+const KEPT_IDLE = 2
+/** What an instance holds besides rows when it is as migrated (see `shapeOf`); the first one sets it. */
+let migratedShape: string | undefined
+
+/**
+ * A migrated PGlite as good as new for the caller: one given back (rows truncated, identities restarted, the
+ * session's settings, locks and temporary tables reset) or a new one. Its `close()` gives it back; from then on
+ * this lease answers like a closed database (every use throws), as tests of a database gone expect.
+ */
+async function leasePglite(): Promise<Database> {
+  const database = idle.pop() ?? (await openMigratedPglite())
+  migratedShape ??= await shapeOf(database)
+  let released = false
+  const open = () => {
+    if (released) throw new Error('The test database is closed')
+  }
+  const db = new Proxy(database.db, {
+    get(target, property) {
+      open()
+      const value = Reflect.get(target, property, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return {
+    ...database,
+    db,
+    async migrate() {
+      open()
+      await database.migrate()
+    },
+    async ping() {
+      open()
+      return database.ping()
+    },
+    async close() {
+      if (released) return
+      released = true
+      if (idle.length < KEPT_IDLE && (await emptied(database))) idle.push(database)
+      else await database.close()
+    },
+  }
+}
+
+/** Back to the migrated state, or false when it cannot be (an aborted transaction, a changed schema or plan). */
+async function emptied(database: Database): Promise<boolean> {
+  try {
+    const { db } = database
+    await db.execute(sql`RESET ALL`)
+    await db.execute(sql`SELECT pg_advisory_unlock_all()`)
+    await db.execute(sql`DISCARD TEMP`)
+    const tables = (await db.execute(
+      sql`SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
+          WHERE schemaname = 'public' AND tablename <> 'plans'`,
+    )) as unknown as { rows: Array<{ name: string }> }
+    const names = tables.rows.map((row) => row.name)
+    if (names.length > 0) await db.execute(sql.raw(`TRUNCATE ${names.join(', ')} RESTART IDENTITY CASCADE`))
+    return (await shapeOf(database)) === migratedShape
+  } catch {
+    return false
+  }
+}
+
+/**
+ * A digest of everything a test could change besides rows: tables, columns, indexes, constraints, triggers,
+ * functions, extensions, sequences' positions, and the plans (reference rows kept by a reset).
+ */
+async function shapeOf(database: Database): Promise<string> {
+  const result = (await database.db.execute(sql`
+    SELECT md5(concat_ws('|',
+      (SELECT string_agg(concat_ws(' ', table_schema, table_name, column_name, data_type, column_default,
+         is_nullable), ',' ORDER BY table_schema, table_name, column_name)
+       FROM information_schema.columns WHERE table_schema NOT IN ('pg_catalog', 'information_schema')),
+      (SELECT string_agg(indexdef, ',' ORDER BY indexdef) FROM pg_indexes WHERE schemaname <> 'pg_catalog'),
+      (SELECT string_agg(concat_ws(' ', c.conname, c.conrelid::regclass::text, pg_get_constraintdef(c.oid)), ','
+         ORDER BY c.conname, c.conrelid::regclass::text)
+       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+       WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')),
+      (SELECT string_agg(concat_ws(' ', tgname, tgrelid::regclass::text, tgenabled), ','
+         ORDER BY tgname, tgrelid::regclass::text) FROM pg_trigger WHERE NOT tgisinternal),
+      (SELECT string_agg(concat_ws(' ', p.proname, md5(p.prosrc)), ',' ORDER BY p.proname, md5(p.prosrc))
+       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+       WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')),
+      (SELECT string_agg(concat_ws(' ', extname, extversion), ',' ORDER BY extname) FROM pg_extension),
+      (SELECT string_agg(concat_ws(' ', schemaname, sequencename, last_value), ','
+         ORDER BY schemaname, sequencename) FROM pg_sequences),
+      (SELECT string_agg(nspname, ',' ORDER BY nspname) FROM pg_namespace),
+      (SELECT string_agg(p::text, ',' ORDER BY p::text) FROM plans p)
+    )) AS shape`)) as unknown as { rows: [{ shape: string }] }
+  return result.rows[0].shape
 }
 
 async function admin(url: string, statement: string): Promise<void> {
