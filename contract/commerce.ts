@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { IdSchema, listOf, PageQuerySchema, pageOf, requiredText } from './common.ts'
 import { AddressSchema } from './organizations.ts'
 import { MIN_QR_CONTRAST, qrColorsReadable, TAG_QUANTITY_MAX, TAG_QUANTITY_MIN } from './pricing.ts'
-import { ColorSchema } from './tags.ts'
+import { ColorSchema, TagSchema } from './tags.ts'
 
 /** Display order of product types in a cart: plan, tag, accessory, other. */
 export const PRODUCT_TYPES = ['PLAN', 'TAG', 'ACCESSORY', 'OTHER'] as const
@@ -233,15 +233,7 @@ export const OrderListQuerySchema = v.object({
 export const OrderDetailsSchema = v.object({
   order: OrderSchema,
   tags: v.array(
-    v.object({
-      id: v.string(),
-      publicId: v.string(),
-      code: v.string(),
-      name: v.string(),
-      foregroundColor: v.string(),
-      backgroundColor: v.string(),
-      url: v.string(),
-    }),
+    v.pick(TagSchema, ['id', 'publicId', 'code', 'name', 'foregroundColor', 'backgroundColor', 'url']),
   ),
 })
 export type OrderDetails = v.InferOutput<typeof OrderDetailsSchema>

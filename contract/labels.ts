@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { IdSchema } from './common.ts'
 import { LABEL_FORMAT_IDS } from './label-layout.ts'
+import { TagSchema } from './tags.ts'
 
 /** The most tags one reprint may hold: 48 A4 pages of Avery L7160, a few seconds of rendering. */
 export const LABEL_PRINT_MAX = 1000
@@ -45,14 +46,7 @@ export const LabelPrintSchema = v.strictObject({
 export type LabelPrint = v.InferInput<typeof LabelPrintSchema>
 
 /** One label's content, for the browser's print view (the PDF is drawn on the server from the same). */
-const LabelSchema = v.object({
-  id: v.string(),
-  code: v.string(),
-  name: v.string(),
-  url: v.string(),
-  foregroundColor: v.string(),
-  backgroundColor: v.string(),
-})
+const LabelSchema = v.pick(TagSchema, ['id', 'code', 'name', 'url', 'foregroundColor', 'backgroundColor'])
 export type Label = v.InferOutput<typeof LabelSchema>
 
 export const LabelSheetSchema = v.object({ format: LabelFormatSchema, labels: v.array(LabelSchema) })
