@@ -1,23 +1,39 @@
-import { defineConfig } from 'vitest/config'
+import { fileURLToPath } from 'node:url'
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import { databaseDependentTests } from './tests/database-dependent.ts'
 import { webPlugins } from './vite.plugins.ts'
+
+const SERVER_TESTS = ['server/**/*.test.ts', 'contract/**/*.test.ts', 'scripts/**/*.test.ts']
+
+const serverProject = (name: string, include: string[]): TestProjectInlineConfiguration => ({
+  test: {
+    name,
+    environment: 'node',
+    include,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    // Server test files share no global state (each opens its own database and app); reusing a worker's
+    // loaded modules saves re-importing the app, drizzle and PGlite for every file.
+    isolate: false,
+  },
+})
 
 export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one worker on the 2-core machines this runs on.
     maxWorkers: 2,
     projects: [
-      {
-        test: {
-          name: 'server',
-          environment: 'node',
-          include: ['server/**/*.test.ts', 'contract/**/*.test.ts', 'scripts/**/*.test.ts'],
-          testTimeout: 20_000,
-          hookTimeout: 60_000,
-          // Server test files share no global state (each opens its own database and app); reusing a worker's
-          // loaded modules saves re-importing the app, drizzle and PGlite for every file.
-          isolate: false,
-        },
-      },
+      serverProject('server', SERVER_TESTS),
+      // `npm run test:postgres` (TEST_DATABASE_URL set): the server suite's files whose outcome can depend on
+      // the database, on PostgreSQL; the others run the same code either way, and run once, on PGlite.
+      ...(process.env.TEST_DATABASE_URL
+        ? [
+            serverProject(
+              'server-postgres',
+              databaseDependentTests(fileURLToPath(new URL('.', import.meta.url)), SERVER_TESTS),
+            ),
+          ]
+        : []),
       {
         plugins: webPlugins(),
         test: {
