@@ -1,6 +1,6 @@
 // Knip (`npm run knip`, part of `npm test`): no unused file, export, exported type or dependency.
-// Its Vite, Vitest, TanStack Router, Lingui, Biome and Drizzle plugins read their own configs; the entries named
-// here are the ones no config names: they are started by a command or loaded by another tool.
+// Its plugins (Vite, Vitest, TanStack Router, Lingui, Biome, Drizzle, Stryker, vite-plugin-pwa…) read those tools'
+// configs and package.json's scripts; the entries named here are the ones none of them names.
 import type { KnipConfig } from 'knip'
 
 const config: KnipConfig = {
