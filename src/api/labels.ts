@@ -1,5 +1,10 @@
+import { labelEndpoints } from '../../contract/endpoints/labels.ts'
 import type { LabelPrint } from '../../contract/labels.ts'
 import { API_BASE_URL, ApiError } from '../lib/api.ts'
+import { call } from '../lib/call.ts'
+
+/** The labels of a reprint for the browser's print view (the same selection and layout as the PDF). */
+export const fetchLabelSheet = (print: LabelPrint) => call(labelEndpoints.sheet, { body: print })
 
 /**
  * Asks the server for the labels' PDF (it is drawn there: no PDF or QR code in the browser's bundles) and hands

@@ -1,6 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { lazy, Suspense, useState } from 'react'
-import { labelEndpoints } from '../../../contract/endpoints/labels.ts'
 import { LABEL_FORMAT_IDS, type LabelFormatId } from '../../../contract/label-layout.ts'
 import {
   LABEL_PRINT_MAX,
@@ -8,17 +7,13 @@ import {
   type LabelSelection,
   type LabelSheet,
 } from '../../../contract/labels.ts'
-import { downloadLabelsPdf } from '../../api/labels.ts'
+import { downloadLabelsPdf, fetchLabelSheet } from '../../api/labels.ts'
 import { ApiError } from '../../lib/api.ts'
-import { call } from '../../lib/call.ts'
 import { Button } from '../../ui/Button.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 
 // The print view draws every QR code in the browser: loaded when asked for.
 const LabelSheetView = lazy(() => import('./LabelSheetView.tsx'))
-
-/** The labels of a reprint for the browser's print view (the same selection and layout as the PDF). */
-const fetchLabelSheet = (print: LabelPrint) => call(labelEndpoints.sheet, { body: print })
 
 /**
  * Reprint of existing tags: the label format, the name or not, then a PDF drawn by the server at the media's
