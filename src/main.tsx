@@ -8,6 +8,7 @@ import { fetchProfile } from './api/auth.ts'
 import { createQueryClient, persistCache } from './app/query.ts'
 import { createAppRouter } from './app/router.tsx'
 import { isUnauthenticated, restoreSession, setSignedInProfile } from './app/session.ts'
+import { warmDateFormats } from './lib/format.ts'
 import { activateLocale, i18n } from './lib/i18n.ts'
 import { afterLoadWhenIdle } from './lib/idle.ts'
 import { localeOfPath, readLocaleCookie, swapLocaleInPath } from './lib/locale.ts'
@@ -43,7 +44,9 @@ async function boot() {
   // check, one more round trip before anything shows.
   for (const route of router.getMatchedRoutes(location.pathname)[0])
     router.loadRouteChunk(route)?.catch(() => {}) // the router loads it again, and reports a failure
-  await Promise.all([activateLocale(localeOfPath(location.pathname)), cacheRestored])
+  const ready = Promise.all([activateLocale(localeOfPath(location.pathname)), cacheRestored])
+  warmDateFormats(localeOfPath(location.pathname))
+  await ready
   const root = document.getElementById('root')!
   const app = createRoot(root)
   // The first render as a transition: React renders it in slices of a few milliseconds and lets the browser
