@@ -8,6 +8,8 @@ import { webPlugins } from './vite.plugins.ts'
 import { pwaPlugin } from './vite.pwa.ts'
 
 const version = process.env.APP_VERSION ?? `${pkg.version}+${new Date().toISOString()}`
+/** TanStack Form's devtools bridge, left out of the production build (the file says why). */
+const FORM_DEVTOOLS_OFF = fileURLToPath(new URL('src/lib/form-devtools-off.ts', import.meta.url))
 const apiTarget = process.env.API_PROXY_TARGET ?? 'http://localhost:3001'
 
 export default defineConfig({
@@ -24,6 +26,12 @@ export default defineConfig({
     },
     pwaPlugin(),
     bundledPackages(),
+    {
+      name: 'trousseau-no-form-devtools',
+      apply: 'build',
+      enforce: 'pre',
+      resolveId: (id) => (id === '@tanstack/devtools-event-client' ? FORM_DEVTOOLS_OFF : null),
+    },
   ],
   build: {
     manifest: true,

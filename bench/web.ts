@@ -10,6 +10,8 @@
 //   BENCH_PAGES=/app,/en/app      only these pages
 //   BENCH_SKIP_BUILD=1            measure the dist/ already there
 //   BENCH_SAVE_LHR=1              also keep every full Lighthouse report next to the JSON
+//   BENCH_COMPARE=/other/checkout A/B: each page is also measured on that checkout's built dist/ (served by this
+//                                 tree's server), right after this tree's run of it; its rows are labelled "@compare"
 import { execFile, spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -224,6 +226,8 @@ async function main(): Promise<void> {
   if (lhrDir) await mkdir(lhrDir, { recursive: true })
 
   let stack: Stack | undefined
+  let compareStack: Stack | undefined
+  const compareRoot = process.env.BENCH_COMPARE
   let reference: ReferenceServer | undefined
   let stopped: Promise<void> | undefined
   const stopAll = () => {
@@ -231,6 +235,7 @@ async function main(): Promise<void> {
       await stopAllChromium()
       await reference?.stop().catch(() => {})
       await stack?.stop().catch(() => {})
+      await compareStack?.stop().catch(() => {})
     })()
     return stopped
   }
@@ -249,11 +254,19 @@ async function main(): Promise<void> {
     console.log(`Server ${stack.baseUrl} (demo organization seeded, ${stack.adminEmail} signed in)`)
     console.log(`Reference ${reference.url}`)
 
-    const targets: Target[] = pages.map((page) => ({
-      label: page.path,
-      url: new URL(page.path, stack!.baseUrl).href,
-      ...(page.signedIn ? { cookie: stack!.cookie } : {}),
-    }))
+    if (compareRoot) {
+      compareStack = await startStack(compareRoot)
+      console.log(`Compared with ${compareRoot}/dist on ${compareStack.baseUrl}`)
+    }
+    const targetOf = (page: PageSpec, on: Stack, label: string): Target => ({
+      label,
+      url: new URL(page.path, on.baseUrl).href,
+      ...(page.signedIn ? { cookie: on.cookie } : {}),
+    })
+    const targets: Target[] = pages.flatMap((page) => [
+      targetOf(page, stack!, page.path),
+      ...(compareStack ? [targetOf(page, compareStack, `${page.path} @compare`)] : []),
+    ])
     const referenceTarget: Target = { label: REFERENCE_LABEL, url: reference.url }
     const total = rounds * (targets.length + 1)
     const runs: RunSummary[] = []
@@ -281,7 +294,9 @@ async function main(): Promise<void> {
         runs.filter((run) => run.label === target.label),
       ),
     )
-    const verdicts: Verdict[] = pages.flatMap((page, index) => verdictsOf(page, rows[index]!))
+    const verdicts: Verdict[] = pages.flatMap((page) =>
+      verdictsOf(page, rows.find((row) => row.label === page.path)!),
+    )
     const referenceRow = rows.at(-1)!
     const endUptime = await uptime()
 

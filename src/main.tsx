@@ -2,12 +2,13 @@ import './styles.css'
 import { I18nProvider } from '@lingui/react'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
-import { StrictMode } from 'react'
+import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { fetchProfile } from './api/auth.ts'
 import { createQueryClient, persistCache } from './app/query.ts'
 import { createAppRouter } from './app/router.tsx'
 import { isUnauthenticated, restoreSession, setSignedInProfile } from './app/session.ts'
+import { warmDateFormats } from './lib/format.ts'
 import { activateLocale, i18n } from './lib/i18n.ts'
 import { afterLoadWhenIdle } from './lib/idle.ts'
 import { localeOfPath, readLocaleCookie, swapLocaleInPath } from './lib/locale.ts'
@@ -43,16 +44,23 @@ async function boot() {
   // check, one more round trip before anything shows.
   for (const route of router.getMatchedRoutes(location.pathname)[0])
     router.loadRouteChunk(route)?.catch(() => {}) // the router loads it again, and reports a failure
-  await Promise.all([activateLocale(localeOfPath(location.pathname)), cacheRestored])
+  const ready = Promise.all([activateLocale(localeOfPath(location.pathname)), cacheRestored])
+  warmDateFormats(localeOfPath(location.pathname))
+  await ready
   const root = document.getElementById('root')!
-  createRoot(root).render(
-    <StrictMode>
-      <I18nProvider i18n={i18n}>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </I18nProvider>
-    </StrictMode>,
+  const app = createRoot(root)
+  // The first render as a transition: React renders it in slices of a few milliseconds and lets the browser
+  // breathe between them, rather than in one long task that blocks input on a slow phone.
+  startTransition(() =>
+    app.render(
+      <StrictMode>
+        <I18nProvider i18n={i18n}>
+          <QueryClientProvider client={queryClient}>
+            <RouterProvider router={router} />
+          </QueryClientProvider>
+        </I18nProvider>
+      </StrictMode>,
+    ),
   )
   // The same mark as the prerendered pages': from here React answers what the visitor does.
   root.dataset.ready = 'true'

@@ -15,7 +15,7 @@ import {
   seedDemo,
 } from '../../server/seed/demo.ts'
 import { freePort, productionEnv } from '../../tests/e2e/harness.ts'
-import { signInCodeOf, startMailbox } from '../../tests/e2e/mailbox.ts'
+import { SIGN_IN_MAIL, signInCodeOf, startMailbox } from '../../tests/e2e/mailbox.ts'
 
 export type Stack = {
   baseUrl: string
@@ -74,7 +74,7 @@ export async function startStack(root: string): Promise<Stack> {
       202,
       'POST /api/email-tokens',
     )
-    const code = signInCodeOf(await mailbox.nextMailTo(adminEmail, already))
+    const code = signInCodeOf(await mailbox.nextMailTo(adminEmail, already, 10_000, SIGN_IN_MAIL))
     const signedIn = await fetch(`${baseUrl}/api/sessions`, {
       method: 'POST',
       headers,

@@ -6,14 +6,20 @@ import type { Profile } from '../../contract/auth.ts'
 import type { Locale } from '../../contract/locale.ts'
 import type { Theme } from '../../contract/theme.ts'
 import { useUpdateProfile } from '../api/profile.ts'
+import { afterLoadWhenIdle } from '../lib/idle.ts'
+import { useMediaQuery } from '../lib/use-media-query.ts'
 import { NeedsConnection, OfflineBanner } from '../offline/OfflineBanner.tsx'
 import { Logo } from '../ui/Logo.tsx'
-import { AccountMenu } from './AccountMenu.tsx'
-import { FIELD_MENU, MANAGEMENT_MENU, MenuGroup, NavItem, useMenuEntries } from './menu.tsx'
-import { useShortcuts } from './shortcuts.ts'
+import type { AppNavigationProps } from './AppNavigation.tsx'
 import { applyTheme } from './theme.ts'
 
-const ShortcutsDialog = lazy(() => import('./ShortcutsDialog.tsx'))
+// The menu and the account are not on a phone's first screen (they are behind its menu button): their code
+// loads when the side bar shows (a wide screen) or once the page is idle, and so do the keyboard's shortcuts.
+const loadNavigation = () => import('./AppNavigation.tsx')
+const AppNavigation = lazy(loadNavigation)
+const KeyboardShortcuts = lazy(() => import('./KeyboardShortcuts.tsx'))
+/** Tailwind's `lg`, where the side bar shows. */
+const WIDE = '(min-width: 64rem)'
 
 /** Office screens (orders, plans, users, tag orders, payment results) need the server; field screens do not. */
 const OFFICE_PATHS = [
@@ -51,12 +57,17 @@ export function AppShell({
 }) {
   const { t } = useLingui()
   const [open, setOpen] = useState(false)
-  const [shortcutsOpen, setShortcutsOpen] = useState(false)
-  const selected = profile.selectedOrganizationId !== null
-  const field = useMenuEntries(FIELD_MENU, selected)
-  const management = useMenuEntries(MANAGEMENT_MENU, selected)
+  const [idle, setIdle] = useState(false)
+  const wide = useMediaQuery(WIDE)
   const updateProfile = useUpdateProfile()
-  useShortcuts(locale, () => setShortcutsOpen(true))
+  useEffect(
+    () =>
+      afterLoadWhenIdle(() => {
+        setIdle(true)
+        void loadNavigation() // the phone's menu then opens at once
+      }),
+    [],
+  )
   // The account's theme, also mirrored for the next first paint (the inline script of the page's head).
   useEffect(() => applyTheme(profile.theme), [profile.theme])
   const changeTheme = (theme: Theme) => {
@@ -64,36 +75,21 @@ export function AppShell({
     updateProfile.mutate({ theme }, { onError: (error) => console.warn('Saving the theme failed', error) })
   }
   const close = () => setOpen(false)
-  const nav = (
-    <nav aria-label={t`Main menu`} className="flex flex-col gap-2">
-      <MenuGroup title={<Trans>Field</Trans>}>
-        {field.map((entry) => (
-          <NavItem key={entry.path} entry={entry} locale={locale} onNavigate={close} />
-        ))}
-        {syncStatus}
-      </MenuGroup>
-      {management.length > 0 || cartButton ? (
-        <MenuGroup title={<Trans>Management</Trans>}>
-          {management.map((entry) => (
-            <NavItem key={entry.path} entry={entry} locale={locale} onNavigate={close} />
-          ))}
-          {cartButton}
-        </MenuGroup>
-      ) : null}
-    </nav>
-  )
-  const account = (placement: string) => (
-    <div className={placement}>
-      <AccountMenu
+  const navigation = (placement: AppNavigationProps['placement']) => (
+    <Suspense fallback={null}>
+      <AppNavigation
+        placement={placement}
         profile={profile}
         locale={locale}
         organizationSwitcher={organizationSwitcher}
+        cartButton={cartButton}
+        syncStatus={syncStatus}
         onLocaleSwitch={onLocaleSwitch}
         onThemeChange={changeTheme}
         onSignOut={onSignOut}
         onNavigate={close}
       />
-    </div>
+    </Suspense>
   )
 
   return (
@@ -117,29 +113,26 @@ export function AppShell({
           <span className="sr-only">{open ? t`Close menu` : t`Open menu`}</span>
         </button>
       </header>
-      {open ? (
+      {open && !wide ? (
         <div
           id="mobile-menu"
           className="fixed inset-x-0 top-14 bottom-0 z-20 flex flex-col gap-4 overflow-y-auto bg-white p-4 lg:hidden"
         >
-          {/* On a phone the account comes first: its menu opens downwards, in view. */}
-          {account('border-b border-slate-200 pb-2')}
-          {nav}
+          {navigation('sheet')}
         </div>
       ) : null}
       {/* The whole side bar scrolls when the window is short: no entry hides behind the account block. */}
       <aside className="sticky top-0 hidden h-dvh flex-col gap-3 overflow-y-auto border-r border-slate-200 bg-white p-3 lg:flex">
         <Logo className="px-3 pt-1" />
-        <div className="flex-1">{nav}</div>
-        {account('border-t border-slate-200 pt-2')}
+        {wide ? navigation('side') : null}
       </aside>
       <main id="main" className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 lg:px-10 lg:py-10">
         <OfficeOrFieldBanner locale={locale} />
         {children}
       </main>
-      {shortcutsOpen ? (
+      {idle || wide ? (
         <Suspense fallback={null}>
-          <ShortcutsDialog onClose={() => setShortcutsOpen(false)} />
+          <KeyboardShortcuts locale={locale} />
         </Suspense>
       ) : null}
     </div>

@@ -2,8 +2,9 @@ import { i18n } from '@lingui/core'
 import { describe, expect, it } from 'vitest'
 import { ErrorCode } from '../../contract/errors.ts'
 import { ApiError } from './api.ts'
-import { errorMessage, refusalMessage } from './error-message.ts'
+import { errorMessage } from './error-message.ts'
 import { activateLocale } from './i18n.ts'
+import { refusalMessage } from './refusal-message.ts'
 
 const refused = (status: number, code: string, message = 'English text from the server') =>
   new ApiError(status, code, message)

@@ -2,16 +2,7 @@ import type { I18n, MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { ErrorCode } from '../../contract/errors.ts'
 import { ApiError } from './api.ts'
-
-/** Codes whose message the server writes in the caller's language (the transfer rules); others are English. */
-const TRANSLATED_CODES: ReadonlySet<string> = new Set([
-  ErrorCode.subscriptionRequired,
-  ErrorCode.transferAllowanceExceeded,
-  ErrorCode.transferOverlap,
-  ErrorCode.pickupRefused,
-  ErrorCode.notOverdue,
-  ErrorCode.chasedRecently,
-])
+import { TRANSLATED_CODES } from './refusal-message.ts'
 
 /** What each of the contract's codes means for the person who pressed the button. */
 const BY_CODE: Partial<Record<string, MessageDescriptor>> = {
@@ -46,9 +37,4 @@ export function errorMessage(error: unknown, i18n: I18n): string | undefined {
   const known = BY_CODE[error.code]
   if (known) return i18n._(known)
   return error.status >= 500 ? i18n._(serverFailed) : undefined
-}
-
-/** The server's explanation when it is one written for the reader (in their language), else `fallback`. */
-export function refusalMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && TRANSLATED_CODES.has(error.code) ? error.message : fallback
 }

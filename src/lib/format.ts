@@ -26,6 +26,17 @@ const numberFormat = (locale: Locale, options: Intl.NumberFormatOptions = {}) =>
     () => new Intl.NumberFormat(intlLocale[locale], options),
   )
 
+/**
+ * Builds the date formatters a first screen uses, with the device's time zone (most organizations' own): the
+ * first one costs the most (the locale's and the zone's data are read then), and the boot does it while it
+ * waits for the network, not while the first answers render.
+ */
+export function warmDateFormats(locale: Locale): void {
+  const timeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone
+  dateFormat(locale, { dateStyle: 'medium', timeZone })
+  dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+}
+
 export function formatDateTime(value: Date | string, locale: Locale): string {
   return dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value))
 }

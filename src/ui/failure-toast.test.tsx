@@ -16,9 +16,9 @@ beforeAll(async () => {
 })
 
 describe('the failure toast', () => {
-  it('says what failed and, from the error code, why', () => {
+  it('says what failed and, from the error code, why', async () => {
     const { result } = renderHook(() => useFailureToast(), { wrapper })
-    result.current('The key could not be added.', new ApiError(403, ErrorCode.forbidden, 'Forbidden'))
+    await result.current('The key could not be added.', new ApiError(403, ErrorCode.forbidden, 'Forbidden'))
     expect(toasts.getSnapshot().at(-1)).toMatchObject({
       severity: 'error',
       summary: 'The key could not be added.',
@@ -26,9 +26,9 @@ describe('the failure toast', () => {
     })
   })
 
-  it('says only what failed when the error tells nothing more', () => {
+  it('says only what failed when the error tells nothing more', async () => {
     const { result } = renderHook(() => useFailureToast(), { wrapper })
-    result.current('The key could not be added.', new Error('boom'))
+    await result.current('The key could not be added.', new Error('boom'))
     const toast = toasts.getSnapshot().at(-1)
     expect(toast).toMatchObject({ severity: 'error', summary: 'The key could not be added.' })
     expect(toast?.detail).toBeUndefined()

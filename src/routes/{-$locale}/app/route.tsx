@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router'
+import { lazy } from 'react'
 import type { Locale } from '../../../../contract/locale.ts'
 import { hasPermission } from '../../../../contract/permissions.ts'
 import { deleteSession } from '../../../api/auth.ts'
@@ -7,11 +8,21 @@ import { currentProfile, profileQuery, useUpdateProfile } from '../../../api/pro
 import { AppShell } from '../../../app/AppShell.tsx'
 import { setSignedInProfile } from '../../../app/session.ts'
 import { useFieldSync } from '../../../app/useFieldSync.ts'
-import { CartButton } from '../../../features/cart/CartButton.tsx'
-import { OrganizationSwitcher } from '../../../features/organizations/OrganizationSwitcher.tsx'
 import { AbilityProvider } from '../../../lib/ability.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
-import { SyncIndicator } from '../../../offline/SyncIndicator.tsx'
+
+// Shown in the menu (the side bar, or the sheet behind a phone's menu button): loaded with it.
+const CartButton = lazy(() =>
+  import('../../../features/cart/CartButton.tsx').then((module) => ({ default: module.CartButton })),
+)
+const OrganizationSwitcher = lazy(() =>
+  import('../../../features/organizations/OrganizationSwitcher.tsx').then((module) => ({
+    default: module.OrganizationSwitcher,
+  })),
+)
+const SyncIndicator = lazy(() =>
+  import('../../../offline/SyncIndicator.tsx').then((module) => ({ default: module.SyncIndicator })),
+)
 
 export const Route = createFileRoute('/{-$locale}/app')({
   beforeLoad: async ({ context, location }) => {
