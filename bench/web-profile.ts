@@ -1,6 +1,8 @@
-// Start-up profile of a signed-in page: `node bench/web-profile.ts /app [/app/keychains …]` after a build
-// with source maps (`npx vite build --sourcemap`). Chromium at 4× CPU throttling, a CPU profile from navigation
-// to 8 s later; prints self time by original source (package or file) and the heaviest functions.
+// Start-up profile of signed-in pages: `npm run bench:profile -- /app [/app/keychains …]` builds the browser
+// with source maps into dist/ (run `npm run build` again before anything else uses dist/), serves it with the
+// demo organization, and records a CPU profile in Chromium at 4× CPU throttling from navigation to 9 s later.
+// Prints, per page, the busy periods over 50 ms with the app's own functions that ran in them, then the self
+// time by original source (package or file) and the heaviest functions.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'

@@ -47,7 +47,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** The server's clock in browser tests: real time, which a test may move forward (statuses, expiry). */
-export class OffsetClock implements Clock {
+class OffsetClock implements Clock {
   #offsetMs = 0
 
   now(): Date {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { afterLoadWhenIdle } from '../../lib/idle.ts'
 
 /** The scan field's example when the organization's tags are not known on this device. */
-export const NEUTRAL_EXAMPLE = 'ABC-00042'
+const NEUTRAL_EXAMPLE = 'ABC-00042'
 
 /**
  * The organization's tag prefix (`AGC` of `AGC-00042`) from the ids of the mirror's tag buckets
