@@ -17,7 +17,6 @@ const config: KnipConfig = {
     // Run by hand with node (docs/testing.md, docs/performance.md); the mutation runs' Vitest config is named
     // by stryker.config.mjs.
     'bench/api-ab.ts',
-    'bench/web-profile.ts',
     'bench/mutation/*.ts',
   ],
   ignoreIssues: {

@@ -3,6 +3,7 @@ import { useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { useCreateKeychain } from '../../api/keychains.ts'
+import { keychainNameProblem } from '../../lib/keychain-name.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
@@ -11,7 +12,6 @@ import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { useSubmit } from '../../ui/use-submit.ts'
 import { custodianOptions } from './custodians.ts'
-import { keychainNameProblem } from './name-check.ts'
 
 /** The new-keychain form, plain React state (no form library on the page's first load). */
 export function KeychainNewScreen({

@@ -1,11 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { Keychain } from '../../../contract/keychains.ts'
 import { useUpdateKeychain } from '../../api/keychains.ts'
+import { keychainNameProblem } from '../../lib/keychain-name.ts'
 import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { useAppForm } from '../../ui/form.tsx'
 import { toasts } from '../../ui/toast/store.ts'
-import { keychainNameProblem } from './name-check.ts'
 
 /** The keychain's rename form: shown in edit mode only, so it loads (with the form library) then. */
 export function RenameKeychainForm({ keychain }: { keychain: Keychain }) {

@@ -35,6 +35,22 @@ describe('pairing a scanned free tag', () => {
     expect((await screen.findByRole('status')).textContent).toContain('AGC-00050')
   })
 
+  it('refuses a name the server would refuse (a tab in it) before anything waits in the outbox', async () => {
+    const pair = vi.fn(async () => ({ keychainId: 'kc-1', keychainName: 'x', queued: true }))
+    renderWithProviders(<PairingPanel {...props} session pair={pair} onPaired={vi.fn()} />)
+    const name = screen.getByLabelText('Name of the new keychain')
+    fireEvent.change(name, { target: { value: 'Cave\t7' } })
+    expect(screen.getByText('Line breaks, tabs and other control characters are not allowed here.')).toBeTruthy()
+    expect(name.getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByRole('button', { name: 'Create' }).hasAttribute('disabled')).toBe(true)
+    await act(async () => {
+      fireEvent.submit(name.closest('form')!)
+    })
+    expect(pair).not.toHaveBeenCalled()
+    fireEvent.change(name, { target: { value: 'Cave 7' } })
+    expect(name.getAttribute('aria-invalid')).toBeNull()
+  })
+
   it('says when the tag was taken meanwhile, and lets the person try again', async () => {
     const pair = vi.fn(async () => {
       throw new ApiError(409, 'tag_taken', 'This tag is already on a key.')

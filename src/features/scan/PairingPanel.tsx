@@ -3,10 +3,13 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { Check, Link2, Plus } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { ErrorCode } from '../../../contract/errors.ts'
+import { KEYCHAIN_NAME_MAX } from '../../../contract/keychains.ts'
 import type { Tag } from '../../../contract/tags.ts'
 import { keychainKeys, keychainListQuery } from '../../api/keychains.ts'
+import { tagKeys } from '../../api/tags.ts'
 import { ApiError } from '../../lib/api.ts'
 import { errorMessage } from '../../lib/error-message.ts'
+import { keychainNameProblem } from '../../lib/keychain-name.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import type { FieldContext } from '../../offline/field.ts'
 import { type Paired, submitPairing } from '../../offline/pairing.ts'
@@ -49,7 +52,7 @@ export default function ScanPairing({
         onPaired(done)
         // The keychain lists and pages, and the tag lists, read again when next shown.
         void queryClient.invalidateQueries({ queryKey: keychainKeys.all(context.organizationId) })
-        void queryClient.invalidateQueries({ queryKey: ['tags', context.organizationId] })
+        void queryClient.invalidateQueries({ queryKey: tagKeys.all(context.organizationId) })
         // Ready for the next scan (a hardware scanner types into the focused field).
         if (session) document.getElementById('scan-value')?.focus()
       }}
@@ -86,6 +89,7 @@ export function PairingPanel({
   const href = useHref()
   const [mode, setMode] = useState<'create' | 'attach'>(canCreate ? 'create' : 'attach')
   const [name, setName] = useState('')
+  const nameProblem = name.trim() === '' ? undefined : keychainNameProblem(name.trim())
   const [busy, setBusy] = useState(false)
   const [failure, setFailure] = useState<string | null>(null)
   const [done, setDone] = useState<Paired | null>(null)
@@ -111,7 +115,8 @@ export function PairingPanel({
   const onCreate = (event: FormEvent) => {
     event.preventDefault()
     const trimmed = name.trim()
-    if (trimmed !== '') void run({ kind: 'create', tag, name: trimmed })
+    // The contract's rule, checked here: a name the server would refuse must not wait in the outbox.
+    if (trimmed !== '' && !keychainNameProblem(trimmed)) void run({ kind: 'create', tag, name: trimmed })
   }
 
   if (done) {
@@ -182,16 +187,23 @@ export function PairingPanel({
               // biome-ignore lint/a11y/noAutofocus: the panel appears because the person just scanned this tag
               autoFocus
               value={name}
-              maxLength={120}
+              maxLength={KEYCHAIN_NAME_MAX}
+              aria-invalid={nameProblem ? true : undefined}
+              aria-describedby={nameProblem ? 'pair-name-problem' : undefined}
               onChange={(event) => setName(event.target.value)}
               autoComplete="off"
               enterKeyHint="done"
               className={inputClass}
             />
-            <Button type="submit" isDisabled={busy || name.trim() === ''}>
+            <Button type="submit" isDisabled={busy || name.trim() === '' || nameProblem !== undefined}>
               <Trans>Create</Trans>
             </Button>
           </div>
+          {nameProblem ? (
+            <p id="pair-name-problem" className="text-sm text-red-800">
+              {i18n._(nameProblem)}
+            </p>
+          ) : null}
         </form>
       ) : null}
       {mode === 'attach' && canAttach ? (
