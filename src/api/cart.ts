@@ -3,9 +3,8 @@ import type { CartItemCreate } from '../../contract/commerce.ts'
 import { cartEndpoints } from '../../contract/endpoints/cart.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { call } from '../lib/call.ts'
+import { cartKey } from './cart-key.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
-
-export const cartKey = (organizationId: string) => ['cart', organizationId] as const
 
 /** The selected organization's cart; keyed by it, so switching organization shows (and reloads) its own cart. */
 export const cartQuery = (organizationId: string) =>

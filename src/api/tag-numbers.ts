@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query'
 import { cartEndpoints } from '../../contract/endpoints/cart.ts'
 import { call } from '../lib/call.ts'
-import { cartKey } from './cart.ts'
+import { cartKey } from './cart-key.ts'
 
 // Apart from cart.ts, which the app shell loads (the cart button): only the tag order screens need this.
 

@@ -3,6 +3,7 @@ import { tagEndpoints } from '../../contract/endpoints/tags.ts'
 import type { FoundReport, TagUse } from '../../contract/tags.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
+import { cartKey } from './cart-key.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
 /** The organization's tag lists: a pairing or an order makes every one of them stale (`all`). */
@@ -50,6 +51,6 @@ export const useSetTagLost = (publicId: string) =>
 
 /** Puts a reprint of the tag (same code, new QR once paid) into the cart of the tag's organization. */
 export const useOrderTagReplacement = (organizationId: string) =>
-  useRefetchingMutation(['cart', organizationId], (id: string) =>
+  useRefetchingMutation(cartKey(organizationId), (id: string) =>
     call(tagEndpoints.orderReplacement, { params: { id } }),
   )
