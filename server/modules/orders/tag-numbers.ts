@@ -1,8 +1,7 @@
 import { and, asc, between, desc, eq, max } from 'drizzle-orm'
 import type { TagCodeRange, TagConfiguration, TagNumbering } from '../../../contract/commerce.ts'
 import type { Db } from '../../db/client.ts'
-import type { TagRow } from '../../db/schema.ts'
-import { organizations, tags } from '../../db/schema.ts'
+import { organizations, type TagRow, tags } from '../../db/schema.ts'
 import { tagCode } from '../tags/public-id.ts'
 import { MAX_TAG_NUMBER, TAG_INSERT_BATCH, type TagBatch, tagRow } from '../tags/service.ts'
 
