@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { migratedPgliteDir } from './test/pglite-template.ts'
 
 const mainFile = new URL('./main.ts', import.meta.url).pathname
 const dirs: string[] = []
@@ -24,6 +26,10 @@ type Child = { process: ChildProcess; output: () => string; exited: Promise<numb
 
 /** `node server/main.ts` as a real process, resolved once it logs that it listens. */
 async function startChild(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Child> {
+  // A new data directory starts as a copy of a migrated one (no initdb and migrations in each child).
+  if (!existsSync(join(dataDir, 'pglite'))) {
+    await cp(await migratedPgliteDir(), join(dataDir, 'pglite'), { recursive: true })
+  }
   const child = spawn(process.execPath, [mainFile], {
     env: {
       PATH: process.env.PATH,

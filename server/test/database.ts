@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTableName, sql } from 'drizzle-orm'
@@ -8,11 +8,12 @@ import pg from 'pg'
 import { type Database, openPglite, openPostgres } from '../db/client.ts'
 import * as schema from '../db/schema.ts'
 import { statementLogger } from '../db/statement-count.ts'
+import { migrationsFingerprint } from './pglite-template.ts'
 
 /**
- * A fresh, migrated database for one test file: in-memory PGlite (emptied, if not new: `leasePglite`), or, when TEST_DATABASE_URL is set, a new
- * database created on that server (random name, dropped on close) so parallel files never collide. On
- * PostgreSQL it is a copy of a migrated template (`CREATE DATABASE … TEMPLATE`, a fraction of running the
+ * A fresh, migrated database for one test file: in-memory PGlite (emptied, if not new: `leasePglite`), or,
+ * when TEST_DATABASE_URL is set, a new database created on that server (random name, dropped on close) so
+ * parallel files never collide. On PostgreSQL it is a copy of a migrated template (`CREATE DATABASE … TEMPLATE`, a fraction of running the
  * migrations again), made by the first file that needs it.
  */
 export async function openTestDatabase(): Promise<Database> {
@@ -82,17 +83,6 @@ async function databaseExists(adminUrl: string, name: string): Promise<boolean> 
   } finally {
     await client.end()
   }
-}
-
-const migrationsDir = new URL('../db/migrations/', import.meta.url)
-
-/** Changes whenever a migration or the journal does (its order and dates), so a stale snapshot is never loaded. */
-export async function migrationsFingerprint(): Promise<string> {
-  const hash = createHash('sha256').update(await readFile(new URL('meta/_journal.json', migrationsDir)))
-  for (const name of (await readdir(migrationsDir)).filter((file) => file.endsWith('.sql')).sort()) {
-    hash.update(name).update(await readFile(new URL(name, migrationsDir)))
-  }
-  return hash.digest('hex').slice(0, 16)
 }
 
 /**

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises'
+import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,7 +7,6 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import type { Role } from '../../contract/permissions.ts'
 import type { Clock } from '../../server/clock.ts'
 import { loadConfig } from '../../server/config.ts'
-import { openPglite } from '../../server/db/client.ts'
 import { memberships, users } from '../../server/db/schema.ts'
 import { createLogger } from '../../server/logger.ts'
 import { startServer } from '../../server/main.ts'
@@ -20,7 +18,7 @@ import { PLAN_IDS } from '../../server/modules/plans/catalog.ts'
 import { findActivePlan, planConfiguration } from '../../server/modules/plans/service.ts'
 import { startSubscription } from '../../server/modules/subscriptions/service.ts'
 import { createTags } from '../../server/modules/tags/service.ts'
-import { migrationsFingerprint } from '../../server/test/database.ts'
+import { migratedPgliteDir } from '../../server/test/pglite-template.ts'
 import { saveFailure } from './failure.ts'
 import { SIGN_IN_MAIL, signInCodeOf, startMailbox } from './mailbox.ts'
 
@@ -77,25 +75,6 @@ export function productionEnv(options: {
     STATIC_DIR: options.staticDir,
     LOG_LEVEL: 'warn',
   }
-}
-
-/**
- * A PGlite data directory migrated to the current migrations, kept in the temp directory between files and
- * runs: a server started on a copy of it skips initdb and the migrations (~5 s of CPU each, 31 files). Made
- * under a name of its own, then renamed: two files making it at once leave one, never a half-made one.
- */
-async function migratedPgliteDir(): Promise<string> {
-  const template = join(tmpdir(), `trousseau-e2e-pglite-${await migrationsFingerprint()}`)
-  if (await stat(template).catch(() => null)) return template
-  const making = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`
-  const database = await openPglite({ dataDir: making })
-  await database.migrate()
-  await database.close()
-  await rename(making, template).catch(async (error) => {
-    await rm(making, { recursive: true, force: true })
-    if (!(await stat(template).catch(() => null))) throw error
-  })
-  return template
 }
 
 let browserLaunch: Promise<Browser> | undefined
