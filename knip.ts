@@ -20,9 +20,9 @@ const config: KnipConfig = {
     'bench/mutation/*.ts',
   ],
   ignoreIssues: {
-    // TEMPORARY, issue 39: server/ is being reorganised (layers under server/modules) in parallel; its findings
-    // (unused exports and types, listed in that work's report) are removed once it lands, then this goes.
-    'server/**': ['exports', 'types', 'files', 'unresolved'],
+    // TEMPORARY, issue 39: two exports no file imports (`TEST_SECRET`, `randomIp`), left exported while the CI
+    // work edits this file; un-export them there, then this goes.
+    'server/test/harness.ts': ['exports'],
   },
   ignoreBinaries: [
     // PostgreSQL's client tools, installed with the database (scripts/backup.ts, scripts/restore.ts).

@@ -1,8 +1,8 @@
 import * as v from 'valibot'
 
-export const NODE_ENVS = ['development', 'production', 'test'] as const
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
-export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const
+const NODE_ENVS = ['development', 'production', 'test'] as const
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const PAYMENT_PROVIDERS = ['local', 'stripe'] as const
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number]
 
 export type Config = {

@@ -2,7 +2,7 @@ import { type DestinationStream, type Logger, pino } from 'pino'
 import type { Config } from './config.ts'
 
 const EMAIL = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g
-export const EMAIL_MASK = '[email]'
+const EMAIL_MASK = '[email]'
 
 /** Replaces anything that looks like an e-mail address. */
 export function maskEmails(text: string): string {
@@ -19,7 +19,7 @@ const maskErrorText = (text: string) => maskEmails(text.replace(/\nparams: .*/g,
  * and SQL parameters in other fields too (nodemailer's `rejected`/`response`, drizzle's `params`, pg's
  * `detail`): those are left out on purpose.
  */
-export function serializeError(error: unknown, depth = 0): Serialized {
+function serializeError(error: unknown, depth = 0): Serialized {
   if (!(error instanceof Error)) return { message: maskEmails(String(error)) }
   const code = (error as { code?: unknown }).code
   const out: Serialized = {

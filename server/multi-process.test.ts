@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from './db/client.ts'
 import { tags } from './db/schema.ts'
 import { newPublicId } from './modules/tags/public-id.ts'
-import { startReceiver } from './modules/webhooks/test-receiver.ts'
 import { openTestDatabase } from './test/database.ts'
 import { type Child, freePort, startNginx, startServer, waitFor } from './test/processes.ts'
+import { startReceiver } from './test/webhook-receiver.ts'
 
 /**
  * Two API processes on one PostgreSQL behind nginx (Debian's, round robin), as README's "Several processes"

@@ -3,6 +3,6 @@
  * server (`dist/server.mjs`), so the same expression holds in both: files read at run time (migrations,
  * catalogs, package.json) are found from here, never from the importing file's own place.
  */
-export const projectRoot = new URL('../', import.meta.url)
+const projectRoot = new URL('../', import.meta.url)
 
 export const fromRoot = (path: string) => new URL(path, projectRoot)

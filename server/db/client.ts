@@ -15,7 +15,7 @@ import * as schema from './schema.ts'
 
 /** One drizzle type for both drivers: services never know which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
-export type Driver = 'pglite' | 'postgres'
+type Driver = 'pglite' | 'postgres'
 
 export type Database = {
   db: Db
@@ -86,7 +86,7 @@ export async function openPglite(
 }
 
 /** How long an unused pooled connection is kept open. */
-export const POOL_IDLE_MS = 5 * 60_000
+const POOL_IDLE_MS = 5 * 60_000
 
 export async function openPostgres(url: string, options: { logger?: Logger } = {}): Promise<Database> {
   // Idle connections are kept five minutes (pg's default is 10 s): a pause in traffic otherwise closes them

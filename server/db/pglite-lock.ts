@@ -54,7 +54,7 @@ function removeIfThere(file: string): void {
  * Where the lock's socket listens: beside the lock file; on Windows a named pipe; where that path is too long for
  * a Unix socket, the shorter relative path, else a name in the temporary directory made from the full path.
  */
-export function socketPathFor(lockFile: string): string {
+function socketPathFor(lockFile: string): string {
   const full = resolve(`${lockFile}.sock`)
   const hash = createHash('sha256').update(full).digest('hex').slice(0, 24)
   if (process.platform === 'win32') return `\\\\?\\pipe\\trousseau-${hash}`

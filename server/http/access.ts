@@ -61,14 +61,14 @@ export type OrganizationScope = {
   permissions: readonly Permission[]
 }
 
-export const noOrganizationSelected = () =>
+const noOrganizationSelected = () =>
   new ApiError(400, ErrorCode.noOrganizationSelected, 'No organization selected')
 
-export const organizationTokenRefused = () =>
+const organizationTokenRefused = () =>
   new ApiError(403, ErrorCode.forbidden, "An organization API token calls its organization's routes only.")
 
 /** A permission no token holds (`WITHHELD_FROM_TOKENS`), asked by a caller with one whose role has it. */
-export const withheldFromTokens = () =>
+const withheldFromTokens = () =>
   new ApiError(
     403,
     ErrorCode.forbidden,

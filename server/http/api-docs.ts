@@ -29,7 +29,7 @@ const ESCAPES: Record<string, string> = {
   '"': '&quot;',
   "'": '&#39;',
 }
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESCAPES[character]!)
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESCAPES[character]!)
 
 /** `code` spans for the backticked parts of a description, everything else escaped. */
 const inline = (text: string) =>

@@ -11,7 +11,7 @@ import { type AnySchema, parseInput, readJson } from './validate.ts'
 
 type Parsed<S> = S extends AnySchema ? v.InferOutput<S> : undefined
 
-export type RouteInput<B, Q, P, H, A extends Access> = {
+type RouteInput<B, Q, P, H, A extends Access> = {
   body: Parsed<B>
   query: Parsed<Q>
   params: Parsed<P>

@@ -3,7 +3,7 @@ import type { Role } from '../../contract/permissions.ts'
 import type { UserRow } from '../db/schema.ts'
 
 /** The API token a request came with (`Authorization: Bearer`), instead of a session cookie. */
-export type TokenCaller =
+type TokenCaller =
   | { id: string; kind: 'personal' }
   | { id: string; kind: 'organization'; organizationId: string; role: Role }
 

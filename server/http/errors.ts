@@ -51,7 +51,7 @@ export const notFound = (what = 'Not found.') => new ApiError(404, ErrorCode.not
 export const unauthenticated = () => new ApiError(401, ErrorCode.unauthenticated, 'Sign in to continue.')
 export const forbidden = () => new ApiError(403, ErrorCode.forbidden, 'You are not allowed to do this.')
 
-export function errorBody(
+function errorBody(
   code: ErrorCode,
   message: string,
   issues?: Issue[],

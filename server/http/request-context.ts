@@ -34,7 +34,7 @@ const parameterOf = (segment: string) => /^:([^{?]+)/.exec(segment)?.[1] ?? null
  * Other paths (the SPA's pages and files) are kept whole: the links the server sends carry their secrets in
  * the query (a sign-in token), which is never logged.
  */
-export function loggedPath(c: Context): string {
+function loggedPath(c: Context): string {
   const path = c.req.path
   const segments = segmentsOf(path)
   const patterns = matchedRoutes(c)

@@ -11,7 +11,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export const IMPORT_MAX_BODY_BYTES = 5 * 1024 * 1024
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
-export function isStateChanging(method: string): boolean {
+function isStateChanging(method: string): boolean {
   return STATE_CHANGING.has(method.toUpperCase())
 }
 

@@ -4,7 +4,7 @@ import { prerenderedPageFor } from './public-pages.ts'
 import { PRECOMPRESSED_VARIANTS, sendFile } from './static-file.ts'
 
 /** Hashed by Vite: cache forever. Everything else must be revalidated, above all index.html and sw.js. */
-export function cacheControlFor(path: string): string {
+function cacheControlFor(path: string): string {
   return path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'
 }
 
@@ -40,7 +40,7 @@ function inRoot(root: string, relative: string): string | null {
  * accepts one, `Vary: Accept-Encoding`, ETag and 304. `cacheControl` defaults to the rule for that path
  * (`no-cache` outside `/assets/`). Null when the file does not exist, so the caller can fall through.
  */
-export function serveBuildFile(
+function serveBuildFile(
   c: Context,
   root: string,
   file: string,

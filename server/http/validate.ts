@@ -11,7 +11,7 @@ const NUL_MESSAGE = 'Text must not contain NUL characters.'
  * The dot path of the first string holding U+0000 in a parsed value (plain objects and arrays), else null.
  * PostgreSQL stores no NUL in `text` or `jsonb`: without this check such input would be a 500.
  */
-export function findNul(value: unknown, path = ''): string | null {
+function findNul(value: unknown, path = ''): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path : null
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
@@ -127,16 +127,4 @@ export async function readJson(c: Context): Promise<unknown> {
   if (!wellFormed(value))
     throw new ApiError(400, ErrorCode.badRequest, 'The request body holds text that is not valid Unicode.')
   return value
-}
-
-export async function validJson<S extends AnySchema>(c: Context, schema: S): Promise<v.InferOutput<S>> {
-  return parseInput(schema, await readJson(c))
-}
-
-export function validQuery<S extends AnySchema>(c: Context, schema: S): v.InferOutput<S> {
-  return parseInput(schema, c.req.query())
-}
-
-export function validParams<S extends AnySchema>(c: Context, schema: S): v.InferOutput<S> {
-  return parseInput(schema, c.req.param())
 }

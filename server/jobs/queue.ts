@@ -184,8 +184,8 @@ export async function markDeferred(db: Db, job: ClaimedJob, worker: string, runA
 export const newWorkerId = () => `worker-${process.pid}-${randomUUID().slice(0, 8)}`
 
 /** Done jobs are kept a week for investigating, failed ones a month; then dropped. */
-export const DONE_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000
-export const FAILED_JOBS_KEPT_MS = 30 * 24 * 60 * 60 * 1000
+const DONE_JOBS_KEPT_MS = 7 * 24 * 60 * 60 * 1000
+const FAILED_JOBS_KEPT_MS = 30 * 24 * 60 * 60 * 1000
 
 export async function pruneJobs(db: Db, now: Date): Promise<void> {
   await db

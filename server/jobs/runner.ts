@@ -5,7 +5,7 @@ import { type JobLane, laneLoop } from './lane.ts'
 import { type ClaimedJob, claimJobs, markDeferred, markDone, markFailed, newWorkerId } from './queue.ts'
 
 /** What a handler may answer: nothing (done), or "not before" (quiet hours…), which costs no attempt. */
-export type JobOutcome = undefined | { deferUntil: Date }
+type JobOutcome = undefined | { deferUntil: Date }
 export type JobHandler = (job: ClaimedJob) => Promise<JobOutcome>
 export type JobHandlers = Readonly<Record<string, JobHandler>>
 

@@ -30,7 +30,7 @@ export const foundReportMessages = {
 } satisfies Record<string, MessageDescriptor>
 
 /** The report's screen in the app, in the reader's language. */
-export function foundReportUrl(publicUrl: string, locale: Locale, reportId: string): string {
+function foundReportUrl(publicUrl: string, locale: Locale, reportId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${locale === 'en' ? '/en' : ''}/app/found-reports/${reportId}`
 }
 

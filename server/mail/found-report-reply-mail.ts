@@ -5,7 +5,7 @@ import { renderMail } from './layout.ts'
 import type { MailMessage } from './mailer.ts'
 import { signInMessages } from './messages.ts'
 
-export const foundReportReplyMessages = {
+const foundReportReplyMessages = {
   subject: /*i18n*/ {
     id: 'mail.foundReportReply.subject',
     message: '{organization} replied about the keys you found',

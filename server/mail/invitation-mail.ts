@@ -30,7 +30,7 @@ export const roleNames = {
 } satisfies Record<Role, MessageDescriptor>
 
 /** The SPA's sign-in page: French at the root, English under /en. */
-export function signInPageUrl(publicUrl: string, locale: Locale): string {
+function signInPageUrl(publicUrl: string, locale: Locale): string {
   return `${publicUrl.replace(/\/+$/, '')}${locale === 'en' ? '/en' : ''}/sign-in`
 }
 

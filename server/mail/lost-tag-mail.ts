@@ -5,7 +5,7 @@ import { renderMail } from './layout.ts'
 import type { MailMessage } from './mailer.ts'
 import { signInMessages } from './messages.ts'
 
-export const lostTagScanMessages = {
+const lostTagScanMessages = {
   subject: /*i18n*/ { id: 'mail.lostTagScan.subject', message: 'Lost tag {code} was scanned' },
   preheader: /*i18n*/ {
     id: 'mail.lostTagScan.preheader',

@@ -19,7 +19,7 @@ export type MailMessage = {
   attachments?: MailAttachment[]
 }
 
-export type MailAttachment = {
+type MailAttachment = {
   /** A safe ASCII name (letters, digits, `-`, `.`): the `filename` every mail client reads. */
   filename: string
   /** The name as written, in UTF-8 (RFC 2231 `filename*`), which clients prefer when they read it. */
@@ -56,7 +56,7 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 }
 
 /** Writes each message as `<timestamp>-<id>.eml` so a developer can open it in any mail client. */
-export function outboxMailer(dir: string, from: string, logger: Logger): Mailer {
+function outboxMailer(dir: string, from: string, logger: Logger): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
   return {
     kind: 'outbox',

@@ -5,7 +5,7 @@ import type { MailMessage } from './mailer.ts'
 import { signInMessages } from './messages.ts'
 
 /** What people wait for, told by mail: a pickup, a return, an order's progress, a plan's period. */
-export const NOTICE_KINDS = [
+const NOTICE_KINDS = [
   'transfer.picked_up',
   'transfer.returned',
   'order.paid',

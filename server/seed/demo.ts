@@ -30,7 +30,7 @@ export const DEMO_MEMBERS: Array<{ role: Role; email: string; firstName: string;
 export const DEMO_KEYCHAINS = 50
 export const DEMO_TAGS = 60
 /** Dark on light, as a scanner needs (and as the order schema requires of a tag line). */
-export const DEMO_TAG_COLORS = { foregroundColor: '#1d4ed8', backgroundColor: '#ffffff' }
+const DEMO_TAG_COLORS = { foregroundColor: '#1d4ed8', backgroundColor: '#ffffff' }
 export const DEMO_PLAN_ID = PLAN_IDS.proYearly
 
 const PLACES = [

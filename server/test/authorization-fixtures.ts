@@ -39,7 +39,7 @@ export const MATRIX_STRIPE = { stripeSecretKey: 'sk_test_matrix', stripeWebhookS
 export type Caller = Role | 'operator' | 'signed out'
 
 /** What the matrix test sends for one route. */
-export type Case = {
+type Case = {
   path: string
   json?: unknown
   /** A raw body (set its content type in `headers`). */

@@ -74,7 +74,7 @@ export async function startServer(env: Record<string, string>): Promise<Child> {
 }
 
 /** Debian's nginx, wherever it is; CI installs it (.ci/run). Missing, the test fails: it never skips. */
-export function nginxBinary(): string {
+function nginxBinary(): string {
   for (const path of ['/usr/sbin/nginx', '/usr/bin/nginx', '/usr/local/sbin/nginx']) {
     if (existsSync(path)) return path
   }

@@ -18,7 +18,7 @@ export type DoubleSession = {
   locale: string | null
 }
 
-export type RecordedRequest = { method: string; path: string; authorization: string; form: URLSearchParams }
+type RecordedRequest = { method: string; path: string; authorization: string; form: URLSearchParams }
 
 /**
  * A loopback stand-in for the Stripe endpoints the server calls (create, retrieve and expire Checkout

@@ -5,7 +5,7 @@ import type { TestApp } from './harness.ts'
 export type Sent = { at: string; to: string; subject: string }
 
 /** `YYYY-MM-DD HH` on the zone's wall clock. */
-export const wall = (timeZone: string, instant: Date) =>
+const wall = (timeZone: string, instant: Date) =>
   `${calendarDayIn(timeZone, instant)} ${String(hourIn(timeZone, instant)).padStart(2, '0')}`
 
 /** The instant the zone's wall clock reads `YYYY-MM-DD HH`. */

@@ -6,10 +6,10 @@ import type { CurrentSession } from '../../http/env.ts'
 import { keyedHash, newSessionId } from '../../shared/secret-tokens.ts'
 
 const DAY = 24 * 60 * 60 * 1000
-export const SESSION_ABSOLUTE_MS = 30 * DAY
-export const SESSION_IDLE_MS = 7 * DAY
+const SESSION_ABSOLUTE_MS = 30 * DAY
+const SESSION_IDLE_MS = 7 * DAY
 /** The idle clock slides, but writing last_used_at on every request would cost a write per read. */
-export const SESSION_TOUCH_INTERVAL_MS = 60_000
+const SESSION_TOUCH_INTERVAL_MS = 60_000
 
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'secret'>
 
@@ -86,11 +86,6 @@ export async function resolveSession(deps: Deps, sessionId: string): Promise<Cur
 
 export async function deleteSession(deps: Pick<Deps, 'database'>, idHash: string): Promise<void> {
   await deps.database.db.delete(sessions).where(eq(sessions.idHash, idHash))
-}
-
-/** Ends every session of a user (sign-out everywhere, disabled account). */
-export async function deleteUserSessions(deps: Pick<Deps, 'database'>, userId: string): Promise<void> {
-  await deps.database.db.delete(sessions).where(eq(sessions.userId, userId))
 }
 
 export async function pruneSessions(deps: Pick<Deps, 'database'>, now: Date): Promise<void> {

@@ -9,7 +9,7 @@ import { signInMail } from '../../mail/sign-in-mail.ts'
 import { keyedHash, newLinkToken, newSignInCode, sameHash } from '../../shared/secret-tokens.ts'
 
 const MINUTE = 60_000
-export const SIGN_IN_TOKEN_TTL_MS = 10 * MINUTE
+const SIGN_IN_TOKEN_TTL_MS = 10 * MINUTE
 export const MAX_CODE_ATTEMPTS = 5
 export const SEND_LIMIT_PER_ADDRESS: RateLimitPolicy = { limit: 5, windowMs: 15 * MINUTE }
 export const SEND_LIMIT_PER_IP: RateLimitPolicy = { limit: 30, windowMs: 15 * MINUTE }

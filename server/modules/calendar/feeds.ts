@@ -12,7 +12,7 @@ import { keyedHash, newLinkToken } from '../../shared/secret-tokens.ts'
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'secret' | 'config'>
 
 /** An organization's calendar shows every transfer: those who authorize transfers may have one. */
-export const mayFollowOrganization = (role: Role | null) =>
+const mayFollowOrganization = (role: Role | null) =>
   role !== null && permissionsFor(role).includes('create__transfer')
 
 export const feedUrl = (publicUrl: string, token: string) =>

@@ -5,7 +5,7 @@ const ADDRESS_LIKE = /\S*@\S*/g
 const CANDIDATE = /[^\s@<>()[\]"',;:]+@[^\s@<>()[\]"',;:]+\.[^\s@<>()[\]"',;:]+/g
 
 /** What staff see in place of an e-mail address a finder typed: the server keeps the address. */
-export const MASKED_ADDRESS = '…@…'
+const MASKED_ADDRESS = '…@…'
 
 /**
  * The first valid e-mail address in what a finder typed to be reached (lower case), where the server mails the

@@ -14,7 +14,7 @@ import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagin
 import { toPerson } from '../../shared/person.ts'
 import { finderEmailOf, maskAddresses } from './contact.ts'
 
-export const reportNotFound = () => notFound('No such found-key report.')
+const reportNotFound = () => notFound('No such found-key report.')
 
 /**
  * Keeps a finder's report, in the transaction that mails the organization and writes its ledger entry. The

@@ -46,7 +46,7 @@ export function healthRoutes(api: ApiRouter, deps: Pick<AppDeps, 'database' | 'v
   )
 }
 
-export async function checkHealth(deps: Pick<AppDeps, 'database' | 'version'>): Promise<Health> {
+async function checkHealth(deps: Pick<AppDeps, 'database' | 'version'>): Promise<Health> {
   const { driver } = deps.database
   try {
     const latencyMs = await deps.database.ping()

@@ -16,7 +16,7 @@ export function filterWhere(filter: BulkFilter): SQL | undefined {
   )
 }
 
-export function tooMany(): ApiError {
+function tooMany(): ApiError {
   return new ApiError(
     400,
     ErrorCode.bulkSelectionTooLarge,

@@ -15,8 +15,8 @@ import type { Db } from '../../db/client.ts'
 import { keychains, keys, memberships, tags, users } from '../../db/schema.ts'
 import { headerKey, type ParsedCsv } from './csv.ts'
 
-export type PlannedKey = { line: number; name: string; type: KeyType; tagCode: string | null }
-export type PlannedKeychain = {
+type PlannedKey = { line: number; name: string; type: KeyType; tagCode: string | null }
+type PlannedKeychain = {
   line: number
   name: string
   custodianEmail: string | null

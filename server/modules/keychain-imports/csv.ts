@@ -15,7 +15,7 @@ import {
 import { ApiError } from '../../http/errors.ts'
 
 /** One data row of the file: its cells by column (absent columns empty), and the line it ends on. */
-export type CsvRow = {
+type CsvRow = {
   line: number
   cells: Record<KeychainCsvColumn, string>
   /** The row has non-empty cells beyond the header's columns. */

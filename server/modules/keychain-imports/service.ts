@@ -10,7 +10,7 @@ import { checkImport, previewOf } from './check.ts'
 import { type ParsedCsv, parseKeychainCsv } from './csv.ts'
 
 /** Rows per insert statement: a few thousand parameters each, well under PostgreSQL's 65,535. */
-export const INSERT_CHUNK = 1000
+const INSERT_CHUNK = 1000
 /** Row errors named in a refused commit's `issues`. */
 const ISSUES_SHOWN = 100
 

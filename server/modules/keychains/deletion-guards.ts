@@ -10,7 +10,7 @@ import { hasOpenTransfer, openWhere } from '../../shared/transfer-conditions.ts'
 export type KeychainDeletionGuard = (db: Db, keychainId: string, now: Date) => Promise<string | null>
 
 /** An open transfer (SCHEDULED not expired, TRANSFERRED, RETURNING) still concerns the keychain. */
-export const refuseWhileTransferActive: KeychainDeletionGuard = async (db, keychainId, now) =>
+const refuseWhileTransferActive: KeychainDeletionGuard = async (db, keychainId, now) =>
   (await hasOpenTransfer(db, keychainId, now))
     ? 'This keychain has an active transfer: cancel it, or wait for the keychain to come back, before deleting it.'
     : null
@@ -23,7 +23,7 @@ export const keychainDeletionGuards: KeychainDeletionGuard[] = [refuseWhileTrans
  */
 export type KeychainsDeletionGuard = (db: Db, keychainIds: string[], now: Date) => Promise<string[]>
 
-export const refuseAnyWhileTransferActive: KeychainsDeletionGuard = async (db, keychainIds, now) =>
+const refuseAnyWhileTransferActive: KeychainsDeletionGuard = async (db, keychainIds, now) =>
   (
     await db
       .selectDistinct({ id: transfers.keychainId })

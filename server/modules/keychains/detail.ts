@@ -24,7 +24,7 @@ type TransferState = {
 }
 
 /** The status and the transfer behind it, as the list shows them (`keychainStatus`). */
-export function statusOf(row: TransferState, now: Date): Pick<Keychain, 'status' | 'transfer'> {
+function statusOf(row: TransferState, now: Date): Pick<Keychain, 'status' | 'transfer'> {
   const status = keychainStatus(row, now)
   const transfer =
     status !== 'FREE' && status !== 'HELD' && row.transferStartsAt && row.transferEndsAt

@@ -70,7 +70,7 @@ const CODE_LIKE = /^(?=.*[\d-])[a-z]*-?\d*$/i
 export const isCodeLike = (text: string): boolean => CODE_LIKE.test(text)
 
 /** At most this many tags or holders widen a search (a search matching more is too broad to list by them). */
-export const SEARCH_ARM_LIMIT = 200
+const SEARCH_ARM_LIMIT = 200
 
 export type SearchArms = {
   /** Keychains with a tag whose code holds the text. */

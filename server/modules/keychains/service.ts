@@ -21,11 +21,11 @@ type Tx = Db
 export { findKeychain }
 
 /** The keychain as the API shows it (two statements: see `keychainDetails`). */
-export async function toKeychain(db: Db, row: KeychainRow): Promise<Keychain> {
+async function toKeychain(db: Db, row: KeychainRow): Promise<Keychain> {
   return keychainDetail(db, row.organizationId, row.id)
 }
 
-export async function assertCustodian(db: Db, organizationId: string, custodianId: string): Promise<void> {
+async function assertCustodian(db: Db, organizationId: string, custodianId: string): Promise<void> {
   if (await isCustodianCandidate(db, organizationId, custodianId)) return
   const message = 'The custodian must be a member of the organization.'
   throw new ApiError(400, ErrorCode.validation, message, { issues: [{ path: 'custodianId', message }] })

@@ -26,7 +26,7 @@ type ItemCreate = v.InferOutput<typeof CartItemCreateSchema>
 const ownedBy = (owner: CartOwner) =>
   and(eq(cartItems.userId, owner.userId), eq(cartItems.organizationId, owner.organizationId))
 
-export async function cartRows(db: Db, owner: CartOwner): Promise<CartItemRow[]> {
+async function cartRows(db: Db, owner: CartOwner): Promise<CartItemRow[]> {
   return db.select().from(cartItems).where(ownedBy(owner)).orderBy(asc(cartItems.seq))
 }
 

@@ -12,7 +12,7 @@ import { applySessionStatus } from './payment.ts'
 type Deps = Pick<AppDeps, 'config' | 'database' | 'clock' | 'logger' | 'jobs'>
 
 /** The Checkout Session events acted upon; any other verified event is acknowledged and ignored. */
-export const HANDLED_EVENTS = [
+const HANDLED_EVENTS = [
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
   'checkout.session.async_payment_failed',

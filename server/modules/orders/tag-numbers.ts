@@ -12,7 +12,7 @@ export type TagLinePlan = { alphaCode: string; startNumber: number; count: numbe
  * The numbers each line would get if paid now, in order: the algorithm paying runs (`orderTagNumbers`), each
  * line seeing the numbers the lines before it take. Null for a line that no longer finds enough free numbers.
  */
-export async function plannedTagNumbers(
+async function plannedTagNumbers(
   db: Db,
   organizationId: string,
   lines: readonly TagLinePlan[],

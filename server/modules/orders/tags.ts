@@ -23,7 +23,7 @@ export async function orderTags(db: Db, order: OrderRow, publicUrl: string): Pro
   }))
 }
 
-export const CSV_COLUMNS = ['code', 'name', 'foreground_color', 'background_color', 'url'] as const
+const CSV_COLUMNS = ['code', 'name', 'foreground_color', 'background_color', 'url'] as const
 
 /**
  * The order's tags as CSV (RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote or line

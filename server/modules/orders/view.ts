@@ -8,12 +8,7 @@ import { actionsFor, isPaymentPending, type OrderCaller } from './actions.ts'
 import { plannedLineCodes } from './tag-numbers.ts'
 
 /** Who looks at an order: their permissions in the organization they work in, and operator or not. */
-export function toOrder(
-  row: OrderRow,
-  lines: OrderLineRow[],
-  organizationName: string,
-  caller: OrderCaller,
-): Order {
+function toOrder(row: OrderRow, lines: OrderLineRow[], organizationName: string, caller: OrderCaller): Order {
   return {
     id: row.id,
     reference: orderReference(row),
@@ -43,7 +38,7 @@ export function toOrder(
   }
 }
 
-export async function linesOf(db: Db, orderIds: string[]): Promise<Map<string, OrderLineRow[]>> {
+async function linesOf(db: Db, orderIds: string[]): Promise<Map<string, OrderLineRow[]>> {
   const byOrder = new Map<string, OrderLineRow[]>(orderIds.map((id) => [id, []]))
   if (orderIds.length === 0) return byOrder
   const rows = await db

@@ -10,7 +10,7 @@ import { findOrganization } from '../../shared/organization.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 
-export function toOrganization(row: OrganizationRow, role: Role): Organization {
+function toOrganization(row: OrganizationRow, role: Role): Organization {
   return {
     id: row.id,
     name: row.name,

@@ -12,7 +12,7 @@ export const LOCAL_SESSION_TTL_MS = 60 * 60 * 1000
 export type LocalOutcome = 'pay' | 'fail' | 'cancel'
 const OUTCOME_STATUS = { pay: 'paid', fail: 'unpaid', cancel: 'expired' } as const
 
-export function localSessionUrl(publicUrl: string, sessionId: string): string {
+function localSessionUrl(publicUrl: string, sessionId: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/api/payments/local/${sessionId}`
 }
 

@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts'
 import { lineName, paymentMessages, paymentText } from './messages.ts'
 import { orderResultUrl, type PaymentOrder, type PaymentProvider, type SessionStatus } from './provider.ts'
 
-export function stripeClient(config: Pick<Config, 'stripeSecretKey' | 'stripeApiBase'>): Stripe {
+function stripeClient(config: Pick<Config, 'stripeSecretKey' | 'stripeApiBase'>): Stripe {
   if (!config.stripeSecretKey) throw new Error('STRIPE_SECRET_KEY is not set')
   return new Stripe(config.stripeSecretKey, {
     ...(config.stripeApiBase ?? {}),
@@ -14,9 +14,7 @@ export function stripeClient(config: Pick<Config, 'stripeSecretKey' | 'stripeApi
 }
 
 /** Stripe's word on a Checkout Session, in the provider's terms. */
-export function sessionStatus(
-  session: Pick<Stripe.Checkout.Session, 'status' | 'payment_status'>,
-): SessionStatus {
+function sessionStatus(session: Pick<Stripe.Checkout.Session, 'status' | 'payment_status'>): SessionStatus {
   if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') return 'paid'
   if (session.status === 'expired') return 'expired'
   // `complete` but unpaid: a delayed payment method (SEPA debit…) is still on its way.
@@ -24,7 +22,7 @@ export function sessionStatus(
 }
 
 /** The order's lines, shipping and VAT as Checkout line items (EUR cents): they add up to the order total. */
-export function checkoutLineItems(order: PaymentOrder): Stripe.Checkout.SessionCreateParams.LineItem[] {
+function checkoutLineItems(order: PaymentOrder): Stripe.Checkout.SessionCreateParams.LineItem[] {
   const item = (name: string, unitAmount: number, quantity: number) => ({
     quantity,
     price_data: { currency: 'eur', unit_amount: unitAmount, product_data: { name } },

@@ -3,7 +3,7 @@ import type { BillingCycle, Plan, PlanConfiguration } from '../../../contract/co
 import type { Db } from '../../db/client.ts'
 import { type PlanRow, plans } from '../../db/schema.ts'
 
-export function toPlan(row: PlanRow): Plan {
+function toPlan(row: PlanRow): Plan {
   return {
     id: row.id,
     name: row.name,
@@ -14,7 +14,7 @@ export function toPlan(row: PlanRow): Plan {
   }
 }
 
-export const billingCycleOf = (interval: PlanRow['recurringInterval']): BillingCycle =>
+const billingCycleOf = (interval: PlanRow['recurringInterval']): BillingCycle =>
   interval === 'year' ? 'YEARLY' : 'MONTHLY'
 
 /** The configuration a cart or order line of this plan carries. */

@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { organizations, transferReceipts, users } from '../../db/schema.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
+import { jpegWith } from '../../test/receipt-pdf-fixture.ts'
 import { scheduledTransfer } from '../../test/transfers.ts'
 import { RECEIPT_MAIL_JOB, receiptMail, receiptMailHandler, receiptMailJob } from './mail.ts'
-import { jpegWith } from './pdf-fixture.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 

@@ -8,8 +8,8 @@ import { smtpMailer } from '../../mail/mailer.ts'
 import { TEST_EPOCH, TestClock } from '../../test/clock.ts'
 import { signedInMember } from '../../test/fixtures.ts'
 import { createTestApp, setupTestAppAtEpoch, type TestApp } from '../../test/harness.ts'
+import { jpegWith } from '../../test/receipt-pdf-fixture.ts'
 import { scheduledTransfer, transferWorld } from '../../test/transfers.ts'
-import { jpegWith } from './pdf-fixture.ts'
 import { jpegSize } from './photo.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })

@@ -4,8 +4,8 @@ import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { keychains, memberships, organizationEvents, transferReceipts, transfers } from '../../db/schema.ts'
 import { setupTestAppAtEpoch } from '../../test/harness.ts'
+import { SIGNATURE, TINY_JPEG } from '../../test/receipt-pdf-fixture.ts'
 import { scheduledTransfer } from '../../test/transfers.ts'
-import { SIGNATURE, TINY_JPEG } from './pdf-fixture.ts'
 import { checkedAcceptance } from './service.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })

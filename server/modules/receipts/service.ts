@@ -119,7 +119,7 @@ export async function recordReceipt(
   })
 }
 
-export async function findReceiptRow(db: Db, transferId: string): Promise<TransferReceiptRow | null> {
+async function findReceiptRow(db: Db, transferId: string): Promise<TransferReceiptRow | null> {
   const [row] = await db.select().from(transferReceipts).where(eq(transferReceipts.transferId, transferId))
   return row ?? null
 }

@@ -30,7 +30,7 @@ function cursorKey(cursor: string, size: number): string[] {
 }
 
 /** The person the report is about: a member of the organization, whatever their status; anyone else is a 404. */
-export const reportedPerson = (db: Db, scope: HoldingsScope): Promise<Member> =>
+const reportedPerson = (db: Db, scope: HoldingsScope): Promise<Member> =>
   getMember(db, scope.organizationId, scope.personId)
 
 /** Up to `size` keychains in the person's custody after `after` (lower(name), id), with keys and transfer. */

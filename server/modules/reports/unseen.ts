@@ -23,7 +23,7 @@ export type UnseenScope = { organizationId: string; timeZone: string; now: Date;
 type After = { lastScan: Date | null; id: string }
 
 /** No scan in the last N days, today included: before the start of the day N − 1 days ago, in the zone. */
-export function unseenCutoff(scope: Pick<UnseenScope, 'timeZone' | 'now'>, days: number): Date {
+function unseenCutoff(scope: Pick<UnseenScope, 'timeZone' | 'now'>, days: number): Date {
   const today = calendarDayIn(scope.timeZone, scope.now)
   return startOfDayIn(scope.timeZone, shiftCalendarDay(today, 1 - days))
 }

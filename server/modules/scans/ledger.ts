@@ -69,7 +69,7 @@ export async function wakeScanLedger(
   deps.jobs.nudge()
 }
 
-export function scanLedgerHandler(deps: Pick<AppDeps, 'database'>): JobHandler {
+function scanLedgerHandler(deps: Pick<AppDeps, 'database'>): JobHandler {
   return async (job) => {
     if (job.organizationId) await appendPendingScans(deps.database.db, job.organizationId)
     return undefined

@@ -81,7 +81,7 @@ export async function organizationSubscription(
 }
 
 /** Admins are told a week before their plan's period ends (unless it is renewed meanwhile). */
-export const ENDING_NOTICE_MS = 7 * 24 * 60 * 60 * 1000
+const ENDING_NOTICE_MS = 7 * 24 * 60 * 60 * 1000
 
 /**
  * What paying a PLAN line does to the organization's subscription (one row per organization), in the paying

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
-export const PUBLIC_ID_LENGTH = 20
+const PUBLIC_ID_LENGTH = 20
 
 /** 20 base32 characters from the CSPRNG: 100 random bits (each byte's low 5 bits, uniform as 256 = 8 × 32). */
 export function newPublicId(): string {

@@ -15,7 +15,7 @@ import { mailInput } from './reminders.ts'
 type Deps = Pick<AppDeps, 'database' | 'clock' | 'jobs' | 'config'>
 
 /** One chase an hour per transfer, whoever sends it. */
-export const CHASE_INTERVAL_MS = 60 * 60 * 1000
+const CHASE_INTERVAL_MS = 60 * 60 * 1000
 
 /**
  * `POST /transfers/{id}/chase`: a manager mails the holder of an overdue transfer now, in the holder's language

@@ -40,7 +40,7 @@ export const transferErrorMessages = {
   },
 } satisfies Record<string, MessageDescriptor>
 
-export const extensionRefusalMessages = {
+const extensionRefusalMessages = {
   not_recipient: /*i18n*/ {
     id: 'error.extension.notRecipient',
     message: 'Only the person the keychain was lent to can ask for more time.',

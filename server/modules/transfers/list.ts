@@ -94,7 +94,7 @@ async function windowPage(
  * A quick filter as SQL. `today` (the organization's calendar day `today`): a window that opens or is due back
  * that day, cancelled ones aside. `overdue`: picked up and not returned `RETURN_GRACE_MS` after the to-date began.
  */
-export function quickFilterWhere(filter: TransferQuickFilter, today: string, now: Date): SQL {
+function quickFilterWhere(filter: TransferQuickFilter, today: string, now: Date): SQL {
   if (filter === 'today') {
     return and(
       or(eq(transfers.fromDate, today), eq(transfers.toDate, today)),

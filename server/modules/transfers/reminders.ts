@@ -20,11 +20,11 @@ import { findTransferRow, type TransferViewRow } from '../../shared/transfer-vie
 import { activeMembersWith } from '../members/service.ts'
 import { enqueueWebhookEvent, namedEventId } from '../webhooks/enqueue.ts'
 
-export const REMINDER_JOB = 'transfer.reminder'
+const REMINDER_JOB = 'transfer.reminder'
 /** Reminders go out at 09:00 in the organization's time zone, and never during its night (21:00–08:00). */
-export const REMINDER_HOUR = 9
-export const QUIET_FROM_HOUR = 21
-export const QUIET_UNTIL_HOUR = 8
+const REMINDER_HOUR = 9
+const QUIET_FROM_HOUR = 21
+const QUIET_UNTIL_HOUR = 8
 
 type Window = Pick<TransferRow, 'fromDate' | 'toDate'>
 
@@ -43,7 +43,7 @@ function atHourIn(timeZone: string, day: string, hour: number): Date {
 }
 
 /** When each reminder of a window goes out. */
-export function reminderSchedule(timeZone: string, window: Window) {
+function reminderSchedule(timeZone: string, window: Window) {
   return REMINDER_STEPS.map((step) => ({
     step,
     at: atHourIn(timeZone, stepDay[step](window), REMINDER_HOUR),
@@ -73,7 +73,7 @@ export function reminderJobs(
 }
 
 /** Whether a step still applies to the transfer as it stands: never once returned or cancelled. */
-export function stillApplies(step: ReminderStep, transfer: TransferRow, now: Date): boolean {
+function stillApplies(step: ReminderStep, transfer: TransferRow, now: Date): boolean {
   const t = now.getTime()
   switch (step) {
     case 'pickup_tomorrow':
@@ -88,7 +88,7 @@ export function stillApplies(step: ReminderStep, transfer: TransferRow, now: Dat
 }
 
 /** During the organization's night, the next 08:00 there; otherwise null (a reminder may go now). */
-export function quietUntil(timeZone: string, now: Date): Date | null {
+function quietUntil(timeZone: string, now: Date): Date | null {
   const hour = hourIn(timeZone, now)
   if (hour >= QUIET_UNTIL_HOUR && hour < QUIET_FROM_HOUR) return null
   const today = calendarDayIn(timeZone, now)
@@ -165,7 +165,7 @@ const overdueWebhook = (db: Db, transfer: TransferRow, now: Date) =>
  * Runs a reminder: when it still applies and it is daytime in the organization, its mails become mail jobs
  * (keyed by this job and each person, so a retried run enqueues nothing twice); at night it waits for 08:00.
  */
-export function reminderHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): JobHandler {
+function reminderHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): JobHandler {
   const { db } = deps.database
   return async (job) => {
     const payload = v.parse(ReminderPayloadSchema, job.payload)

@@ -295,7 +295,7 @@ function cancellationMail(view: TransferViewRow) {
  * whichever organization they have selected), or a member of that organization other than a CONTACT whose role
  * reads transfers. Gives the user's role there too (null: none), which the view and the pickup rules need.
  */
-export async function transferAccess(
+async function transferAccess(
   db: Db,
   row: TransferViewRow,
   userId: string,

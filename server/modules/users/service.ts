@@ -17,16 +17,8 @@ export async function signInUser(deps: Deps, email: string, locale: Locale): Pro
   return user
 }
 
-export async function findUserById(deps: Pick<Deps, 'database'>, id: string): Promise<UserRow | null> {
+async function findUserById(deps: Pick<Deps, 'database'>, id: string): Promise<UserRow | null> {
   const [user] = await deps.database.db.select().from(users).where(eq(users.id, id))
-  return user ?? null
-}
-
-export async function findUserByEmail(deps: Pick<Deps, 'database'>, email: string): Promise<UserRow | null> {
-  const [user] = await deps.database.db
-    .select()
-    .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()))
   return user ?? null
 }
 

@@ -21,7 +21,7 @@ const PayloadSchema = v.object({ deliveryId: v.string() })
 /** Failures that another attempt cannot fix: the delivery stops there. */
 const FINAL_ERRORS = new Set(['endpoint_disabled', 'secret_unreadable'])
 
-export class WebhookAttemptFailed extends Error {}
+class WebhookAttemptFailed extends Error {}
 
 /**
  * Runs one attempt of a delivery: signs the stored body with this attempt's timestamp, posts it, and writes the
@@ -29,9 +29,7 @@ export class WebhookAttemptFailed extends Error {}
  * with its backoff (`retryDelayMs`) until its attempts are spent. A delivery already settled (a job run again
  * after its process died past the send) is not sent again.
  */
-export function webhookDeliveryHandler(
-  deps: Pick<AppDeps, 'database' | 'clock' | 'config' | 'secret'>,
-): JobHandler {
+function webhookDeliveryHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config' | 'secret'>): JobHandler {
   const { db } = deps.database
   return async (job) => {
     const { deliveryId } = v.parse(PayloadSchema, job.payload)

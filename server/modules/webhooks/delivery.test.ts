@@ -7,9 +7,9 @@ import { SECOND, TEST_EPOCH } from '../../test/clock.ts'
 import { makeKeychain, makeOrder } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
+import { type Reply, startReceiver } from '../../test/webhook-receiver.ts'
 import { moveOrder } from '../orders/transitions.ts'
 import { verifyWebhookSignature } from './signature.ts'
-import { type Reply, startReceiver } from './test-receiver.ts'
 
 /** Long enough that a loaded machine answers a 500 within it; each hung attempt costs this much. */
 const TIMEOUT_MS = 2000

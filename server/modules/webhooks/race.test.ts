@@ -7,8 +7,8 @@ import { SECOND } from '../../test/clock.ts'
 import { openTestDatabaseTwice } from '../../test/database.ts'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { createTestApp, type TestApp } from '../../test/harness.ts'
+import { type Reply, startReceiver } from '../../test/webhook-receiver.ts'
 import { enqueueWebhookEvent } from './enqueue.ts'
-import { type Reply, startReceiver } from './test-receiver.ts'
 
 /**
  * Two job runners on two connections (two pools on PostgreSQL, as two server processes have) drain the same

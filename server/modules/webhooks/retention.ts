@@ -7,7 +7,7 @@ import { webhookDeliveries } from '../../db/schema.ts'
  * into a receiver's trouble of last month, not forever. Its attempts go with it (on delete cascade); a
  * delivery still being retried is never dropped.
  */
-export const SETTLED_DELIVERIES_KEPT_MS = 30 * 24 * 60 * 60 * 1000
+const SETTLED_DELIVERIES_KEPT_MS = 30 * 24 * 60 * 60 * 1000
 
 export async function pruneWebhookDeliveries(db: Db, now: Date): Promise<void> {
   await db

@@ -13,7 +13,7 @@ export const RESPONSE_BODY_CAP_BYTES = 64 * 1024
  * A private address is not told apart from a failed connection: the log would otherwise tell an admin which
  * names exist inside the server's network.
  */
-export type AttemptError =
+type AttemptError =
   | 'http_status'
   | 'redirect'
   | 'timeout'

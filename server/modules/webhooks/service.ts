@@ -32,7 +32,7 @@ type Scope = { organizationId: string; actorId: string }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null
 
-export const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
+const toEndpoint = (row: WebhookEndpointRow): WebhookEndpoint => ({
   id: row.id,
   url: row.url,
   description: row.description,

@@ -18,7 +18,7 @@ export function signatureHeader(secret: string, body: string, timestamp: number)
 }
 
 /** Seconds a receiver should accept between the signature's `t` and its own clock (5 minutes, as Stripe's). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300
+const SIGNATURE_TOLERANCE_SECONDS = 300
 
 /**
  * What a receiver does (the README shows it): split the header on `,` into `key=value` pairs, recompute the

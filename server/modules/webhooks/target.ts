@@ -118,7 +118,7 @@ export function refusedTarget(url: URL, allowPrivate: boolean): boolean {
   return isIP(host) !== 0 && isPrivateAddress(host)
 }
 
-export class TargetRefusedError extends Error {
+class TargetRefusedError extends Error {
   readonly code = 'ETARGETREFUSED'
 }
 

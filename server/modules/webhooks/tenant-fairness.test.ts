@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { createTestApp, type TestApp, uniqueEmail } from '../../test/harness.ts'
-import { startReceiver } from './test-receiver.ts'
+import { startReceiver } from '../../test/webhook-receiver.ts'
 
 /** The review's probe, on the real job handlers: one organization's webhooks never answer. */
 let t: TestApp

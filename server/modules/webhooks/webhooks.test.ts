@@ -4,11 +4,11 @@ import { WEBHOOK_ENDPOINTS_MAX } from '../../../contract/webhooks.ts'
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts'
 import { makeOrder, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { createTestApp, setupTestApp, type TestApp } from '../../test/harness.ts'
+import { startReceiver } from '../../test/webhook-receiver.ts'
 import { moveOrder } from '../orders/transitions.ts'
 import { enqueueWebhookEvent } from './enqueue.ts'
 import { sealSecret } from './secret-box.ts'
 import { verifyWebhookSignature } from './signature.ts'
-import { startReceiver } from './test-receiver.ts'
 
 const t = setupTestApp()
 let receiver: Awaited<ReturnType<typeof startReceiver>>

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 /** What the receiver does with one request: answer 500, never answer (a timeout), or accept with 204. */
 export type Reply = 'fail' | 'hang' | 'accept'
 
-export type Received = { headers: IncomingHttpHeaders; body: string; reply: Reply }
+type Received = { headers: IncomingHttpHeaders; body: string; reply: Reply }
 
 /**
  * A real HTTP receiver on a loopback port (test helper). `script(eventId, attempt)` says how to answer the
