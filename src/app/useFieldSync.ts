@@ -59,15 +59,17 @@ export function useFieldSync(profile: Profile): void {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: synced again when the organization or rights change
   useEffect(() => {
+    const syncing = () => fieldMode().then((mode) => mode.syncFieldMirror(mode.fieldContext(latest.current)))
     const sync = () => {
       if (document.visibilityState === 'hidden') return
-      void fieldMode().then((mode) => mode.syncFieldMirror(mode.fieldContext(latest.current)))
+      void syncing()
     }
     const refresh = () =>
       void fieldMode().then((mode) => mode.refreshFieldExtras(mode.fieldContext(latest.current)))
+    // The first time, one after the other: both write the mirror, and together they made longer tasks.
     const cancelFirst = afterLoadWhenIdle(() => {
-      sync()
-      refresh()
+      if (document.visibilityState === 'hidden') refresh()
+      else void syncing().finally(refresh)
     })
     const syncTimer = setInterval(sync, SYNC_EVERY_MS)
     const refreshTimer = setInterval(refresh, REFRESH_EVERY_MS)

@@ -2,6 +2,7 @@ import type { Profile } from '../../contract/auth.ts'
 import { profileEndpoints } from '../../contract/endpoints/profile.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { call } from '../lib/call.ts'
+import { yieldToMain } from '../lib/yield-to-main.ts'
 import type { FieldContext } from './field.ts'
 import { claimMirror, mirrorProfile, mirrorTransfers } from './mirror.ts'
 import { settlePairing } from './pairing-mirror.ts'
@@ -22,7 +23,9 @@ export async function startFieldMode(input: {
   const userId = input.profile.id
   void requestPersistentStorage()
   await claimMirror(userId)
+  await yieldToMain()
   await mirrorProfile(input.profile)
+  await yieldToMain()
   return startOutboxWorker({
     userId,
     // Before a drain: the session this tab would send with must still be this account's (another tab may have

@@ -4,6 +4,7 @@ import { profileEndpoints } from '../../contract/endpoints/profile.ts'
 import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { call } from '../lib/call.ts'
+import { yieldToMain } from '../lib/yield-to-main.ts'
 import { withDb } from './db.ts'
 import type { FieldContext } from './field.ts'
 import {
@@ -45,8 +46,11 @@ export async function refreshAlongside(context: FieldContext): Promise<boolean> 
   if (profile.id !== userId || profile.selectedOrganizationId !== organizationId) return false
   if ((await withDb(mirrorOwner)) !== userId) return false
   await mirrorOrganizations(organizations.data)
+  await yieldToMain()
   await mirrorDashboard(organizationId, dashboard)
+  await yieldToMain()
   await mirrorProfile(profile)
+  await yieldToMain()
   await mirrorTransfers(requests.rows, userId)
   if (requests.complete) {
     // Requests elsewhere that the server no longer lists (a membership ended) are forgotten.

@@ -1,6 +1,7 @@
 import { syncEndpoints } from '../../contract/endpoints/sync.ts'
 import { SYNC_PAGE_MAX } from '../../contract/sync.ts'
 import { call } from '../lib/call.ts'
+import { yieldToMain } from '../lib/yield-to-main.ts'
 import { applySyncPage, readSyncState, type SyncState } from './apply.ts'
 import { withDb } from './db.ts'
 import type { FieldContext } from './field.ts'
@@ -49,6 +50,7 @@ export async function syncMirror(
         state = next
         reportSyncProgress(page.phase === 'snapshot' ? page.progress : null)
         if (!page.more) return 'synced'
+        await yieldToMain()
       }
     } finally {
       reportSyncProgress(null)
