@@ -68,6 +68,11 @@ export function useShortcuts(locale: Locale, openHelp: () => void): void {
       event.preventDefault()
     }
     document.addEventListener('keydown', onKey)
-    return () => document.removeEventListener('keydown', onKey)
+    // They load after the page (a wide screen's side bar, or once idle): the mark says they now answer.
+    document.documentElement.dataset.shortcuts = 'on'
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      delete document.documentElement.dataset.shortcuts
+    }
   }, [])
 }

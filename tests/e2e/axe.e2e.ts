@@ -212,6 +212,7 @@ describe('axe on every route (issue 23)', () => {
         const menu = await violationsOf(page)
         if (menu.length > 0) found[`${theme} /en/app (account menu)`] = menu
         await page.keyboard.press('Escape')
+        await page.locator('html[data-shortcuts="on"]').waitFor({ state: 'attached' })
         await page.keyboard.press('?')
         await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor()
         const dialog = await violationsOf(page)

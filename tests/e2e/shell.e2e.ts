@@ -194,6 +194,8 @@ describe('keyboard shortcuts (issue 23)', () => {
       await stack.signInByCode(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.getByRole('heading', { level: 1 }).first().waitFor()
+      // The shortcuts load after the page: wait until they answer.
+      await page.locator('html[data-shortcuts="on"]').waitFor({ state: 'attached' })
       // With a modifier: nothing (Ctrl+S is the browser's).
       await page.keyboard.press('Control+s')
       await page.keyboard.press('Alt+n')
