@@ -110,6 +110,30 @@ describe('the layout rules', () => {
       '../prices/prices.ts',
       '../../config.ts',
     ],
+    [
+      'a feature calling an endpoint itself',
+      'src/features/tags/TagListScreen.tsx',
+      '../../lib/call.ts',
+      '../../api/tags.ts',
+    ],
+    [
+      'a feature importing an endpoint definition',
+      'src/features/tags/TagListScreen.tsx',
+      '../../../contract/endpoints/tags.ts',
+      '../../../contract/tags.ts',
+    ],
+    [
+      'a route calling an endpoint itself',
+      'src/routes/app/tags.tsx',
+      '../../lib/call.ts',
+      '../../api/tags.ts',
+    ],
+    [
+      'the app importing an endpoint definition',
+      'src/app/AppShell.tsx',
+      '../../contract/endpoints/all.ts',
+      '../api/cart-key.ts',
+    ],
   ])('refuse %s, and take the allowed import', (_, file, forbidden, allowed) => {
     expect(lint({ [file]: used(forbidden) })).toEqual([`${file}: ${restricted}`])
     expect(lint({ [file]: used(allowed) })).toEqual([])
@@ -120,6 +144,13 @@ describe('the layout rules', () => {
     const typeOnly = (from: string) => `import type { Value } from '${from}'\nexport type Copy = Value\n`
     expect(lint({ [file]: typeOnly('../modules/members/service.ts') })).toEqual([`${file}: ${restricted}`])
     expect(lint({ [file]: typeOnly('../db/schema.ts') })).toEqual([])
+  })
+
+  it('lets the data layer and the field mode call endpoints', () => {
+    for (const file of ['src/api/tags.ts', 'src/offline/sync.ts']) {
+      expect(lint({ [file]: used('../lib/call.ts') })).toEqual([])
+      expect(lint({ [file]: used('../../contract/endpoints/tags.ts') })).toEqual([])
+    }
   })
 
   it('a module test may use the test helpers', () => {
