@@ -17,3 +17,16 @@ export async function openAccountMenu(page: Page): Promise<void> {
 export function withoutSyncStatus(entries: string[]): string[] {
   return entries.filter((entry) => !/^(État de la synchronisation|Sync status)/.test(entry))
 }
+
+/**
+ * Shows the sync status (connectivity, what waits to be sent): in the side bar on a wide screen, behind the
+ * menu button on a phone. The menu loads after the page, so this waits for the status itself before a test
+ * reads "nothing waiting" from it.
+ */
+export async function showSyncStatus(page: Page): Promise<void> {
+  const status = page.getByTestId('connectivity')
+  if (await status.isVisible()) return
+  const menu = page.getByRole('button', { name: /^(Ouvrir le menu|Open menu)$/ })
+  if (await menu.isVisible()) await menu.click()
+  await status.waitFor()
+}

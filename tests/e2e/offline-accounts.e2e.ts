@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferPickups, transfers, users } from '../../server/db/schema.ts'
 import { createOrganization } from '../../server/modules/organizations/service.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
-import { openAccountMenu } from './account-menu.ts'
+import { openAccountMenu, showSyncStatus } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedRows, storedTags } from './mirror.ts'
 
@@ -114,6 +114,7 @@ describe('field mode offline, per account', () => {
       const pickupsOf = () =>
         db.select().from(transferPickups).where(eq(transferPickups.transferId, transfer.id))
       await expect.poll(async () => (await pickupsOf()).length, { timeout: 30_000 }).toBe(1)
+      await showSyncStatus(page)
       await expect.poll(() => page.getByTestId('waiting').count(), { timeout: 30_000 }).toBe(0)
       expect(await page.getByTestId('failed').count()).toBe(0)
       const pickups = await pickupsOf()

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scans, transferPickups, transfers, users } from '../../server/db/schema.ts'
 import { cancelTransfer, createTransfer } from '../../server/modules/transfers/service.ts'
+import { showSyncStatus } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedRows, storedTags } from './mirror.ts'
 import { organizationOfNewAdmin } from './organizations.ts'
@@ -89,6 +90,7 @@ describe('field mode offline, with the network cut by the browser', () => {
       await page.getByLabel('Votre nom').fill('Reçu par le terrain')
       await page.getByRole('button', { name: 'Accepter et confirmer le retrait' }).click()
       await page.getByTestId('waiting-to-sync').waitFor()
+      await showSyncStatus(page)
       await expect.poll(() => page.getByTestId('waiting').textContent()).toBe("5 en attente d'envoi")
 
       // Field screens answer from the mirror without a network, without a reload: my requests and the list.
@@ -102,12 +104,14 @@ describe('field mode offline, with the network cut by the browser', () => {
       await cancelTransfer(deps, { organizationId, actorId: admin!.id, id: cancelledMeanwhile.id })
       await page.reload()
       await page.getByTestId('offline-banner').waitFor()
+      await showSyncStatus(page)
       await expect.poll(() => page.getByTestId('waiting').textContent()).toBe("5 en attente d'envoi")
       expect(await db.select().from(scans).where(eq(scans.organizationId, organizationId))).toHaveLength(0)
 
       // Back online: everything goes, in order, once; the cancelled transfer's pickup is kept as refused.
       await context.setOffline(false)
       await page.getByTestId('failed').waitFor({ timeout: 30_000 })
+      await showSyncStatus(page)
       await expect.poll(() => page.getByTestId('waiting').count(), { timeout: 30_000 }).toBe(0)
       expect(await page.getByTestId('failed').textContent()).toBe('1 refusé')
 

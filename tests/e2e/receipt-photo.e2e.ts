@@ -11,6 +11,7 @@ import {
 import { transferReceipts, users } from '../../server/db/schema.ts'
 import { jpegSize } from '../../server/modules/receipts/photo.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
+import { showSyncStatus } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedRows, storedTags } from './mirror.ts'
 import { organizationOfNewAdmin } from './organizations.ts'
@@ -147,6 +148,7 @@ describe('the photo of the keys on a handover receipt', () => {
 
       // Back online: the pickup goes with its acceptance and the photo the phone made, byte for byte.
       await context.setOffline(false)
+      await showSyncStatus(page)
       await expect.poll(() => page.getByTestId('waiting').count(), { timeout: 30_000 }).toBe(0)
       const receipts = await db
         .select()

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { transferReceipts, users } from '../../server/db/schema.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
+import { showSyncStatus } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedRows, storedTags } from './mirror.ts'
 import { organizationOfNewAdmin } from './organizations.ts'
@@ -91,6 +92,7 @@ describe('the handover receipt, signed on a phone offline', () => {
 
       // Back online: the pickup and its acceptance go together, once.
       await context.setOffline(false)
+      await showSyncStatus(page)
       await expect.poll(() => page.getByTestId('waiting').count(), { timeout: 30_000 }).toBe(0)
       const receipts = await db
         .select()
