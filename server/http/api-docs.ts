@@ -1,4 +1,5 @@
 import type { Hono } from 'hono'
+import { escapeHtml } from '../html.ts'
 import type { AppEnv } from './env.ts'
 
 /**
@@ -21,15 +22,6 @@ type Operation = {
     { description: string; content?: Record<string, { schema: Json }>; 'x-error-codes'?: string[] }
   >
 }
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESCAPES[character]!)
 
 /** `code` spans for the backticked parts of a description, everything else escaped. */
 const inline = (text: string) =>

@@ -1,6 +1,6 @@
 import type { Locale } from '../../contract/locale.ts'
+import { escapeHtml } from '../html.ts'
 import type { MailMessage } from './mailer.ts'
-import { escapeHtml } from './sign-in-mail.ts'
 
 export type MailContent = {
   to: string

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { escapeHtml, signInLink, signInMail } from './sign-in-mail.ts'
+import { escapeHtml } from '../html.ts'
+import { signInLink, signInMail } from './sign-in-mail.ts'
 
 const token = `${'A'.repeat(40)}-_x`
 const input = { to: 'camille@example.test', publicUrl: 'https://keys.example.test', token, code: '012345' }

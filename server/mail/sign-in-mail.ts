@@ -1,16 +1,8 @@
 import type { Locale } from '../../contract/locale.ts'
+import { escapeHtml } from '../html.ts'
 import { translator } from '../i18n/translator.ts'
 import type { MailMessage } from './mailer.ts'
 import { type SignInMessageKey, signInMessages } from './messages.ts'
-
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
-}
 
 /** The SPA route that posts the token: French at the root, English under /en. */
 export function signInLink(publicUrl: string, locale: Locale, token: string): string {

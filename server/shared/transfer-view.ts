@@ -21,6 +21,7 @@ import {
   type UserRow,
   users,
 } from '../db/schema.ts'
+import { addressOf } from './organization.ts'
 import { toPerson } from './person.ts'
 import { type TagFields, toTag } from './tag-view.ts'
 
@@ -295,13 +296,7 @@ export async function toTransfers(
       status: transferStatus(transfer, now),
       expired: isExpired(transfer, now),
       expiresAt: expiresAt(transfer)?.toISOString() ?? null,
-      pickupAddress: {
-        line1: organization.addressLine1,
-        line2: organization.addressLine2,
-        city: organization.city,
-        postalCode: organization.postalCode,
-        country: organization.country,
-      },
+      pickupAddress: addressOf(organization),
       pickups: row.pickups.map(toPickup),
       next: decision.next,
       refusal: decision.refusal,

@@ -14,9 +14,9 @@ import {
 import { formatAddress, formatCalendarDay } from '../../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
 import { transferRequestUrl } from '../../mail/transfer-mail.ts'
+import { addressOf } from '../../shared/organization.ts'
 import { displayName } from '../../shared/person.ts'
 import { selectTransfers, type TransferViewRow } from '../../shared/transfer-view.ts'
-import { addressOf } from '../transfers/service.ts'
 
 /** Transfers whose window ended longer ago than this stay out of the feed; and at most this many. */
 const PAST_DAYS = 60

@@ -9,16 +9,17 @@ import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { formatDayIn } from '../../i18n/format.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
-import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
-import { transferAuthorizedMail } from '../../mail/transfer-mail.ts'
 import { findOrganization } from '../../shared/organization.ts'
-import { displayName } from '../../shared/person.ts'
 import { calendarDayIn, monthBoundsIn, startOfDayIn } from '../../shared/time-zones.ts'
 import { activeSubscription, transfersUsedThisMonth } from '../subscriptions/service.ts'
 import { subscriptionRequired, transferOverlap } from '../transfers/errors.ts'
-import { reminderJobs } from '../transfers/reminders.ts'
-import { addressOf, inviteContact, overlapWhere, resolveRecipient } from '../transfers/service.ts'
+import {
+  authorizedTransferJobs,
+  inviteContact,
+  overlapWhere,
+  resolveRecipient,
+} from '../transfers/service.ts'
 import { lockSelection } from './selection.ts'
 
 const allowanceTooSmall: MessageDescriptor = /*i18n*/ {
@@ -122,25 +123,16 @@ export async function authorizeTransfers(
   rows.sort((a, b) => (a.keychainId < b.keychainId ? -1 : 1))
   await enqueueJobs(
     tx,
-    rows.flatMap((row) => [
-      mailJob(
-        transferAuthorizedMail({
-          to: user.email,
-          locale: user.locale,
-          publicUrl: deps.config.publicUrl,
-          transferId: row.id,
-          organizationName: organization.name,
-          keychainName: row.keychainName,
-          fromDate: row.fromDate,
-          toDate: row.toDate,
-          authorizerName: displayName(input.actor),
-          address: addressOf(organization),
-          invited: recipient.invite,
-        }),
-        { now, organizationId },
-      ),
-      ...reminderJobs(row, timeZone, now),
-    ]),
+    rows.flatMap((row) =>
+      authorizedTransferJobs(deps, {
+        organization,
+        actor: input.actor,
+        recipient: user,
+        invited: recipient.invite,
+        transfer: row,
+        now,
+      }),
+    ),
   )
   const events = rows.map((row) => ({ keychain_id: row.keychainId, transfer_id: row.id }))
   // One event per transfer, as one authorization writes.

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps.ts'
 import type { OrganizationScope } from '../../http/access.ts'
 import type { CurrentSession } from '../../http/env.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
+import { addressOf } from '../../shared/organization.ts'
 import { PRICES } from '../prices/prices.ts'
 import { takeCart } from './cart.ts'
 import { inDisplayOrder, type LineChoice, priceLines, tagConfiguration, totalsOf } from './pricing.ts'
@@ -113,11 +114,5 @@ export async function createOrder(
 async function organizationAddress(db: Db, id: string): Promise<Address> {
   const [row] = await db.select().from(organizations).where(eq(organizations.id, id))
   if (!row) throw notFound('No such organization.')
-  return {
-    line1: row.addressLine1,
-    line2: row.addressLine2,
-    city: row.city,
-    postalCode: row.postalCode,
-    country: row.country,
-  }
+  return addressOf(row)
 }

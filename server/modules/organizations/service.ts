@@ -6,7 +6,7 @@ import { memberships, type OrganizationRow, organizations, type UserRow, users }
 import type { AppDeps } from '../../deps.ts'
 import { notFound } from '../../http/errors.ts'
 import { memberRole } from '../../http/member-role.ts'
-import { findOrganization } from '../../shared/organization.ts'
+import { addressOf, findOrganization } from '../../shared/organization.ts'
 
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 
@@ -14,13 +14,7 @@ function toOrganization(row: OrganizationRow, role: Role): Organization {
   return {
     id: row.id,
     name: row.name,
-    address: {
-      line1: row.addressLine1,
-      line2: row.addressLine2,
-      city: row.city,
-      postalCode: row.postalCode,
-      country: row.country,
-    },
+    address: addressOf(row),
     timeZone: row.timeZone,
     role,
     createdAt: row.createdAt.toISOString(),

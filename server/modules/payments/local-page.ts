@@ -1,15 +1,7 @@
 import type { Order } from '../../../contract/commerce.ts'
 import type { Locale } from '../../../contract/locale.ts'
+import { escapeHtml } from '../../html.ts'
 import { formatEuros, lineName, paymentMessages, paymentText } from './messages.ts'
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!)
 
 const STYLE = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f4f5;color:#18181b}

@@ -1,33 +1,20 @@
-import { and, asc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Member } from '../../../contract/organizations.ts'
 import type { HeldKey, HeldKeychain, HoldingsQuery, OpenTransfer } from '../../../contract/reports.ts'
 import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
 import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { custodyLog, keychains, transfers } from '../../db/schema.ts'
-import {
-  cursorInstant,
-  decodeCursor,
-  isUuid,
-  malformedCursor,
-  pageLimit,
-  toPage,
-} from '../../http/pagination.ts'
+import { pageLimit, toPage } from '../../http/pagination.ts'
 import { openWhere } from '../../shared/transfer-conditions.ts'
 import { getMember } from '../members/service.ts'
 import { type CsvBatch, csvStream, REPORT_BATCH } from './csv.ts'
+import { cursorKey, instantCursor, transfersAfter } from './cursor.ts'
 import { qualified } from './qualified.ts'
 
 const keychainId = qualified(keychains, keychains.id)
 
 export type HoldingsScope = { organizationId: string; personId: string; now: Date }
-
-/** The key (first strings) and id (last) a cursor holds; anything else is the usual 400. */
-function cursorKey(cursor: string, size: number): string[] {
-  const key = decodeCursor(cursor, size)
-  if (!isUuid(key.at(-1)!)) throw malformedCursor()
-  return key
-}
 
 /** The person the report is about: a member of the organization, whatever their status; anyone else is a 404. */
 const reportedPerson = (db: Db, scope: HoldingsScope): Promise<Member> =>
@@ -90,12 +77,6 @@ export async function listHoldings(db: Db, scope: HoldingsScope, query: Holdings
 
 /** Up to `size` open transfers addressed to the person, soonest window first, after (startsAt, id). */
 function openTransfers(db: Db, scope: HoldingsScope, after: [Date, string] | null, size: number) {
-  const afterWindow: SQL | undefined = after
-    ? or(
-        gt(transfers.startsAt, after[0]),
-        and(eq(transfers.startsAt, after[0]), sql`${transfers.id} > ${after[1]}::uuid`),
-      )
-    : undefined
   return db
     .select({ transfer: transfers, currentName: keychains.name })
     .from(transfers)
@@ -105,7 +86,7 @@ function openTransfers(db: Db, scope: HoldingsScope, after: [Date, string] | nul
         eq(transfers.organizationId, scope.organizationId),
         eq(transfers.recipientId, scope.personId),
         openWhere(scope.now),
-        afterWindow,
+        transfersAfter(transfers.startsAt, after),
       ),
     )
     .orderBy(asc(transfers.startsAt), asc(transfers.id))
@@ -128,16 +109,11 @@ const toOpenTransfer =
 
 const windowKey = ({ transfer }: TransferRowOf) => [transfer.startsAt.toISOString(), transfer.id]
 
-function windowCursor(cursor: string): [Date, string] {
-  const [startsAt, id] = cursorKey(cursor, 2) as [string, string]
-  return [cursorInstant(startsAt), id]
-}
-
 /** `GET /reports/holdings/transfers`: the person's open transfers (scheduled, out, late), soonest first. */
 export async function listOpenTransfers(db: Db, scope: HoldingsScope, query: HoldingsQuery) {
   await reportedPerson(db, scope)
   const limit = pageLimit(query.limit)
-  const after = query.cursor ? windowCursor(query.cursor) : null
+  const after = query.cursor ? instantCursor(query.cursor) : null
   const rows = await openTransfers(db, scope, after, limit + 1)
   return toPage(rows, limit, windowKey, toOpenTransfer(scope.now))
 }

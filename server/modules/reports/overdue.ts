@@ -1,20 +1,14 @@
-import { and, asc, eq, gt, lte, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, eq, lte } from 'drizzle-orm'
 import type { OverdueQuery, OverdueTransfer } from '../../../contract/reports.ts'
 import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, transfers, users } from '../../db/schema.ts'
-import {
-  cursorInstant,
-  decodeCursor,
-  isUuid,
-  malformedCursor,
-  pageLimit,
-  toPage,
-} from '../../http/pagination.ts'
+import { pageLimit, toPage } from '../../http/pagination.ts'
 import { toPerson } from '../../shared/person.ts'
 import { calendarDayIn } from '../../shared/time-zones.ts'
 import { getMember } from '../members/service.ts'
 import { csvStream, REPORT_BATCH } from './csv.ts'
+import { instantCursor, transfersAfter } from './cursor.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -25,12 +19,6 @@ export type OverdueScope = { organizationId: string; timeZone: string; now: Date
  * its to-date, the same rule as the transfers' `expired` flag.
  */
 function overdueRows(db: Db, scope: OverdueScope, after: [Date, string] | null, size: number) {
-  const afterEnd: SQL | undefined = after
-    ? or(
-        gt(transfers.endsAt, after[0]),
-        and(eq(transfers.endsAt, after[0]), sql`${transfers.id} > ${after[1]}::uuid`),
-      )
-    : undefined
   return db
     .select({ transfer: transfers, currentName: keychains.name, recipient: users })
     .from(transfers)
@@ -42,7 +30,7 @@ function overdueRows(db: Db, scope: OverdueScope, after: [Date, string] | null, 
         eq(transfers.status, 'TRANSFERRED'),
         lte(transfers.endsAt, new Date(scope.now.getTime() - RETURN_GRACE_MS)),
         scope.query.person ? eq(transfers.recipientId, scope.query.person) : undefined,
-        afterEnd,
+        transfersAfter(transfers.endsAt, after),
       ),
     )
     .orderBy(asc(transfers.endsAt), asc(transfers.id))
@@ -72,17 +60,11 @@ async function checkPerson(db: Db, scope: OverdueScope) {
   if (scope.query.person) await getMember(db, scope.organizationId, scope.query.person)
 }
 
-function cursorOf(cursor: string): [Date, string] {
-  const [endsAt, id] = decodeCursor(cursor, 2) as [string, string]
-  if (!isUuid(id)) throw malformedCursor()
-  return [cursorInstant(endsAt), id]
-}
-
 /** `GET /reports/overdue`: a page of the overdue transfers, most overdue first. */
 export async function listOverdue(db: Db, scope: OverdueScope) {
   await checkPerson(db, scope)
   const limit = pageLimit(scope.query.limit)
-  const after = scope.query.cursor ? cursorOf(scope.query.cursor) : null
+  const after = scope.query.cursor ? instantCursor(scope.query.cursor) : null
   const rows = await overdueRows(db, scope, after, limit + 1)
   return toPage(rows, limit, ({ transfer }) => [transfer.endsAt.toISOString(), transfer.id], toOverdue(scope))
 }

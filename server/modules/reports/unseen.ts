@@ -3,18 +3,12 @@ import { UNSEEN_DAYS_DEFAULT, type UnseenKeychain, type UnseenQuery } from '../.
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { keychains, scans, users } from '../../db/schema.ts'
-import {
-  cursorInstant,
-  decodeCursor,
-  isUuid,
-  malformedCursor,
-  pageLimit,
-  toPage,
-} from '../../http/pagination.ts'
+import { cursorInstant, pageLimit, toPage } from '../../http/pagination.ts'
 import { toPerson } from '../../shared/person.ts'
 import { calendarDayIn, startOfDayIn } from '../../shared/time-zones.ts'
 import { getMember } from '../members/service.ts'
 import { csvStream, REPORT_BATCH } from './csv.ts'
+import { cursorKey } from './cursor.ts'
 import { qualified } from './qualified.ts'
 
 export type UnseenScope = { organizationId: string; timeZone: string; now: Date; query: UnseenQuery }
@@ -94,8 +88,7 @@ const toUnseen = (row: Row): UnseenKeychain => ({
 })
 
 function cursorOf(cursor: string): After {
-  const [lastScan, id] = decodeCursor(cursor, 2) as [string, string]
-  if (!isUuid(id)) throw malformedCursor()
+  const [lastScan, id] = cursorKey(cursor, 2) as [string, string]
   return { lastScan: lastScan === '' ? null : cursorInstant(lastScan), id }
 }
 

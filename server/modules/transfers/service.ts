@@ -6,14 +6,21 @@ import { permissionsFor, type Role } from '../../../contract/permissions.ts'
 import { transferStatus } from '../../../contract/transfer-state.ts'
 import type { Transfer, TransferCreateSchema } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { memberships, type OrganizationRow, transfers, type UserRow, users } from '../../db/schema.ts'
+import {
+  memberships,
+  type OrganizationRow,
+  type TransferRow,
+  transfers,
+  type UserRow,
+  users,
+} from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { memberRole } from '../../http/member-role.ts'
 import { mailJob } from '../../jobs/mail.ts'
-import { enqueueJobs } from '../../jobs/queue.ts'
+import { enqueueJobs, type NewJob } from '../../jobs/queue.ts'
 import { transferAuthorizedMail, transferCancelledMail } from '../../mail/transfer-mail.ts'
-import { findOrganization } from '../../shared/organization.ts'
+import { addressOf, findOrganization } from '../../shared/organization.ts'
 import { displayName } from '../../shared/person.ts'
 import { calendarDayIn, monthBoundsIn, startOfDayIn } from '../../shared/time-zones.ts'
 import { findTransferRow, type TransferViewRow, toTransfer } from '../../shared/transfer-view.ts'
@@ -184,23 +191,17 @@ export async function createTransfer(
       .returning()
     // Stryker disable next-line all: an INSERT … RETURNING answers its row
     if (!row) throw new Error('transfer insert returned no row')
-    const mail = transferAuthorizedMail({
-      to: user.email,
-      locale: user.locale,
-      publicUrl: deps.config.publicUrl,
-      transferId: row.id,
-      organizationName: organization.name,
-      keychainName: row.keychainName,
-      fromDate: row.fromDate,
-      toDate: row.toDate,
-      authorizerName: displayName(input.actor),
-      address: addressOf(organization),
-      invited: recipient.invite,
-    })
-    await enqueueJobs(tx, [
-      mailJob(mail, { now, organizationId: organization.id }),
-      ...reminderJobs(row, timeZone, now),
-    ])
+    await enqueueJobs(
+      tx,
+      authorizedTransferJobs(deps, {
+        organization,
+        actor: input.actor,
+        recipient: user,
+        invited: recipient.invite,
+        transfer: row,
+        now,
+      }),
+    )
     await appendEvent(tx, {
       organizationId: input.organizationId,
       kind: 'transfer.authorized',
@@ -216,14 +217,39 @@ export async function createTransfer(
   return viewOf(deps.database.db, created.id, input.actor.id, now, deps.config.publicUrl)
 }
 
-export function addressOf(organization: OrganizationRow) {
-  return {
-    line1: organization.addressLine1,
-    line2: organization.addressLine2,
-    city: organization.city,
-    postalCode: organization.postalCode,
-    country: organization.country,
-  }
+/**
+ * The jobs of a new transfer, for one authorization as for each of a bulk one: the recipient's mail (in their
+ * language; also their invitation when the transfer invited them) and the transfer's reminders.
+ */
+export function authorizedTransferJobs(
+  deps: Pick<AppDeps, 'config'>,
+  input: {
+    organization: OrganizationRow
+    actor: UserRow
+    recipient: UserRow
+    invited: boolean
+    transfer: TransferRow
+    now: Date
+  },
+): NewJob[] {
+  const { organization, transfer, now } = input
+  const mail = transferAuthorizedMail({
+    to: input.recipient.email,
+    locale: input.recipient.locale,
+    publicUrl: deps.config.publicUrl,
+    transferId: transfer.id,
+    organizationName: organization.name,
+    keychainName: transfer.keychainName,
+    fromDate: transfer.fromDate,
+    toDate: transfer.toDate,
+    authorizerName: displayName(input.actor),
+    address: addressOf(organization),
+    invited: input.invited,
+  })
+  return [
+    mailJob(mail, { now, organizationId: organization.id }),
+    ...reminderJobs(transfer, organization.timeZone, now),
+  ]
 }
 
 async function viewOf(db: Db, id: string, callerId: string, now: Date, publicUrl: string): Promise<Transfer> {
