@@ -40,7 +40,9 @@ describe('pairing a scanned free tag', () => {
     renderWithProviders(<PairingPanel {...props} session pair={pair} onPaired={vi.fn()} />)
     const name = screen.getByLabelText('Name of the new keychain')
     fireEvent.change(name, { target: { value: 'Cave\t7' } })
-    expect(screen.getByText('Line breaks, tabs and other control characters are not allowed here.')).toBeTruthy()
+    expect(
+      screen.getByText('Line breaks, tabs and other control characters are not allowed here.'),
+    ).toBeTruthy()
     expect(name.getAttribute('aria-invalid')).toBe('true')
     expect(screen.getByRole('button', { name: 'Create' }).hasAttribute('disabled')).toBe(true)
     await act(async () => {
