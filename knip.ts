@@ -19,11 +19,6 @@ const config: KnipConfig = {
     'bench/api-ab.ts',
     'bench/mutation/*.ts',
   ],
-  ignoreIssues: {
-    // TEMPORARY, issue 39: two exports no file imports (`TEST_SECRET`, `randomIp`), left exported while the CI
-    // work edits this file; un-export them there, then this goes.
-    'server/test/harness.ts': ['exports'],
-  },
   ignoreBinaries: [
     // PostgreSQL's client tools, installed with the database (scripts/backup.ts, scripts/restore.ts).
     'pg_dump',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { statementsOf } from '../db/statement-count.ts'
+import { statementsOf } from '../test/statement-count.ts'
 import { setupTestApp } from '../test/harness.ts'
 import { makeTransfer, transferWorld } from '../test/transfers.ts'
 

@@ -7,7 +7,7 @@ import { PgTable } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { type Database, openPglite, openPostgres } from '../db/client.ts'
 import * as schema from '../db/schema.ts'
-import { statementLogger } from '../db/statement-count.ts'
+import { statementLogger } from './statement-count.ts'
 import { migrationsFingerprint } from './pglite-template.ts'
 
 /**

@@ -9,7 +9,7 @@ import type { Locale } from '../../contract/locale.ts'
 import { createApp } from '../app.ts'
 import { type Config, loadConfig } from '../config.ts'
 import type { Database } from '../db/client.ts'
-import { uncounted } from '../db/statement-count.ts'
+import { uncounted } from './statement-count.ts'
 import type { AppDeps } from '../deps.ts'
 import { sessionCookieName } from '../http/session-cookie.ts'
 import { createJobs } from '../job-handlers.ts'
@@ -21,7 +21,7 @@ import { openTestDatabase, truncateAll } from './database.ts'
 import { CapturedMailer } from './mailer.ts'
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000'
-export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123'
+const TEST_SECRET = 'test-secret-test-secret-test-secret-0123'
 
 export type TestRequest = {
   method?: string
@@ -72,7 +72,7 @@ export function testConfig(overrides: Partial<Config> = {}, dataDir = './data'):
 }
 
 /** A random private address, so per-IP limits only bite tests that ask for them. */
-export const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
+const randomIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`
 
 /**
  * The real app on a fresh database with a settable clock, a mailer that keeps messages in memory and

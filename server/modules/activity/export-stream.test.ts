@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { statementsOf } from '../../db/statement-count.ts'
+import { statementsOf } from '../../test/statement-count.ts'
 import { organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { activityCsv, EXPORT_BATCH } from './list.ts'

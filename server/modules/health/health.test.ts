@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { HealthSchema, LivenessSchema } from '../../../contract/health.ts'
-import { statementsOf } from '../../db/statement-count.ts'
+import { statementsOf } from '../../test/statement-count.ts'
 import { createTestApp, setupTestApp } from '../../test/harness.ts'
 
 const t = setupTestApp()

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { statementsOf } from '../../db/statement-count.ts'
+import { statementsOf } from '../../test/statement-count.ts'
 import { createOrganization, organizationWithAdmin } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
 import { keychainPageQuery } from './list.ts'
