@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { statementsOf } from '../test/statement-count.ts'
 import { setupTestApp } from '../test/harness.ts'
+import { statementsOf } from '../test/statement-count.ts'
 import { makeTransfer, transferWorld } from '../test/transfers.ts'
 
 const t = setupTestApp()

@@ -7,8 +7,8 @@ import { PgTable } from 'drizzle-orm/pg-core'
 import pg from 'pg'
 import { type Database, openPglite, openPostgres } from '../db/client.ts'
 import * as schema from '../db/schema.ts'
-import { statementLogger } from './statement-count.ts'
 import { migrationsFingerprint } from './pglite-template.ts'
+import { statementLogger } from './statement-count.ts'
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite (emptied, if not new: `leasePglite`), or,

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
 import type { SyncPage } from '../../../contract/sync.ts'
 import { keychains, users } from '../../db/schema.ts'
-import { statementsOf } from '../../test/statement-count.ts'
 import { DAY } from '../../test/clock.ts'
 import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
 import { setupTestApp } from '../../test/harness.ts'
+import { statementsOf } from '../../test/statement-count.ts'
 import { addTagKey, makeTransfer, parisDay } from '../../test/transfers.ts'
 
 const t = setupTestApp()
