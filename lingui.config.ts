@@ -30,7 +30,7 @@ export default defineConfig({
     {
       path: '<rootDir>/locales/{locale}/server',
       include: ['server'],
-      exclude: ['**/*.test.*', 'server/test'],
+      exclude: ['**/*.test.*'],
     },
   ],
   format: formatter({ lineNumbers: false }),

@@ -101,7 +101,7 @@ describe('the layout rules', () => {
     [
       'a module importing the test helpers',
       'server/modules/tags/list.ts',
-      '../../test/harness.ts',
+      '../../../tests/server/harness.ts',
       '../../shared/tag-view.ts',
     ],
     [
@@ -154,7 +154,7 @@ describe('the layout rules', () => {
   })
 
   it('a module test may use the test helpers', () => {
-    expect(lint({ 'server/modules/tags/list.test.ts': used('../../test/harness.ts') })).toEqual([])
+    expect(lint({ 'server/modules/tags/list.test.ts': used('../../../tests/server/harness.ts') })).toEqual([])
   })
 
   it('refuses a file of re-exports (a barrel)', () => {

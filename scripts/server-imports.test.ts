@@ -1,6 +1,6 @@
 // The server's import graph has a direction: no cycle between its parts (each folder of server/modules/, each
 // other folder of server/, each file at its top), type-only imports included, which biome's noImportCycles
-// reads file by file only. Test files and server/test/ (the test helpers, which import the whole app) are left out.
+// reads file by file only. Test files are left out (the test helpers, which import the whole app, live in tests/server/).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve, sep } from 'node:path'
@@ -20,8 +20,7 @@ function importsOf(text: string): string[] {
 function sourceFiles(directory: string): string[] {
   return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const path = join(directory, entry.name)
-    if (entry.isDirectory())
-      return entry.name === 'test' && directory.endsWith('server') ? [] : sourceFiles(path)
+    if (entry.isDirectory()) return sourceFiles(path)
     return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : []
   })
 }
@@ -147,11 +146,10 @@ describe('the server import graph', () => {
       expect(planted(files)).toEqual([])
     })
 
-    it('leaves out test files and the test helpers', () => {
+    it('leaves out test files', () => {
       const files = {
         'server/modules/tags/tags.test.ts': "import { a } from '../orders/view.ts'\nexport const b = a\n",
-        'server/test/harness.ts': "import { a } from '../modules/orders/view.ts'\nexport const b = a\n",
-        'server/modules/orders/view.ts': "import { b } from '../../test/harness.ts'\nexport const a = b\n",
+        'server/modules/orders/view.ts': "import { b } from '../tags/tags.test.ts'\nexport const a = b\n",
       }
       expect(planted(files)).toEqual([])
     })

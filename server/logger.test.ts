@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net'
 import { Writable } from 'node:stream'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTestDatabase } from '../tests/server/database.ts'
 import type { Database } from './db/client.ts'
 import { users } from './db/schema.ts'
 import { createLogger, maskEmails } from './logger.ts'
 import { smtpMailer } from './mail/mailer.ts'
-import { openTestDatabase } from './test/database.ts'
 
 function capture() {
   const lines: string[] = []

@@ -5,7 +5,7 @@ import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { migratedPgliteDir } from './test/pglite-template.ts'
+import { migratedPgliteDir } from '../tests/server/pglite-template.ts'
 
 const mainFile = new URL('./main.ts', import.meta.url).pathname
 const dirs: string[] = []

@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { TestClock } from '../tests/server/clock.ts'
 import { loadConfig } from './config.ts'
 import { createLogger } from './logger.ts'
 import { startServer } from './main.ts'
-import { TestClock } from './test/clock.ts'
 
 describe('startServer', () => {
   it('listens on a free port, serves the API, writes sign-in mail to the outbox and shuts down', async () => {

@@ -6,12 +6,12 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openTestDatabase } from '../tests/server/database.ts'
+import { type Child, freePort, startNginx, startServer, waitFor } from '../tests/server/processes.ts'
+import { startReceiver } from '../tests/server/webhook-receiver.ts'
 import type { Database } from './db/client.ts'
 import { tags } from './db/schema.ts'
 import { newPublicId } from './modules/tags/public-id.ts'
-import { openTestDatabase } from './test/database.ts'
-import { type Child, freePort, startNginx, startServer, waitFor } from './test/processes.ts'
-import { startReceiver } from './test/webhook-receiver.ts'
 
 /**
  * Two API processes on one PostgreSQL behind nginx (Debian's, round robin), as README's "Several processes"

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 
 /**
  * The test files matched by `patterns` whose outcome can depend on the database they run on: those that reach,
- * through their relative imports, a file that reads `TEST_DATABASE_URL` (server/test/database.ts, which every
+ * through their relative imports, a file that reads `TEST_DATABASE_URL` (tests/server/database.ts, which every
  * app and database of the server tests comes from, or a test that asks it itself). The others (schemas, PDF
  * drawing, config parsing, build scripts…) run the same code with or without it, so the PostgreSQL run of the
  * server suite leaves them to the PGlite one instead of running them a second time.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { setupTestApp } from '../test/harness.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
 import { renderApiDocs } from './api-docs.ts'
 import { openApiPath, operationIdOf } from './openapi.ts'
 import { contentSecurityPolicy } from './security-headers.ts'

@@ -7,12 +7,6 @@ import {
   type Role,
   WITHHELD_FROM_TOKENS,
 } from '../../contract/permissions.ts'
-import { createApp } from '../app.ts'
-import type { Database } from '../db/client.ts'
-import { apiTokens } from '../db/schema.ts'
-import type { AppDeps } from '../deps.ts'
-import { createLogger } from '../logger.ts'
-import { createApiToken, revokeApiToken } from '../modules/api-tokens/service.ts'
 import {
   buildWorld,
   type Caller,
@@ -20,10 +14,16 @@ import {
   MATRIX_OPERATOR,
   MATRIX_STRIPE,
   type World,
-} from '../test/authorization-fixtures.ts'
-import { TestClock } from '../test/clock.ts'
-import { setupTestApp, testConfig } from '../test/harness.ts'
-import { CapturedMailer } from '../test/mailer.ts'
+} from '../../tests/server/authorization-fixtures.ts'
+import { TestClock } from '../../tests/server/clock.ts'
+import { setupTestApp, testConfig } from '../../tests/server/harness.ts'
+import { CapturedMailer } from '../../tests/server/mailer.ts'
+import { createApp } from '../app.ts'
+import type { Database } from '../db/client.ts'
+import { apiTokens } from '../db/schema.ts'
+import type { AppDeps } from '../deps.ts'
+import { createLogger } from '../logger.ts'
+import { createApiToken, revokeApiToken } from '../modules/api-tokens/service.ts'
 import type { RouteSpec } from './route-spec.ts'
 
 /**
@@ -225,7 +225,7 @@ describe.each(routes.map((route) => [keyOf(route), route] as const))('%s', (key,
     async (caller) => {
       expect(
         FIXTURES[key],
-        `add a FIXTURES entry for ${key} in server/test/authorization-fixtures.ts`,
+        `add a FIXTURES entry for ${key} in tests/server/authorization-fixtures.ts`,
       ).toBeDefined()
       for (const target of ['own', 'foreign'] as const) {
         const result = await send(route, caller, target)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createTestApp, setupTestApp, uniqueEmail } from '../test/harness.ts'
+import { createTestApp, setupTestApp, uniqueEmail } from '../../tests/server/harness.ts'
 import { MAX_BODY_BYTES } from './request-guards.ts'
 
 const t = setupTestApp({ config: { corsOrigins: ['https://spa.example.test'] } })

@@ -1,9 +1,9 @@
 // The inputs that made the API answer 500 once (issue 15): each must now be a 4xx with a code and a message,
 // or an ordinary answer, on both databases.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { TAG_CONFIGURATION } from '../test/fixtures.ts'
-import { setupTestApp } from '../test/harness.ts'
-import { pickup, scheduledTransfer } from '../test/transfers.ts'
+import { TAG_CONFIGURATION } from '../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
+import { pickup, scheduledTransfer } from '../../tests/server/transfers.ts'
 import { IMPORT_MAX_BODY_BYTES, MAX_BODY_BYTES } from './request-guards.ts'
 import { JSON_MAX_DEPTH } from './validate.ts'
 

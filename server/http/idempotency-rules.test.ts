@@ -2,10 +2,10 @@ import { createHash, randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
+import { DAY } from '../../tests/server/clock.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
+import { idempotencyCalls } from '../../tests/server/idempotency.ts'
 import { idempotencyKeys } from '../db/schema.ts'
-import { DAY } from '../test/clock.ts'
-import { setupTestApp } from '../test/harness.ts'
-import { idempotencyCalls } from '../test/idempotency.ts'
 import {
   IDEMPOTENCY_RETENTION_MS,
   idempotent,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { DAY } from '../../tests/server/clock.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
+import { idempotencyCalls } from '../../tests/server/idempotency.ts'
 import { idempotencyKeys } from '../db/schema.ts'
-import { DAY } from '../test/clock.ts'
-import { setupTestApp } from '../test/harness.ts'
-import { idempotencyCalls } from '../test/idempotency.ts'
 import { idempotent, pruneIdempotencyKeys, requestHash } from './idempotency.ts'
 
 const t = setupTestApp()

@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import { beforeAll, describe, expect, it } from 'vitest'
+import { placeOrder } from '../../tests/server/commerce.ts'
+import { organizationWithAdmin } from '../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
 import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
-import { placeOrder } from '../test/commerce.ts'
-import { organizationWithAdmin } from '../test/fixtures.ts'
-import { setupTestApp } from '../test/harness.ts'
 import { LOGGED_PATH_PARAMETERS } from './request-context.ts'
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_log_redaction'

@@ -4,9 +4,9 @@
 // Runs on PGlite, and on PostgreSQL in CI.
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { makeOrder, makeTags } from '../test/fixtures.ts'
-import { setupTestApp } from '../test/harness.ts'
-import { scheduledTransfer } from '../test/transfers.ts'
+import { makeOrder, makeTags } from '../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
+import { scheduledTransfer } from '../../tests/server/transfers.ts'
 import { IMPORT_MAX_BODY_BYTES, MAX_BODY_BYTES } from './request-guards.ts'
 import { JSON_MAX_DEPTH } from './validate.ts'
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ErrorCode } from '../../contract/errors.ts'
 import { WITHHELD_FROM_TOKENS } from '../../contract/permissions.ts'
-import { setupTestApp } from '../test/harness.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
 import { openApiPath } from './openapi.ts'
 import { codesNamedIn, operationErrors } from './openapi-errors.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { endpointTables } from '../../contract/endpoints/all.ts'
-import { setupTestApp } from '../test/harness.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
 import { openApiPath } from './openapi.ts'
 
 const t = setupTestApp()

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { setupTestApp } from '../test/harness.ts'
-import { statementsOf } from '../test/statement-count.ts'
-import { makeTransfer, transferWorld } from '../test/transfers.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
+import { statementsOf } from '../../tests/server/statement-count.ts'
+import { makeTransfer, transferWorld } from '../../tests/server/transfers.ts'
 
 const t = setupTestApp()
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { setupTestApp } from '../test/harness.ts'
+import { setupTestApp } from '../../tests/server/harness.ts'
 
 // The build copies public/ to its root as is: served from public/, the files are those of production.
 const t = setupTestApp({

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { precompressDir } from '../../scripts/precompress.ts'
-import { decodedBody } from '../test/decoded-body.ts'
-import { createTestApp, type TestApp } from '../test/harness.ts'
+import { decodedBody } from '../../tests/server/decoded-body.ts'
+import { createTestApp, type TestApp } from '../../tests/server/harness.ts'
 import { serveBuildPage } from './static-spa.ts'
 
 let staticDir: string

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMailbox } from '../../tests/e2e/mailbox.ts'
+import { SECOND, TestClock } from '../../tests/server/clock.ts'
+import { openTestDatabaseTwice } from '../../tests/server/database.ts'
+import { createTestApp, type TestApp } from '../../tests/server/harness.ts'
+import { authorize, transferWorld } from '../../tests/server/transfers.ts'
 import type { Database } from '../db/client.ts'
 import { smtpMailer } from '../mail/mailer.ts'
-import { SECOND, TestClock } from '../test/clock.ts'
-import { openTestDatabaseTwice } from '../test/database.ts'
-import { createTestApp, type TestApp } from '../test/harness.ts'
-import { authorize, transferWorld } from '../test/transfers.ts'
 
 /**
  * Two server processes on one database (two pools on PostgreSQL), each delivering over real SMTP to one

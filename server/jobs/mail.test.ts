@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TEST_EPOCH } from '../test/clock.ts'
+import { TEST_EPOCH } from '../../tests/server/clock.ts'
 import { MAIL_JOB, mailJob } from './mail.ts'
 
 const message = { to: 'a@example.test', subject: 'Hello', text: 'Hi', html: '<p>Hi</p>' }

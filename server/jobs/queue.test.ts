@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { MINUTE, SECOND, TEST_EPOCH, TestClock } from '../../tests/server/clock.ts'
+import { openTestDatabaseTwice } from '../../tests/server/database.ts'
 import type { Database } from '../db/client.ts'
 import { jobs } from '../db/schema.ts'
 import { createLogger } from '../logger.ts'
-import { MINUTE, SECOND, TEST_EPOCH, TestClock } from '../test/clock.ts'
-import { openTestDatabaseTwice } from '../test/database.ts'
 import {
   claimJobs,
   enqueueJobs,

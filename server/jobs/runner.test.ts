@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { HOUR, MINUTE, SECOND, TEST_EPOCH, TestClock } from '../../tests/server/clock.ts'
+import { openTestDatabase } from '../../tests/server/database.ts'
 import type { Database } from '../db/client.ts'
 import { jobs } from '../db/schema.ts'
 import { createLogger } from '../logger.ts'
-import { HOUR, MINUTE, SECOND, TEST_EPOCH, TestClock } from '../test/clock.ts'
-import { openTestDatabase } from '../test/database.ts'
 import { enqueueJobs, type NewJob } from './queue.ts'
 import { createJobRunner, type JobHandler } from './runner.ts'
 

@@ -1,5 +1,6 @@
 import { count, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { setupTestApp } from '../../tests/server/harness.ts'
 import {
   custodyLog,
   keychains,
@@ -10,7 +11,6 @@ import {
   tags,
   transfers,
 } from '../db/schema.ts'
-import { setupTestApp } from '../test/harness.ts'
 import {
   DEMO_KEYCHAINS,
   DEMO_MEMBERS,

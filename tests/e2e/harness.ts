@@ -18,7 +18,7 @@ import { PLAN_IDS } from '../../server/modules/plans/catalog.ts'
 import { findActivePlan, planConfiguration } from '../../server/modules/plans/service.ts'
 import { startSubscription } from '../../server/modules/subscriptions/service.ts'
 import { createTags } from '../../server/modules/tags/service.ts'
-import { migratedPgliteDir } from '../../server/test/pglite-template.ts'
+import { migratedPgliteDir } from '../server/pglite-template.ts'
 import { saveFailure } from './failure.ts'
 import { SIGN_IN_MAIL, signInCodeOf, startMailbox } from './mailbox.ts'
 

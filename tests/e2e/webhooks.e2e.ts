@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startReceiver } from '../../server/test/webhook-receiver.ts'
+import { startReceiver } from '../server/webhook-receiver.ts'
 import { type Stack, startStack } from './harness.ts'
 import { organizationOfNewAdmin } from './organizations.ts'
 

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { statementsOf } from '../../test/statement-count.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { statementsOf } from '../../../tests/server/statement-count.ts'
 import { activityCsv, EXPORT_BATCH } from './list.ts'
 
 const t = setupTestApp()

@@ -2,12 +2,19 @@ import { randomUUID } from 'node:crypto'
 import { parse } from 'csv-parse/sync'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { HOUR, MINUTE } from '../../../tests/server/clock.ts'
+import { makeKeychain, makeTags } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import {
+  addTagKey,
+  authorize,
+  dates,
+  pickup,
+  toMember,
+  transferWorld,
+} from '../../../tests/server/transfers.ts'
 import { users } from '../../db/schema.ts'
 import { encodeCursor } from '../../http/pagination.ts'
-import { HOUR, MINUTE } from '../../test/clock.ts'
-import { makeKeychain, makeTags } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { addTagKey, authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { appendEvent, type NewEvent } from '../events/append.ts'
 import { ACTIVITY_CSV_COLUMNS, SIGNED_HEAD_ROW } from './export-columns.ts'
 import { EXPORT_BATCH } from './list.ts'

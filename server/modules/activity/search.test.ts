@@ -4,9 +4,9 @@
 import { parse } from 'csv-parse/sync'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeTags, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { users } from '../../db/schema.ts'
-import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { SIGNED_HEAD_ROW } from './export-columns.ts'
 
 const t = setupTestApp()

@@ -11,11 +11,17 @@ import { and, eq, gt, sql } from 'drizzle-orm'
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
 import type { LedgerPublicKey, SignedHeadView } from '../../../contract/activity.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import {
+  authorize,
+  dates,
+  scheduledTransfer,
+  toMember,
+  transferWorld,
+} from '../../../tests/server/transfers.ts'
 import { organizationEventCounters, organizationEvents, users } from '../../db/schema.ts'
 import { fromRoot } from '../../paths.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { authorize, dates, scheduledTransfer, toMember, transferWorld } from '../../test/transfers.ts'
 import { appendEvent } from '../events/append.ts'
 import { checkActivityExport } from './export-check.ts'
 import { ACTIVITY_CSV_COLUMNS } from './export-columns.ts'

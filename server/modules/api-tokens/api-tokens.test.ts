@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { CreatedApiToken } from '../../../contract/api-tokens.ts'
 import { WITHHELD_FROM_TOKENS } from '../../../contract/permissions.ts'
+import { addMember, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch, type TestApp } from '../../../tests/server/harness.ts'
 import { apiTokens, calendarFeeds, memberships, rateLimits, webhookEndpoints } from '../../db/schema.ts'
-import { addMember, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch, type TestApp } from '../../test/harness.ts'
 import { API_TOKEN_RATE_LIMIT, rateLimitKeyOf } from './resolve.ts'
 
 const t = setupTestAppAtEpoch()

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { parisDay, subscribe } from '../../test/transfers.ts'
+import { makeTags, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { parisDay, subscribe } from '../../../tests/server/transfers.ts'
 
 /**
  * An integrator's client with API tokens only, against the real app on a real socket: no cookie, no Origin,

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { MINUTE } from '../../../tests/server/clock.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { emailTokens } from '../../db/schema.ts'
-import { MINUTE } from '../../test/clock.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { SEND_LIMIT_PER_ADDRESS, SEND_LIMIT_PER_IP } from './sign-in-tokens.ts'
 
 const t = setupTestApp()

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { DAY, MINUTE, SECOND } from '../../../tests/server/clock.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { sessions } from '../../db/schema.ts'
-import { DAY, MINUTE, SECOND } from '../../test/clock.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { pruneExpired } from './housekeeping.ts'
 
 const t = setupTestApp()

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { emailTokens, sessions } from '../../db/schema.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { issueSignInToken } from './sign-in-tokens.ts'
 
 const t = setupTestApp()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { MINUTE, SECOND } from '../../test/clock.ts'
-import { createTestApp, sessionCookie, setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { MINUTE, SECOND } from '../../../tests/server/clock.ts'
+import { createTestApp, sessionCookie, setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { FAILED_SIGN_IN_LIMIT_PER_IP, MAX_CODE_ATTEMPTS } from './sign-in-tokens.ts'
 
 const t = setupTestApp()

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
+import { makeKeychain, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { makeTransfer, transferWorld } from '../../../tests/server/transfers.ts'
 import { keychains } from '../../db/schema.ts'
-import { makeKeychain, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { DASHBOARD_MINE_SHOWN } from '../../../contract/dashboard.ts'
-import { transfers } from '../../db/schema.ts'
-import { DAY } from '../../test/clock.ts'
+import { DAY } from '../../../tests/server/clock.ts'
 import {
   makeKeychain,
   makeOrder,
   makeTags,
   organizationWithAdmin,
   signedInMember,
-} from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer, parisDay, subscribe, transferWorld } from '../../test/transfers.ts'
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { makeTransfer, parisDay, subscribe, transferWorld } from '../../../tests/server/transfers.ts'
+import { transfers } from '../../db/schema.ts'
 
 const t = setupTestApp()
 

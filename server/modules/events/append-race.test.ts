@@ -2,9 +2,9 @@
 // the second waits for the first's counter row, and its entry must chain to the first's hash, which its
 // statement could not see when it began.
 import { describe, expect, it } from 'vitest'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { untilALockIsAwaited } from '../../test/locks.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { untilALockIsAwaited } from '../../../tests/server/locks.ts'
 import { verifyChain } from '../activity/chain.ts'
 import { appendEvent } from './append.ts'
 

@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto'
 import { asc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { organizationEvents } from '../../db/schema.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { verifyChain } from '../activity/chain.ts'
 import { appendEvent } from './append.ts'
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { FOUND_REPORT_REPLIES_MAX } from '../../../contract/found-reports.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { keys } from '../../db/schema.ts'
 import { hitRateLimit } from '../../http/rate-limit.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { FOUND_REPORT_REPLIES_PER_ORGANIZATION } from './actions.ts'
 import { finderEmailOf, maskAddresses } from './contact.ts'
 

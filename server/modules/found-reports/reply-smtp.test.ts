@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMailbox } from '../../../tests/e2e/mailbox.ts'
+import { makeTags, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { createTestApp, type TestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { smtpMailer } from '../../mail/mailer.ts'
-import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { createTestApp, type TestApp, uniqueEmail } from '../../test/harness.ts'
 
 const MAIL_FROM = 'Trousseau <no-reply@trousseau.example.test>'
 

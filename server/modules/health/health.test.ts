@@ -1,8 +1,8 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { HealthSchema, LivenessSchema } from '../../../contract/health.ts'
-import { createTestApp, setupTestApp } from '../../test/harness.ts'
-import { statementsOf } from '../../test/statement-count.ts'
+import { createTestApp, setupTestApp } from '../../../tests/server/harness.ts'
+import { statementsOf } from '../../../tests/server/statement-count.ts'
 
 const t = setupTestApp()
 

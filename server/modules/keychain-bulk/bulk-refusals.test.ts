@@ -4,10 +4,15 @@ import { randomUUID } from 'node:crypto'
 import { and, asc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { BULK_KEYCHAINS_MAX } from '../../../contract/keychain-bulk.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { addTagKey, makeTransfer } from '../../../tests/server/transfers.ts'
 import { custodyLog, type KeychainRow, keychains, organizationEvents } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { addTagKey, makeTransfer } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

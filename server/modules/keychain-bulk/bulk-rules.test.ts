@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { makeTransfer } from '../../../tests/server/transfers.ts'
 import { custodyLog, keychains } from '../../db/schema.ts'
-import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { againstAHeldRow } from '../../../tests/server/locks.ts'
+import { parisDay, subscribe } from '../../../tests/server/transfers.ts'
 import { type KeychainRow, transfers } from '../../db/schema.ts'
 import { startOfDayIn } from '../../shared/time-zones.ts'
-import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { againstAHeldRow } from '../../test/locks.ts'
-import { parisDay, subscribe } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

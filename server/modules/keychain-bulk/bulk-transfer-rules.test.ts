@@ -3,14 +3,19 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import {
+  addMember,
+  makeKeychain,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, TEST_PUBLIC_URL, uniqueEmail } from '../../../tests/server/harness.ts'
+import { makeTransfer, parisDay, subscribe } from '../../../tests/server/transfers.ts'
 import { jobs, organizationEvents, transfers, users } from '../../db/schema.ts'
 import { formatDayIn } from '../../i18n/format.ts'
 import { mailJob } from '../../jobs/mail.ts'
 import { transferAuthorizedMail } from '../../mail/transfer-mail.ts'
 import { monthBoundsIn, startOfDayIn } from '../../shared/time-zones.ts'
-import { addMember, makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, TEST_PUBLIC_URL, uniqueEmail } from '../../test/harness.ts'
-import { makeTransfer, parisDay, subscribe } from '../../test/transfers.ts'
 import { reminderJobs } from '../transfers/reminders.ts'
 import { authorizeTransfers } from './transfers.ts'
 

@@ -1,8 +1,13 @@
 // The keychain export read straight from its stream: what a spreadsheet receives, row by row and batch by batch.
 import { describe, expect, it } from 'vitest'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { keychains, keys } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { KEYCHAIN_EXPORT_BATCH, keychainCsv } from './export.ts'
 
 const t = setupTestApp()

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { type CsvFileProblem, IMPORT_MAX_CHARS } from '../../../contract/keychain-import.ts'
+import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { IMPORT_MAX_BODY_BYTES } from '../../http/request-guards.ts'
-import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 
 const t = setupTestApp()
 let cookie = ''

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain, makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { untilALockIsAwaited } from '../../../tests/server/locks.ts'
 import { keychains, keys } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { untilALockIsAwaited } from '../../test/locks.ts'
 import { parseKeychainCsv } from './csv.ts'
 import { commitImport } from './service.ts'
 

@@ -4,10 +4,15 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { IMPORT_ERRORS_SHOWN, IMPORT_SAMPLE_SIZE } from '../../../contract/keychain-import.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { custodyLog, keychains, keys, organizationEvents } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { parseKeychainCsv } from './csv.ts'
 import { commitImport, previewImport } from './service.ts'
 

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { IMPORT_ROW_ERRORS, type ImportRowError } from '../../../contract/keychain-import.ts'
-import { custodyLog, keychains, organizationEvents } from '../../db/schema.ts'
-import { IMPORT_MAX_BODY_BYTES } from '../../http/request-guards.ts'
 import {
   addMember,
   makeKeychain,
   makeTags,
   organizationWithAdmin,
   signedInMember,
-} from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { custodyLog, keychains, organizationEvents } from '../../db/schema.ts'
+import { IMPORT_MAX_BODY_BYTES } from '../../http/request-guards.ts'
 import { createTags } from '../tags/service.ts'
 
 const t = setupTestApp()

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PAGE_SIZE_MAX } from '../../../contract/common.ts'
-import { createOrganization, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { createOrganization, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { keychainPageQuery } from './list.ts'
 import { nameSearch } from './name-search.ts'
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 
 const t = setupTestApp()
 

@@ -1,10 +1,10 @@
 import { eq, inArray, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { KEYCHAIN_FILTERS, type KeychainSummary } from '../../../contract/keychains.ts'
+import { makeKeychain, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { makeTransfer, parisDay, transferWorld } from '../../../tests/server/transfers.ts'
 import { keychains } from '../../db/schema.ts'
-import { makeKeychain, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer, parisDay, transferWorld } from '../../test/transfers.ts'
 import { isCodeLike, keychainStatus, keychainStatusSql, statusWhere } from './list-filters.ts'
 
 const NOW = new Date('2030-01-15T09:00:00Z')

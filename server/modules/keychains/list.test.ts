@@ -4,12 +4,17 @@ import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
 import type { SyncPage } from '../../../contract/sync.ts'
+import { DAY } from '../../../tests/server/clock.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { statementsOf } from '../../../tests/server/statement-count.ts'
+import { addTagKey, makeTransfer, parisDay } from '../../../tests/server/transfers.ts'
 import { keychains, users } from '../../db/schema.ts'
-import { DAY } from '../../test/clock.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { statementsOf } from '../../test/statement-count.ts'
-import { addTagKey, makeTransfer, parisDay } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

@@ -4,9 +4,9 @@
 import { sql } from 'drizzle-orm'
 import { PgDialect } from 'drizzle-orm/pg-core'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createOrganization, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { statementsOf } from '../../test/statement-count.ts'
+import { createOrganization, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { statementsOf } from '../../../tests/server/statement-count.ts'
 import { keychainPageQuery } from './list.ts'
 import { COMMON_WORD_NAMES, nameSearch } from './name-search.ts'
 

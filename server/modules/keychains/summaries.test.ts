@@ -3,10 +3,10 @@
 // moves or changes tag, a rename, a removal, a keychain's deletion, and two transactions adding keys at once.
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain, makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { untilALockIsAwaited } from '../../../tests/server/locks.ts'
 import { keychains, keys } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { untilALockIsAwaited } from '../../test/locks.ts'
 
 const t = setupTestApp()
 

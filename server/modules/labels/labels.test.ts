@@ -10,9 +10,14 @@ import {
   QR_QUIET_MODULES,
 } from '../../../contract/label-layout.ts'
 import { LABEL_PRINT_MAX } from '../../../contract/labels.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, TEST_PUBLIC_URL } from '../../../tests/server/harness.ts'
 import { keys } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, TEST_PUBLIC_URL } from '../../test/harness.ts'
 import { modulePath, qrMatrix } from './pdf.ts'
 
 const t = setupTestApp()

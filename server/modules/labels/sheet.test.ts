@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { LABEL_PRINT_MAX } from '../../../contract/labels.ts'
+import { makeKeychain, makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp, TEST_PUBLIC_URL } from '../../../tests/server/harness.ts'
 import { keys, tags } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp, TEST_PUBLIC_URL } from '../../test/harness.ts'
 
 const t = setupTestApp()
 

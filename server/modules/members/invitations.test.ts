@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
+import { createOrganization, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { memberships, users } from '../../db/schema.ts'
-import { createOrganization, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 
 const t = setupTestApp()
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ActivityEntry } from '../../../contract/activity.ts'
-import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 
 const t = setupTestApp()
 

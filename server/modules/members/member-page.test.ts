@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { HoldingsPage } from '../../../contract/reports.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
-import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { makeTransfer, transferWorld } from '../../test/transfers.ts'
+import { makeKeychain, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { makeTransfer, transferWorld } from '../../../tests/server/transfers.ts'
 
 const t = setupTestAppAtEpoch()
 

@@ -1,8 +1,13 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import {
+  addMember,
+  createOrganization,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { memberships, sessions, users } from '../../db/schema.ts'
-import { addMember, createOrganization, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
 import { updateMember } from './update.ts'
 
 const t = setupTestApp()

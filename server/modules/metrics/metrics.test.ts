@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, describe, expect, it } from 'vitest'
+import { makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { createTestApp } from '../../../tests/server/harness.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
-import { makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { createTestApp } from '../../test/harness.ts'
 import { escapeLabel, LATENCY_BUCKETS, RequestMetrics } from './registry.ts'
 
 const TOKEN = 'metrics-token-metrics-token-0123456789'

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { DAY } from '../../../tests/server/clock.ts'
+import {
+  operatorMove,
+  placeOrder,
+  planItem,
+  plansOf,
+  settleLocally,
+  tagItem,
+} from '../../../tests/server/commerce.ts'
+import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { authorize, dates, pickup, toMember, transferWorld } from '../../../tests/server/transfers.ts'
 import { jobs, memberships, organizations, subscriptions, users } from '../../db/schema.ts'
 import type { ClaimedJob } from '../../jobs/queue.ts'
-import { DAY } from '../../test/clock.ts'
-import { operatorMove, placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
-import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { PRODUCTION_ACTIONS } from '../orders/actions.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import { noticeHandler } from './notices.ts'

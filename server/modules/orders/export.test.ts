@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { placeOrder, settleLocally, tagItem } from '../../test/commerce.ts'
-import { makeOrder, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { placeOrder, settleLocally, tagItem } from '../../../tests/server/commerce.ts'
+import { makeOrder, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { tagsCsv } from './tags.ts'
 
 const OPERATOR = 'ops@export.example.test'

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { Cart } from '../../../contract/commerce.ts'
 import { priceBreakdown } from '../../../contract/pricing.ts'
-import { planItem, plansOf, tagItem } from '../../test/commerce.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { planItem, plansOf, tagItem } from '../../../tests/server/commerce.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import { PRICES } from '../prices/prices.ts'
 

@@ -2,11 +2,18 @@ import { and, count, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { ORDER_STATUSES, type OrderDetails, type OrderStatus } from '../../../contract/commerce.ts'
 import { EXPECTED_TRANSITIONS } from '../../../tests/order-transitions.ts'
+import { DAY } from '../../../tests/server/clock.ts'
+import {
+  operatorMove,
+  placeOrder,
+  planItem,
+  plansOf,
+  settleLocally,
+  tagItem,
+} from '../../../tests/server/commerce.ts'
+import { makeOrder, makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { tags } from '../../db/schema.ts'
-import { DAY } from '../../test/clock.ts'
-import { operatorMove, placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
-import { makeOrder, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import { PRODUCTION_ACTIONS } from './actions.ts'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { makeOrder, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { untilALockIsAwaited } from '../../test/locks.ts'
+import { makeOrder, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { untilALockIsAwaited } from '../../../tests/server/locks.ts'
 import { moveOrder } from './transitions.ts'
 
 const t = setupTestApp()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { createTags, MAX_TAG_NUMBER } from '../tags/service.ts'
 import { orderTagNumbers, TagNumbersExhausted } from './tag-numbers.ts'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Order } from '../../../contract/commerce.ts'
-import { placeOrder, planItem, plansOf, tagItem } from '../../test/commerce.ts'
-import { makeOrder, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { placeOrder, planItem, plansOf, tagItem } from '../../../tests/server/commerce.ts'
+import { makeOrder, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 
 const OPERATOR = 'ops@orders.example.test'

@@ -1,9 +1,14 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { placeOrder, settleLocally, tagItem } from '../../../tests/server/commerce.ts'
+import {
+  addMember,
+  createOrganization,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, type TestApp } from '../../../tests/server/harness.ts'
 import { localPaymentSessions, orders } from '../../db/schema.ts'
-import { placeOrder, settleLocally, tagItem } from '../../test/commerce.ts'
-import { addMember, createOrganization, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, type TestApp } from '../../test/harness.ts'
 import { applySessionStatus } from './payment.ts'
 
 const OPERATOR = 'ops@payment.example.test'

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Cart } from '../../../contract/commerce.ts'
+import { planItem, plansOf, tagItem } from '../../../tests/server/commerce.ts'
+import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { cartItems } from '../../db/schema.ts'
-import { planItem, plansOf, tagItem } from '../../test/commerce.ts'
-import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import { findActivePlan, planConfiguration } from '../plans/service.ts'
 

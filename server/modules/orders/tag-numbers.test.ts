@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Cart, Order, OrderDetails, TagNumbering } from '../../../contract/commerce.ts'
-import { placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../test/commerce.ts'
-import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../../tests/server/commerce.ts'
+import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { createTags } from '../tags/service.ts'
 import { alphaCodeFromName, codeRanges, tagLinePlan } from './tag-numbers.ts'
 

@@ -7,8 +7,8 @@ import {
   NEW_ORGANIZATION,
   organizationWithAdmin,
   signedInMember,
-} from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 
 const t = setupTestApp()
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { placeOrder, tagItem } from '../../test/commerce.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { placeOrder, tagItem } from '../../../tests/server/commerce.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 
 const t = setupTestApp()
 

@@ -2,7 +2,7 @@ import type * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import type { Plan, PlanListSchema } from '../../../contract/commerce.ts'
 import { type Prices, priceBreakdown, tagUnitPrice } from '../../../contract/pricing.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 
 const t = setupTestApp()

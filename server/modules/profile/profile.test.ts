@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
-import { addMember, createOrganization } from '../../test/fixtures.ts'
-import { createTestApp, setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import { addMember, createOrganization } from '../../../tests/server/fixtures.ts'
+import { createTestApp, setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 
 const t = setupTestApp({ config: { operatorEmails: ['operator@example.test'] } })
 

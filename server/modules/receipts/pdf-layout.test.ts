@@ -5,8 +5,8 @@
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
 import { SIGNATURE_BOX } from '../../../contract/receipts.ts'
+import { ID, receipt, SIGNATURE, TINY_JPEG } from '../../../tests/server/receipt-pdf-fixture.ts'
 import type { TransferReceiptRow } from '../../db/schema.ts'
-import { ID, receipt, SIGNATURE, TINY_JPEG } from '../../test/receipt-pdf-fixture.ts'
 import { renderReceiptPdf } from './pdf.ts'
 
 const PAGE = { width: 595.28, height: 841.89, margin: 56 }

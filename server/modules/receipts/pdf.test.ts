@@ -2,8 +2,8 @@
 import { PDFDocument, PDFName, type PDFString } from 'pdf-lib'
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs'
 import { describe, expect, it } from 'vitest'
+import { ID, jpegWith, receipt, TINY_JPEG } from '../../../tests/server/receipt-pdf-fixture.ts'
 import type { TransferReceiptRow } from '../../db/schema.ts'
-import { ID, jpegWith, receipt, TINY_JPEG } from '../../test/receipt-pdf-fixture.ts'
 import { formatInstant, renderReceiptPdf } from './pdf.ts'
 
 type Line = { text: string; page: number; x: number; y: number; width: number }

@@ -3,8 +3,8 @@
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { PHOTO_DATA_URL_PREFIX, PHOTO_MAX_BYTES, PHOTO_MAX_EDGE } from '../../../contract/receipts.ts'
+import { jpegWith } from '../../../tests/server/receipt-pdf-fixture.ts'
 import { ApiError } from '../../http/errors.ts'
-import { jpegWith } from '../../test/receipt-pdf-fixture.ts'
 import { jpegFrame, jpegSize, photoBytes } from './photo.ts'
 
 const SOI = [0xff, 0xd8]

@@ -2,10 +2,10 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { SIGNATURE, TINY_JPEG } from '../../../tests/server/receipt-pdf-fixture.ts'
+import { scheduledTransfer } from '../../../tests/server/transfers.ts'
 import { keychains, memberships, organizationEvents, transferReceipts, transfers } from '../../db/schema.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { SIGNATURE, TINY_JPEG } from '../../test/receipt-pdf-fixture.ts'
-import { scheduledTransfer } from '../../test/transfers.ts'
 import { checkedAcceptance } from './service.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })

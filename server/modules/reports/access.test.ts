@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { endpointTables } from '../../../contract/endpoints/all.ts'
-import { signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { transferWorld } from '../../test/transfers.ts'
+import { signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { transferWorld } from '../../../tests/server/transfers.ts'
 
 const t = setupTestAppAtEpoch()
 

@@ -1,13 +1,13 @@
 import { parse } from 'csv-parse/sync'
 import { and, eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { HOUR, MINUTE } from '../../../tests/server/clock.ts'
+import { addMember, makeKeychain, makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { addTagKey, makeTransfer, parisDay, transferWorld } from '../../../tests/server/transfers.ts'
 import { keychains, keys, memberships, transfers } from '../../db/schema.ts'
 import { encodeCursor } from '../../http/pagination.ts'
 import { startOfDayIn } from '../../shared/time-zones.ts'
-import { HOUR, MINUTE } from '../../test/clock.ts'
-import { addMember, makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { addTagKey, makeTransfer, parisDay, transferWorld } from '../../test/transfers.ts'
 import { HOLDINGS_CSV_COLUMNS } from './holdings.ts'
 
 const t = setupTestAppAtEpoch()

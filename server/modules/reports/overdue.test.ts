@@ -1,12 +1,12 @@
 import { parse } from 'csv-parse/sync'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { DAY } from '../../../tests/server/clock.ts'
+import { makeKeychain, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { makeTransfer, parisDay, transferWorld } from '../../../tests/server/transfers.ts'
 import { keychains, transfers, users } from '../../db/schema.ts'
 import { encodeCursor } from '../../http/pagination.ts'
-import { DAY } from '../../test/clock.ts'
-import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { makeTransfer, parisDay, transferWorld } from '../../test/transfers.ts'
 import { OVERDUE_CSV_COLUMNS } from './overdue.ts'
 
 const t = setupTestAppAtEpoch()

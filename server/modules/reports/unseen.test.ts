@@ -1,12 +1,12 @@
 import { parse } from 'csv-parse/sync'
 import { eq } from 'drizzle-orm'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { DAY } from '../../../tests/server/clock.ts'
+import { makeKeychain, makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { addTagKey, transferWorld } from '../../../tests/server/transfers.ts'
 import { scans, users } from '../../db/schema.ts'
 import { encodeCursor } from '../../http/pagination.ts'
-import { DAY } from '../../test/clock.ts'
-import { makeKeychain, makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { addTagKey, transferWorld } from '../../test/transfers.ts'
 import { UNSEEN_CSV_COLUMNS } from './unseen.ts'
 
 const t = setupTestAppAtEpoch()

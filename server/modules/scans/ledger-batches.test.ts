@@ -4,10 +4,15 @@
 import { randomUUID } from 'node:crypto'
 import { and, asc, eq, isNotNull } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { jobs, organizationEvents, scans } from '../../db/schema.ts'
 import { claimJobs } from '../../jobs/queue.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { verifyChain } from '../activity/chain.ts'
 import { appendEvent } from '../events/append.ts'
 import { appendPendingScans, SCAN_LEDGER_BATCH, SCAN_LEDGER_JOB } from './ledger.ts'

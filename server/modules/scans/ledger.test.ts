@@ -5,9 +5,14 @@ import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { SyncPage } from '../../../contract/sync.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { organizationEvents } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { verifyChain } from '../activity/chain.ts'
 
 const t = setupTestApp()

@@ -3,11 +3,11 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { placeOrder, settleLocally } from '../../../tests/server/commerce.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { transferWorld } from '../../../tests/server/transfers.ts'
 import { organizationEvents, tags } from '../../db/schema.ts'
-import { placeOrder, settleLocally } from '../../test/commerce.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { SCAN_ACTIONS } from '../../../contract/scans.ts'
+import { addMember, makeTags, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../../tests/server/transfers.ts'
 import { keychains, scans } from '../../db/schema.ts'
-import { addMember, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../test/transfers.ts'
 
 /** The whole answer of `POST /api/scans` for each kind of caller, and the scan row it records. */
 const t = setupTestApp()

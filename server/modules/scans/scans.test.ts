@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
+import { expectOneAnswerReplayed } from '../../../tests/server/idempotency.ts'
 import { scans } from '../../db/schema.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
-import { expectOneAnswerReplayed } from '../../test/idempotency.ts'
 
 const t = setupTestApp()
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { Subscription } from '../../../contract/commerce.ts'
+import { DAY } from '../../../tests/server/clock.ts'
+import { placeOrder, planItem, plansOf, settleLocally } from '../../../tests/server/commerce.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { subscriptions } from '../../db/schema.ts'
 import { addMonthsIn } from '../../shared/time-zones.ts'
-import { DAY } from '../../test/clock.ts'
-import { placeOrder, planItem, plansOf, settleLocally } from '../../test/commerce.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 
 const t = setupTestApp()

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { DAY } from '../../../tests/server/clock.ts'
+import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { subscribe } from '../../../tests/server/transfers.ts'
 import { addMonths, monthBoundsIn } from '../../shared/time-zones.ts'
-import { DAY } from '../../test/clock.ts'
-import { organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { subscribe } from '../../test/transfers.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
 import { activeSubscription, transfersUsedThisMonth } from './service.ts'
 

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
+import { makeKeychain } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { transferWorld } from '../../../tests/server/transfers.ts'
 import { keychains } from '../../db/schema.ts'
-import { makeKeychain } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { transferWorld } from '../../test/transfers.ts'
 import { appendEvent } from '../events/append.ts'
 import { type FeedCaller, readFeed } from './feed.ts'
 

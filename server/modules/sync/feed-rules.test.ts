@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
 import { SYNC_RETENTION_MS, type SyncPage } from '../../../contract/sync.ts'
-import { makeKeychain, makeTags, NEW_ORGANIZATION, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
-import { makeTransfer, transferWorld } from '../../test/transfers.ts'
+import { makeKeychain, makeTags, NEW_ORGANIZATION, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
+import { makeTransfer, transferWorld } from '../../../tests/server/transfers.ts'
 import { type FeedCaller, readFeed } from './feed.ts'
 
 const t = setupTestApp()

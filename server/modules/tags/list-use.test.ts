@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { addTagKey } from '../../test/transfers.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { addTagKey } from '../../../tests/server/transfers.ts'
 
 const t = setupTestApp()
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { makeTags, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 import { newPublicId } from './public-id.ts'
 import {
   FOUND_REPORTS_PER_IP,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { makeTags, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
+import { makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
 
 const t = setupTestApp()
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { TAG_PUBLIC_ID_PATTERN } from '../../../contract/tags.ts'
-import { makeKeychain, makeTags, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestApp, uniqueEmail } from '../../test/harness.ts'
+import {
+  makeKeychain,
+  makeTags,
+  organizationWithAdmin,
+  signedInMember,
+} from '../../../tests/server/fixtures.ts'
+import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { newPublicId } from './public-id.ts'
 import { createTags } from './service.ts'
 

@@ -1,9 +1,16 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import {
+  authorize,
+  dates,
+  makeTransfer,
+  subscribe,
+  toMember,
+  transferWorld,
+} from '../../../tests/server/transfers.ts'
 import { subscriptions } from '../../db/schema.ts'
-import { makeKeychain } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { authorize, dates, makeTransfer, subscribe, toMember, transferWorld } from '../../test/transfers.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })

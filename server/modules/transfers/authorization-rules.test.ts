@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { memberships, transfers, users } from '../../db/schema.ts'
-import { HOUR, TEST_EPOCH } from '../../test/clock.ts'
-import { signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch, uniqueEmail } from '../../test/harness.ts'
+import { HOUR, TEST_EPOCH } from '../../../tests/server/clock.ts'
+import { signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch, uniqueEmail } from '../../../tests/server/harness.ts'
 import {
   authorize,
   dates,
@@ -13,7 +12,8 @@ import {
   toMember,
   transferEvents,
   transferWorld,
-} from '../../test/transfers.ts'
+} from '../../../tests/server/transfers.ts'
+import { memberships, transfers, users } from '../../db/schema.ts'
 
 /**
  * The rules of `POST /keychains/{id}/transfers` and `DELETE /transfers/{id}` (transfers/service.ts): each

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { againstAHeldRow } from '../../../tests/server/locks.ts'
+import { authorize, dates, toMember, transferWorld } from '../../../tests/server/transfers.ts'
 import { keychains, transfers } from '../../db/schema.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { againstAHeldRow } from '../../test/locks.ts'
-import { authorize, dates, toMember, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { againstAHeldRow } from '../../../tests/server/locks.ts'
+import { makeTransfer, transferWorld } from '../../../tests/server/transfers.ts'
 import { transfers } from '../../db/schema.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { againstAHeldRow } from '../../test/locks.ts'
-import { makeTransfer, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestApp()
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { jobs, transferExtensions, transfers, users } from '../../db/schema.ts'
-import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
+import { makeKeychain, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
 import {
   authorize,
   dates,
@@ -12,8 +11,9 @@ import {
   toMember,
   transferEvents,
   transferWorld,
-} from '../../test/transfers.ts'
-import { instant, walk } from '../../test/walk.ts'
+} from '../../../tests/server/transfers.ts'
+import { instant, walk } from '../../../tests/server/walk.ts'
+import { jobs, transferExtensions, transfers, users } from '../../db/schema.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })

@@ -4,10 +4,10 @@ import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
 import { ScanResultSchema } from '../../../contract/scans.ts'
 import { type Transfer, TransferPageSchema, TransferSchema } from '../../../contract/transfers.ts'
+import { makeKeychain, makeTags } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { addTagKey, makeTransfer, parisDay, pickup, transferWorld } from '../../../tests/server/transfers.ts'
 import { idempotencyKeys, keys, type TagRow } from '../../db/schema.ts'
-import { makeKeychain, makeTags } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { addTagKey, makeTransfer, parisDay, pickup, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestAppAtEpoch()
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
-import { transfers } from '../../db/schema.ts'
-import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
-import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
+import { DAY, HOUR, TEST_EPOCH } from '../../../tests/server/clock.ts'
+import { makeKeychain, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
 import {
   allTransfers,
   authorize,
@@ -12,7 +11,8 @@ import {
   makeTransfer,
   toMember,
   transferWorld,
-} from '../../test/transfers.ts'
+} from '../../../tests/server/transfers.ts'
+import { transfers } from '../../db/schema.ts'
 
 const t = setupTestAppAtEpoch()
 

@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { isExpired, transferStatus } from '../../../contract/transfer-state.ts'
 import { RETURN_GRACE_MS, TRANSFER_STATUSES } from '../../../contract/transfers.ts'
+import { DAY, HOUR, TEST_EPOCH } from '../../../tests/server/clock.ts'
+import { makeKeychain, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import {
+  allTransfers,
+  makeTransfer,
+  pickup,
+  scheduledTransfer,
+  transferWorld,
+} from '../../../tests/server/transfers.ts'
 import { memberships, transfers } from '../../db/schema.ts'
-import { DAY, HOUR, TEST_EPOCH } from '../../test/clock.ts'
-import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { allTransfers, makeTransfer, pickup, scheduledTransfer, transferWorld } from '../../test/transfers.ts'
 
 const t = setupTestAppAtEpoch()
 

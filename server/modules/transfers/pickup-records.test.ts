@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { asc, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { custodyLog, keychains, transferPickups, transfers } from '../../db/schema.ts'
-import { HOUR, MINUTE, TEST_EPOCH } from '../../test/clock.ts'
-import { makeKeychain } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
+import { HOUR, MINUTE, TEST_EPOCH } from '../../../tests/server/clock.ts'
+import { makeKeychain } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
 import {
   makeTransfer,
   pickup,
@@ -12,7 +11,8 @@ import {
   scheduledTransfer,
   transferEvents,
   transferWorld,
-} from '../../test/transfers.ts'
+} from '../../../tests/server/transfers.ts'
+import { custodyLog, keychains, transferPickups, transfers } from '../../db/schema.ts'
 
 /**
  * What a pickup writes, beyond its answer: the transfer's row, the keychain's custodian, the custody log, the

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { RETURN_GRACE_MS } from '../../../contract/transfers.ts'
-import { custodyLog, keychains, memberships, transferPickups } from '../../db/schema.ts'
-import { HOUR } from '../../test/clock.ts'
-import { makeKeychain, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch, uniqueEmail } from '../../test/harness.ts'
-import { expectOneAnswerReplayed } from '../../test/idempotency.ts'
+import { HOUR } from '../../../tests/server/clock.ts'
+import { makeKeychain, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch, uniqueEmail } from '../../../tests/server/harness.ts'
+import { expectOneAnswerReplayed } from '../../../tests/server/idempotency.ts'
 import {
   authorize,
   makeTransfer,
@@ -14,7 +13,8 @@ import {
   pickupRefusal as refusal,
   scheduledTransfer,
   transferWorld,
-} from '../../test/transfers.ts'
+} from '../../../tests/server/transfers.ts'
+import { custodyLog, keychains, memberships, transferPickups } from '../../db/schema.ts'
 
 const t = setupTestAppAtEpoch()
 

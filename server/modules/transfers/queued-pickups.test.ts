@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { CLOCK_SKEW_MS, QUEUE_CLOCK_TOLERANCE_MS } from '../../../contract/transfers.ts'
+import { DAY, MINUTE, TEST_EPOCH } from '../../../tests/server/clock.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { pickup, pickupRefusal, scheduledTransfer } from '../../../tests/server/transfers.ts'
 import { custodyLog, keychains, transferPickups, transfers } from '../../db/schema.ts'
-import { DAY, MINUTE, TEST_EPOCH } from '../../test/clock.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { pickup, pickupRefusal, scheduledTransfer } from '../../test/transfers.ts'
 
 /**
  * A pickup queued offline and replayed later (`X-From-Queue: 1`, `X-Client-Time`) is judged by the device's time

@@ -1,11 +1,18 @@
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { TEST_EPOCH } from '../../../tests/server/clock.ts'
+import { operatorMove } from '../../../tests/server/commerce.ts'
+import { makeKeychain, makeOrder, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import {
+  authorize,
+  dates,
+  pickup,
+  scheduledTransfer,
+  toMember,
+  transferWorld,
+} from '../../../tests/server/transfers.ts'
 import { custodyLog, transferPickups } from '../../db/schema.ts'
-import { TEST_EPOCH } from '../../test/clock.ts'
-import { operatorMove } from '../../test/commerce.ts'
-import { makeKeychain, makeOrder, organizationWithAdmin } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { authorize, dates, pickup, scheduledTransfer, toMember, transferWorld } from '../../test/transfers.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
 /**

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { HOUR } from '../../../tests/server/clock.ts'
+import { signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { authorize, dates, pickup, toMember, transferWorld } from '../../../tests/server/transfers.ts'
+import { instant, type Sent, walk } from '../../../tests/server/walk.ts'
 import { jobs, organizations, users } from '../../db/schema.ts'
-import { HOUR } from '../../test/clock.ts'
-import { signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { authorize, dates, pickup, toMember, transferWorld } from '../../test/transfers.ts'
-import { instant, type Sent, walk } from '../../test/walk.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
 // The file's tests share a database: each starts with no job of an earlier test's transfers.

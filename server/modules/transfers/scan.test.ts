@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain, makeTags } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
+import { makeTransfer, transferWorld } from '../../../tests/server/transfers.ts'
 import { keys, memberships } from '../../db/schema.ts'
-import { makeKeychain, makeTags } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch } from '../../test/harness.ts'
-import { makeTransfer, transferWorld } from '../../test/transfers.ts'
 import { seesAllTransfers } from './scan.ts'
 
 const t = setupTestAppAtEpoch()

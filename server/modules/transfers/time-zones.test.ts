@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain } from '../../../tests/server/fixtures.ts'
+import { setupTestApp } from '../../../tests/server/harness.ts'
+import { authorize, dates, toMember, transferWorld } from '../../../tests/server/transfers.ts'
 import { organizations } from '../../db/schema.ts'
-import { makeKeychain } from '../../test/fixtures.ts'
-import { setupTestApp } from '../../test/harness.ts'
-import { authorize, dates, toMember, transferWorld } from '../../test/transfers.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
 /** An organization in New York: its days and months are New York's, not Paris's. */

@@ -1,9 +1,16 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { makeKeychain, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { setupTestAppAtEpoch, uniqueEmail } from '../../../tests/server/harness.ts'
+import {
+  authorize,
+  dates,
+  makeTransfer,
+  pickup,
+  toMember,
+  transferWorld,
+} from '../../../tests/server/transfers.ts'
 import { memberships, users } from '../../db/schema.ts'
-import { makeKeychain, organizationWithAdmin, signedInMember } from '../../test/fixtures.ts'
-import { setupTestAppAtEpoch, uniqueEmail } from '../../test/harness.ts'
-import { authorize, dates, makeTransfer, pickup, toMember, transferWorld } from '../../test/transfers.ts'
 import { transfersUsedThisMonth } from '../subscriptions/service.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })

@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SECOND } from '../../../tests/server/clock.ts'
+import { openTestDatabaseTwice } from '../../../tests/server/database.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { createTestApp, type TestApp } from '../../../tests/server/harness.ts'
+import { type Reply, startReceiver } from '../../../tests/server/webhook-receiver.ts'
 import type { Database } from '../../db/client.ts'
 import { webhookDeliveries } from '../../db/schema.ts'
 import { createJobs } from '../../job-handlers.ts'
-import { SECOND } from '../../test/clock.ts'
-import { openTestDatabaseTwice } from '../../test/database.ts'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { createTestApp, type TestApp } from '../../test/harness.ts'
-import { type Reply, startReceiver } from '../../test/webhook-receiver.ts'
 import { enqueueWebhookEvent } from './enqueue.ts'
 
 /**

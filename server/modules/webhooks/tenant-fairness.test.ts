@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { organizationWithAdmin } from '../../test/fixtures.ts'
-import { createTestApp, type TestApp, uniqueEmail } from '../../test/harness.ts'
-import { startReceiver } from '../../test/webhook-receiver.ts'
+import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
+import { createTestApp, type TestApp, uniqueEmail } from '../../../tests/server/harness.ts'
+import { startReceiver } from '../../../tests/server/webhook-receiver.ts'
 
 /** The review's probe, on the real job handlers: one organization's webhooks never answer. */
 let t: TestApp

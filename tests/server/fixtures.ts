@@ -12,8 +12,8 @@ import {
   organizations,
   type TagRow,
   users,
-} from '../db/schema.ts'
-import { createTags } from '../modules/tags/service.ts'
+} from '../../server/db/schema.ts'
+import { createTags } from '../../server/modules/tags/service.ts'
 import { type SignedIn, type TestApp, uniqueEmail } from './harness.ts'
 
 type MembershipStatus = (typeof memberships.$inferInsert)['status']

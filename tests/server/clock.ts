@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts'
+import type { Clock } from '../../server/clock.ts'
 
 export const TEST_EPOCH = new Date('2030-01-15T09:00:00.000Z')
 

@@ -1,7 +1,7 @@
 // A receipt row as the PDF tests give it to `renderReceiptPdf`: two keys, both parties, a signature; and JPEG
 // headers made by hand for the photo checks.
-import type { TransferReceiptRow } from '../db/schema.ts'
-import type { JpegFrame } from '../modules/receipts/photo.ts'
+import type { TransferReceiptRow } from '../../server/db/schema.ts'
+import type { JpegFrame } from '../../server/modules/receipts/photo.ts'
 
 /** A real 1 × 1 baseline JPEG (125 bytes). */
 export const TINY_JPEG =

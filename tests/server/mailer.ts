@@ -1,4 +1,4 @@
-import type { Mailer, MailMessage } from '../mail/mailer.ts'
+import type { Mailer, MailMessage } from '../../server/mail/mailer.ts'
 
 export type SignInMail = { message: MailMessage; token: string; code: string; link: string }
 

@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto'
 import { readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openPglite } from '../db/client.ts'
+import { openPglite } from '../../server/db/client.ts'
 
 // Migrated PGlite databases kept in the temp directory, named by the migrations they hold. No database URL is
 // read here: a test that copies a data directory runs the same on either database (tests/database-dependent.ts).
 
-const migrationsDir = new URL('../db/migrations/', import.meta.url)
+const migrationsDir = new URL('../../server/db/migrations/', import.meta.url)
 
 /** Changes whenever a migration or the journal does (its order and dates), so a stale snapshot is never loaded. */
 export async function migrationsFingerprint(): Promise<string> {

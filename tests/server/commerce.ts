@@ -1,7 +1,7 @@
 import type { CartItemCreate, Order, Plan } from '../../contract/commerce.ts'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import { tagUnitPrice } from '../../contract/pricing.ts'
-import { PRICES } from '../modules/prices/prices.ts'
+import { PRICES } from '../../server/modules/prices/prices.ts'
 import { TAG_CONFIGURATION } from './fixtures.ts'
 import type { TestApp } from './harness.ts'
 

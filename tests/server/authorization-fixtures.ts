@@ -10,13 +10,18 @@ import {
   transferPickups,
   transferReceipts,
   webhookEndpoints,
-} from '../db/schema.ts'
-import { type Access, inPathOrganization, inSelectedOrganization, orOperator } from '../http/access.ts'
-import { createApiToken } from '../modules/api-tokens/service.ts'
-import { issueSignInToken } from '../modules/auth/sign-in-tokens.ts'
-import { storeFoundReport } from '../modules/found-reports/service.ts'
-import { sealSecret } from '../modules/webhooks/secret-box.ts'
-import { keyedHash, newLinkToken } from '../shared/secret-tokens.ts'
+} from '../../server/db/schema.ts'
+import {
+  type Access,
+  inPathOrganization,
+  inSelectedOrganization,
+  orOperator,
+} from '../../server/http/access.ts'
+import { createApiToken } from '../../server/modules/api-tokens/service.ts'
+import { issueSignInToken } from '../../server/modules/auth/sign-in-tokens.ts'
+import { storeFoundReport } from '../../server/modules/found-reports/service.ts'
+import { sealSecret } from '../../server/modules/webhooks/secret-box.ts'
+import { keyedHash, newLinkToken } from '../../server/shared/secret-tokens.ts'
 import {
   addMember,
   makeKeychain,

@@ -49,7 +49,7 @@ function track(child: ChildProcess): Child {
   }
 }
 
-const mainFile = new URL('../main.ts', import.meta.url).pathname
+const mainFile = new URL('../../server/main.ts', import.meta.url).pathname
 
 /** `node server/main.ts` with the given environment, resolved once it logs that it listens. */
 export async function startServer(env: Record<string, string>): Promise<Child> {

@@ -1,4 +1,4 @@
-import { calendarDayIn, hourIn, zonedTime } from '../shared/time-zones.ts'
+import { calendarDayIn, hourIn, zonedTime } from '../../server/shared/time-zones.ts'
 import { HOUR } from './clock.ts'
 import type { TestApp } from './harness.ts'
 
