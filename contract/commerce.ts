@@ -97,6 +97,21 @@ export const CartItemCreateSchema = v.variant('productType', [
 ])
 export type CartItemCreate = v.InferInput<typeof CartItemCreateSchema>
 
+/** The cart line of a plan as `GET /api/plans` lists it (one plan per cart: a new one replaces the old). */
+export const planCartItem = (plan: Plan): CartItemCreate => ({
+  productType: 'PLAN',
+  productRefId: plan.id,
+  quantity: 1,
+  unitAmountInCents: plan.amountInCents,
+  configuration: {
+    billingCycle: plan.recurringInterval === 'year' ? 'YEARLY' : 'MONTHLY',
+    recurringInterval: plan.recurringInterval,
+    recurringIntervalCount: plan.recurringIntervalCount,
+    quantity: plan.quantity,
+    name: plan.name,
+  },
+})
+
 /** A run of consecutive tag codes, `DEM-00061` to `DEM-00160` (`count` codes). */
 const TagCodeRangeSchema = v.object({ first: v.string(), last: v.string(), count: v.number() })
 export type TagCodeRange = v.InferOutput<typeof TagCodeRangeSchema>

@@ -13,7 +13,8 @@ export type TagFields = Pick<
   'id' | 'publicId' | 'code' | 'name' | 'foregroundColor' | 'backgroundColor' | 'createdAt'
 >
 
-export function toTag(row: TagFields & { lostAt?: Date | null }, key: TagKeyLink, publicUrl: string): Tag {
+/** What every answer about a tag says of it: its codes, colours and the address its QR encodes. */
+export function tagPrint(row: Omit<TagFields, 'createdAt'>, publicUrl: string) {
   return {
     id: row.id,
     publicId: row.publicId,
@@ -22,6 +23,12 @@ export function toTag(row: TagFields & { lostAt?: Date | null }, key: TagKeyLink
     foregroundColor: row.foregroundColor,
     backgroundColor: row.backgroundColor,
     url: tagUrl(publicUrl, row.publicId),
+  }
+}
+
+export function toTag(row: TagFields & { lostAt?: Date | null }, key: TagKeyLink, publicUrl: string): Tag {
+  return {
+    ...tagPrint(row, publicUrl),
     key,
     createdAt: row.createdAt.toISOString(),
     ...(row.lostAt ? { lostAt: row.lostAt.toISOString() } : {}),

@@ -22,23 +22,6 @@ export function tagItem(
   }
 }
 
-/** A valid PLAN body for a plan as `GET /api/plans` lists it. */
-export function planItem(plan: Plan): CartItemCreate {
-  return {
-    productType: 'PLAN',
-    productRefId: plan.id,
-    quantity: 1,
-    unitAmountInCents: plan.amountInCents,
-    configuration: {
-      billingCycle: plan.recurringInterval === 'year' ? 'YEARLY' : 'MONTHLY',
-      recurringInterval: plan.recurringInterval,
-      recurringIntervalCount: plan.recurringIntervalCount,
-      quantity: plan.quantity,
-      name: plan.name,
-    },
-  }
-}
-
 export async function plansOf(t: TestApp, cookie: string): Promise<Plan[]> {
   return ((await (await t.get('/api/plans', { cookie })).json()) as { data: Plan[] }).data
 }

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import { planCartItem } from '../../../contract/commerce.ts'
 import { DAY } from '../../../tests/server/clock.ts'
-import {
-  operatorMove,
-  placeOrder,
-  planItem,
-  plansOf,
-  settleLocally,
-  tagItem,
-} from '../../../tests/server/commerce.ts'
+import { operatorMove, placeOrder, plansOf, settleLocally, tagItem } from '../../../tests/server/commerce.ts'
 import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
 import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../../tests/server/transfers.ts'
@@ -122,7 +116,7 @@ describe('notices of a plan', () => {
   it('tells the admins of a renewal, and a week before the period ends unless it was renewed meanwhile', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const plans = await plansOf(t, admin.cookie)
-    const monthly = planItem(plans.find((plan) => plan.id === PLAN_IDS.essentielMonthly)!)
+    const monthly = planCartItem(plans.find((plan) => plan.id === PLAN_IDS.essentielMonthly)!)
     // Signed in afresh each time: a month later, the first session has ended.
     const buy = async () => {
       const { cookie } = await t.signIn(admin.email)
@@ -150,7 +144,7 @@ describe('notices of a plan', () => {
     expect(t.mail.to(admin.email)).toHaveLength(0)
 
     // Another plan while this one runs is not a renewal either.
-    const annual = planItem(plans.find((plan) => plan.id === PLAN_IDS.essentielYearly)!)
+    const annual = planCartItem(plans.find((plan) => plan.id === PLAN_IDS.essentielYearly)!)
     const { cookie } = await t.signIn(admin.email)
     await settleLocally(t, cookie, (await placeOrder(t, cookie, [annual])).id, 'pay')
     expect(subjects(admin.email).some((subject) => subject.startsWith('Formule'))).toBe(false)
@@ -227,7 +221,7 @@ describe('the notice job', () => {
   it('names the last day of a period that ends at midnight, the day before its end', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const plans = await plansOf(t, admin.cookie)
-    const monthly = planItem(plans.find((plan) => plan.id === PLAN_IDS.essentielMonthly)!)
+    const monthly = planCartItem(plans.find((plan) => plan.id === PLAN_IDS.essentielMonthly)!)
     await settleLocally(t, admin.cookie, (await placeOrder(t, admin.cookie, [monthly])).id, 'pay')
     const [stored] = await t.db.select().from(organizations).where(eq(organizations.id, organization.id))
     expect(stored?.timeZone).toBe('Europe/Paris')

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Cart } from '../../../contract/commerce.ts'
+import { planCartItem } from '../../../contract/commerce.ts'
 import { priceBreakdown } from '../../../contract/pricing.ts'
-import { planItem, plansOf, tagItem } from '../../../tests/server/commerce.ts'
+import { plansOf, tagItem } from '../../../tests/server/commerce.ts'
 import { addMember, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
 import { plans as plansTable } from '../../db/schema.ts'
@@ -59,7 +60,7 @@ describe('the cart', () => {
       expectedUnitAmountInCents: 190,
     })
     const plans = await plansOf(t, admin.cookie)
-    const cheap = { ...planItem(plans[0]!), unitAmountInCents: 100 }
+    const cheap = { ...planCartItem(plans[0]!), unitAmountInCents: 100 }
     const plan = await t.post('/api/cart/items', { cookie: admin.cookie, json: cheap })
     expect(plan.status).toBe(409)
     expect((await plan.json()).error.code).toBe('price_mismatch')
@@ -92,10 +93,10 @@ describe('the cart', () => {
     const monthly = plans.find((plan) => plan.id === PLAN_IDS.proMonthly)!
     const yearly = plans.find((plan) => plan.id === PLAN_IDS.essentielYearly)!
     await t.post('/api/cart/items', { cookie: admin.cookie, json: tagItem(50) })
-    expect((await t.post('/api/cart/items', { cookie: admin.cookie, json: planItem(monthly) })).status).toBe(
-      201,
-    )
-    const replaced = await t.post('/api/cart/items', { cookie: admin.cookie, json: planItem(yearly) })
+    expect(
+      (await t.post('/api/cart/items', { cookie: admin.cookie, json: planCartItem(monthly) })).status,
+    ).toBe(201)
+    const replaced = await t.post('/api/cart/items', { cookie: admin.cookie, json: planCartItem(yearly) })
     const cart = (await replaced.json()) as Cart
     expect(cart.items.map((item) => [item.productType, item.productRefId])).toEqual([
       ['PLAN', PLAN_IDS.essentielYearly],
@@ -104,7 +105,7 @@ describe('the cart', () => {
     expect(cart.totals.subtotalInCents).toBe(19_000 + 50 * 220)
 
     const manager = await signedInMember(t, organization.id, 'MANAGER')
-    const refused = await t.post('/api/cart/items', { cookie: manager.cookie, json: planItem(monthly) })
+    const refused = await t.post('/api/cart/items', { cookie: manager.cookie, json: planCartItem(monthly) })
     expect(refused.status).toBe(403)
     expect((await t.post('/api/cart/items', { cookie: manager.cookie, json: tagItem() })).status).toBe(201)
   })
@@ -112,7 +113,7 @@ describe('the cart', () => {
   it('refuses an unknown plan (404) and a configuration that does not match the plan (400)', async () => {
     const { admin } = await organizationWithAdmin(t)
     const plans = await plansOf(t, admin.cookie)
-    const item = planItem(plans[0]!)
+    const item = planCartItem(plans[0]!)
     const unknown = { ...item, productRefId: '00000000-0000-4000-8000-000000000000' }
     expect((await t.post('/api/cart/items', { cookie: admin.cookie, json: unknown })).status).toBe(404)
     const wrong = { ...item, configuration: { ...item.configuration, quantity: 9999 } }
@@ -178,7 +179,7 @@ describe('the cart', () => {
   it('drops a plan no longer offered from the cart', async () => {
     const { admin } = await organizationWithAdmin(t)
     const plans = await plansOf(t, admin.cookie)
-    await t.post('/api/cart/items', { cookie: admin.cookie, json: planItem(plans[0]!) })
+    await t.post('/api/cart/items', { cookie: admin.cookie, json: planCartItem(plans[0]!) })
     await t.post('/api/cart/items', { cookie: admin.cookie, json: tagItem(10) })
     await t.db.update(plansTable).set({ active: false }).where(eq(plansTable.id, plans[0]!.id))
     try {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Cart } from '../../../contract/commerce.ts'
+import { planCartItem } from '../../../contract/commerce.ts'
 import { priceBreakdown } from '../../../contract/pricing.ts'
-import { planItem, plansOf, tagItem } from '../../../tests/server/commerce.ts'
+import { plansOf, tagItem } from '../../../tests/server/commerce.ts'
 import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
@@ -13,7 +14,10 @@ describe('free shipping', () => {
   it('counts only the lines that ship against the threshold: a yearly plan + 20 tags still pays shipping', async () => {
     const { admin } = await organizationWithAdmin(t)
     const plans = await plansOf(t, admin.cookie)
-    for (const item of [planItem(plans.find((plan) => plan.id === PLAN_IDS.essentielYearly)!), tagItem(20)]) {
+    for (const item of [
+      planCartItem(plans.find((plan) => plan.id === PLAN_IDS.essentielYearly)!),
+      tagItem(20),
+    ]) {
       expect((await t.post('/api/cart/items', { cookie: admin.cookie, json: item })).status).toBe(201)
     }
     const cart = (await (await t.get('/api/cart', { cookie: admin.cookie })).json()) as Cart

@@ -1,16 +1,14 @@
 import { and, count, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import { ORDER_STATUSES, type OrderDetails, type OrderStatus } from '../../../contract/commerce.ts'
+import {
+  ORDER_STATUSES,
+  type OrderDetails,
+  type OrderStatus,
+  planCartItem,
+} from '../../../contract/commerce.ts'
 import { EXPECTED_TRANSITIONS } from '../../../tests/order-transitions.ts'
 import { DAY } from '../../../tests/server/clock.ts'
-import {
-  operatorMove,
-  placeOrder,
-  planItem,
-  plansOf,
-  settleLocally,
-  tagItem,
-} from '../../../tests/server/commerce.ts'
+import { operatorMove, placeOrder, plansOf, settleLocally, tagItem } from '../../../tests/server/commerce.ts'
 import { makeOrder, makeTags, organizationWithAdmin } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
 import { tags } from '../../db/schema.ts'
@@ -141,7 +139,7 @@ describe('the order life cycle', () => {
     const operator = await t.signIn(OPERATOR)
     const plans = await plansOf(t, admin.cookie)
     const order = await placeOrder(t, admin.cookie, [
-      planItem(plans.find((p) => p.id === PLAN_IDS.proMonthly)!),
+      planCartItem(plans.find((p) => p.id === PLAN_IDS.proMonthly)!),
     ])
     await settleLocally(t, admin.cookie, order.id)
     const seen = await (await t.get(`/api/orders/${order.id}`, { cookie: operator.cookie })).json()
@@ -167,7 +165,7 @@ describe('the order life cycle', () => {
   it('replaces the subscription when another plan is paid, the period starting then', async () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const plans = await plansOf(t, admin.cookie)
-    const pick = (id: string) => planItem(plans.find((plan) => plan.id === id)!)
+    const pick = (id: string) => planCartItem(plans.find((plan) => plan.id === id)!)
     await settleLocally(
       t,
       admin.cookie,

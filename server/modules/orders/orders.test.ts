@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Order } from '../../../contract/commerce.ts'
-import { placeOrder, planItem, plansOf, tagItem } from '../../../tests/server/commerce.ts'
+import { planCartItem } from '../../../contract/commerce.ts'
+import { placeOrder, plansOf, tagItem } from '../../../tests/server/commerce.ts'
 import { makeOrder, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
 import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { PLAN_IDS } from '../plans/catalog.ts'
@@ -56,7 +57,7 @@ describe('checkout', () => {
   it('orders a plan alone without shipping nor address', async () => {
     const { admin } = await organizationWithAdmin(t)
     const plan = (await plansOf(t, admin.cookie)).find((each) => each.id === PLAN_IDS.proYearly)!
-    const order = await placeOrder(t, admin.cookie, [planItem(plan)])
+    const order = await placeOrder(t, admin.cookie, [planCartItem(plan)])
     expect(order).toMatchObject({
       quantity: 0,
       shippingAddress: null,

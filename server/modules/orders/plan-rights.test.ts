@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Cart } from '../../../contract/commerce.ts'
-import { planItem, plansOf, tagItem } from '../../../tests/server/commerce.ts'
+import { planCartItem } from '../../../contract/commerce.ts'
+import { plansOf, tagItem } from '../../../tests/server/commerce.ts'
 import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
 import { cartItems } from '../../db/schema.ts'
@@ -47,7 +48,7 @@ describe('plans are bought only by those who manage the subscription', () => {
     const { organization, admin } = await organizationWithAdmin(t)
     const other = await signedInMember(t, organization.id, 'ADMIN')
     const plans = await plansOf(t, other.cookie)
-    const plan = planItem(plans.find((p) => p.id === PLAN_IDS.proMonthly)!)
+    const plan = planCartItem(plans.find((p) => p.id === PLAN_IDS.proMonthly)!)
     for (const item of [plan, tagItem(10)]) {
       expect((await t.post('/api/cart/items', { cookie: other.cookie, json: item })).status).toBe(201)
     }

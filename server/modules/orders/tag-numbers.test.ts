@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import type { Cart, Order, OrderDetails, TagNumbering } from '../../../contract/commerce.ts'
-import { placeOrder, planItem, plansOf, settleLocally, tagItem } from '../../../tests/server/commerce.ts'
+import { planCartItem } from '../../../contract/commerce.ts'
+import { placeOrder, plansOf, settleLocally, tagItem } from '../../../tests/server/commerce.ts'
 import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
 import { createTags } from '../tags/service.ts'
@@ -110,7 +111,7 @@ describe('the numbers a tag order will really print', () => {
   it('numbers lines of one code after each other, leaves a free range as asked, and lets other codes and plans be', async () => {
     const { admin } = await organizationWithAdmin(t)
     const plans = await plansOf(t, admin.cookie)
-    await t.post('/api/cart/items', { cookie: admin.cookie, json: planItem(plans[0]!) })
+    await t.post('/api/cart/items', { cookie: admin.cookie, json: planCartItem(plans[0]!) })
     await t.post('/api/cart/items', {
       cookie: admin.cookie,
       json: tagItem(10, { alphaCode: 'QQ', startNumber: 1 }),

@@ -5,22 +5,14 @@ import { ErrorCode } from '../../../contract/errors.ts'
 import type { Db } from '../../db/client.ts'
 import { type OrderRow, tags } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
-import { tagUrl } from '../../shared/tag-view.ts'
+import { tagPrint } from '../../shared/tag-view.ts'
 import { isPaid } from './actions.ts'
 
 /** The tags a paid order produced, by code (none before payment). */
 export async function orderTags(db: Db, order: OrderRow, publicUrl: string): Promise<OrderDetails['tags']> {
   if (!isPaid(order.status)) return []
   const rows = await db.select().from(tags).where(eq(tags.orderId, order.id)).orderBy(asc(tags.code))
-  return rows.map((row) => ({
-    id: row.id,
-    publicId: row.publicId,
-    code: row.code,
-    name: row.name,
-    foregroundColor: row.foregroundColor,
-    backgroundColor: row.backgroundColor,
-    url: tagUrl(publicUrl, row.publicId),
-  }))
+  return rows.map((row) => tagPrint(row, publicUrl))
 }
 
 const CSV_COLUMNS = ['code', 'name', 'foreground_color', 'background_color', 'url'] as const

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Subscription } from '../../../contract/commerce.ts'
+import { planCartItem } from '../../../contract/commerce.ts'
 import { DAY } from '../../../tests/server/clock.ts'
-import { placeOrder, planItem, plansOf, settleLocally } from '../../../tests/server/commerce.ts'
+import { placeOrder, plansOf, settleLocally } from '../../../tests/server/commerce.ts'
 import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
 import { subscriptions } from '../../db/schema.ts'
@@ -14,7 +15,7 @@ const PARIS = 'Europe/Paris'
 async function buyer() {
   const { organization, admin } = await organizationWithAdmin(t)
   const plans = await plansOf(t, admin.cookie)
-  const item = (id: string) => planItem(plans.find((plan) => plan.id === id)!)
+  const item = (id: string) => planCartItem(plans.find((plan) => plan.id === id)!)
   const order = (id: string) => placeOrder(t, admin.cookie, [item(id)])
   const pay = (orderId: string) => settleLocally(t, admin.cookie, orderId)
   const subscription = async () =>
