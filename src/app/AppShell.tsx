@@ -39,20 +39,14 @@ export function AppShell({
   locale,
   onSignOut,
   onLocaleSwitch,
-  organizationSwitcher,
-  cartButton,
-  syncStatus,
+  onOrdered,
   children,
 }: {
   profile: Profile
   locale: Locale
   onSignOut: () => void
   onLocaleSwitch: (locale: Locale) => void
-  organizationSwitcher: ReactNode
-  /** Shown once an organization is selected. */
-  cartButton: ReactNode
-  /** Online or offline, what waits to be sent. */
-  syncStatus: ReactNode
+  onOrdered: AppNavigationProps['onOrdered']
   children: ReactNode
 }) {
   const { t } = useLingui()
@@ -81,9 +75,7 @@ export function AppShell({
         placement={placement}
         profile={profile}
         locale={locale}
-        organizationSwitcher={organizationSwitcher}
-        cartButton={cartButton}
-        syncStatus={syncStatus}
+        onOrdered={onOrdered}
         onLocaleSwitch={onLocaleSwitch}
         onThemeChange={changeTheme}
         onSignOut={onSignOut}

@@ -1,8 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { createFileRoute, Outlet, redirect, useNavigate } from '@tanstack/react-router'
-import { lazy } from 'react'
 import type { Locale } from '../../../../contract/locale.ts'
-import { hasPermission } from '../../../../contract/permissions.ts'
 import { deleteSession } from '../../../api/auth.ts'
 import { currentProfile, profileQuery, useUpdateProfile } from '../../../api/profile.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
@@ -10,19 +8,6 @@ import { setSignedInProfile } from '../../../app/session.ts'
 import { useFieldSync } from '../../../app/useFieldSync.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
 import { localizedHref } from '../../../lib/paths.ts'
-
-// Shown in the menu (the side bar, or the sheet behind a phone's menu button): loaded with it.
-const CartButton = lazy(() =>
-  import('../../../features/cart/CartButton.tsx').then((module) => ({ default: module.CartButton })),
-)
-const OrganizationSwitcher = lazy(() =>
-  import('../../../features/organizations/OrganizationSwitcher.tsx').then((module) => ({
-    default: module.OrganizationSwitcher,
-  })),
-)
-const SyncIndicator = lazy(() =>
-  import('../../../offline/SyncIndicator.tsx').then((module) => ({ default: module.SyncIndicator })),
-)
 
 export const Route = createFileRoute('/{-$locale}/app')({
   beforeLoad: async ({ context, location }) => {
@@ -66,16 +51,7 @@ function AppLayout() {
         locale={locale}
         onSignOut={() => void signOut()}
         onLocaleSwitch={saveLocale}
-        syncStatus={<SyncIndicator userId={profile.id} />}
-        cartButton={
-          profile.selectedOrganizationId && hasPermission(profile.permissions, 'read', 'cart') ? (
-            <CartButton
-              organizationId={profile.selectedOrganizationId}
-              onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
-            />
-          ) : null
-        }
-        organizationSwitcher={<OrganizationSwitcher selectedId={profile.selectedOrganizationId} />}
+        onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
       >
         <Outlet />
       </AppShell>
