@@ -32,8 +32,30 @@ export const EVENT_KINDS = [
   'found_report.received',
   'found_report.status_changed',
   'found_report.replied',
+  /** Places and hooks: the tree changed, hooks added or removed. */
+  'place.created',
+  'place.changed',
+  'place.deleted',
+  'hooks.created',
+  'hook.removed',
+  /** A keychain's home hook set, changed or cleared. */
+  'keychain.home_changed',
+  /** A keychain put on a hook after its return (its home, or another: misplaced). */
+  'keychain.hung',
+  'stocktake.started',
+  /** The result: counts, the missing and misplaced keychains' ids. */
+  'stocktake.closed',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 
 /** Kinds the activity log shows that change nothing the field mirror holds: its change feed skips them. */
-export const LOG_ONLY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>(['scan.recorded'])
+export const LOG_ONLY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
+  'scan.recorded',
+  'place.created',
+  'place.changed',
+  'place.deleted',
+  'hooks.created',
+  'hook.removed',
+  'stocktake.started',
+  'stocktake.closed',
+])

@@ -20,9 +20,12 @@ const MEMBER = [
   'read__keychain',
   'read__key',
   'read__organization',
+  'read__place',
   'read__plan',
+  'read__stocktake',
   'read__tag',
   'read__transfer',
+  'scan__stocktake',
 ]
 const MANAGER = [
   ...MEMBER,
@@ -44,6 +47,11 @@ const MANAGER = [
   'update__key',
   'update__keychain',
   'update__tag',
+  'create__place',
+  'update__place',
+  'delete__place',
+  'create__stocktake',
+  'update__stocktake',
 ]
 const ADMIN = [
   ...MANAGER,
@@ -63,7 +71,7 @@ const sorted = (list: readonly string[]) => [...list].sort()
 const cells = (list: readonly string[]) => [...new Set(list)].sort()
 
 describe('the role × permission matrix', () => {
-  it('names four roles, eight actions and fourteen subjects', () => {
+  it('names four roles, eight actions and sixteen subjects', () => {
     expect(ROLES).toEqual(['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'])
     expect(ACTIONS).toEqual(['read', 'create', 'update', 'delete', 'manage', 'scan', 'pickup', 'export'])
     expect(SUBJECTS).toEqual([
@@ -81,6 +89,8 @@ describe('the role × permission matrix', () => {
       'activity',
       'found_report',
       'webhook',
+      'place',
+      'stocktake',
     ])
     expect(v.is(RoleSchema, 'MANAGER')).toBe(true)
     expect(v.is(RoleSchema, 'OWNER')).toBe(false)

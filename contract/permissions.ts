@@ -22,6 +22,8 @@ export const SUBJECTS = [
   'activity',
   'found_report',
   'webhook',
+  'place',
+  'stocktake',
 ] as const
 export type Subject = (typeof SUBJECTS)[number]
 
@@ -44,6 +46,11 @@ const MEMBER_PERMISSIONS: Permission[] = [
   'create__scan',
   'pickup__transfer',
   'read__plan',
+  // Where keychains live, and stocktakes: reading them, and scanning into an open one (the organization may
+  // keep scanning to managers: its stocktake role).
+  'read__place',
+  'read__stocktake',
+  'scan__stocktake',
 ]
 
 const MANAGER_PERMISSIONS: Permission[] = [
@@ -65,6 +72,9 @@ const MANAGER_PERMISSIONS: Permission[] = [
   // Found-key reports: read them, move their status, reply to the finder through the server.
   'read__found_report',
   'update__found_report',
+  ...crud('place'),
+  'create__stocktake',
+  'update__stocktake',
 ]
 
 /**

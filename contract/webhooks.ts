@@ -12,6 +12,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'transfer.overdue',
   'found_report.received',
   'order.status_changed',
+  'stocktake.closed',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 /** The "send test" button's event: sent to one endpoint on demand, never subscribed to. */

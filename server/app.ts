@@ -35,6 +35,7 @@ import { cartRoutes } from './modules/orders/cart-routes.ts'
 import { paymentRoutes } from './modules/orders/payment-routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { organizationRoutes } from './modules/organizations/routes.ts'
+import { placeRoutes } from './modules/places/routes.ts'
 import { planRoutes } from './modules/plans/routes.ts'
 import { priceRoutes } from './modules/prices/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
@@ -42,6 +43,7 @@ import { isOperator } from './modules/profile/service.ts'
 import { memberPageRoutes } from './modules/reports/member-page-routes.ts'
 import { reportRoutes } from './modules/reports/routes.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
+import { stocktakeRoutes } from './modules/stocktakes/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { syncRoutes } from './modules/sync/routes.ts'
 import { tagRoutes } from './modules/tags/routes.ts'
@@ -65,9 +67,11 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'keychains', mount: keychainRoutes },
   { tag: 'keychain-imports', mount: keychainImportRoutes },
   { tag: 'keychain-bulk', mount: keychainBulkRoutes },
+  { tag: 'places', mount: placeRoutes },
   { tag: 'tags', mount: tagRoutes },
   { tag: 'labels', mount: labelRoutes },
   { tag: 'scans', mount: scanRoutes },
+  { tag: 'stocktakes', mount: stocktakeRoutes },
   { tag: 'transfers', mount: transferRoutes },
   { tag: 'calendar', mount: calendarRoutes },
   { tag: 'activity', mount: activityRoutes },

@@ -16,11 +16,13 @@ import { memberEndpoints } from './members.ts'
 import { orderEndpoints } from './orders.ts'
 import { organizationEndpoints } from './organizations.ts'
 import { paymentEndpoints } from './payments.ts'
+import { placeEndpoints } from './places.ts'
 import { planEndpoints } from './plans.ts'
 import { priceEndpoints } from './prices.ts'
 import { profileEndpoints } from './profile.ts'
 import { reportEndpoints } from './reports.ts'
 import { scanEndpoints } from './scans.ts'
+import { stocktakeEndpoints } from './stocktakes.ts'
 import { subscriptionEndpoints } from './subscriptions.ts'
 import { syncEndpoints } from './sync.ts'
 import { tagEndpoints } from './tags.ts'
@@ -46,11 +48,13 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   orderEndpoints,
   organizationEndpoints,
   paymentEndpoints,
+  placeEndpoints,
   planEndpoints,
   priceEndpoints,
   profileEndpoints,
   reportEndpoints,
   scanEndpoints,
+  stocktakeEndpoints,
   subscriptionEndpoints,
   syncEndpoints,
   tagEndpoints,

@@ -18,6 +18,9 @@ const notJson = new Set([
   'reportEndpoints.overdueExport',
   'reportEndpoints.unseenExport',
   'reportEndpoints.monthlyExport',
+  'placeEndpoints.labelsPdf',
+  'stocktakeEndpoints.reportCsv',
+  'stocktakeEndpoints.reportPdf',
 ])
 const all = Object.entries(tables).flatMap(([table, entries]) =>
   Object.entries(entries).map(([name, spec]) => [`${table}.${name}`, spec] as const),
@@ -81,11 +84,13 @@ describe('the endpoint tables', () => {
       orderEndpoints: 12,
       organizationEndpoints: 8,
       paymentEndpoints: 3,
+      placeEndpoints: 12,
       planEndpoints: 1,
       priceEndpoints: 1,
       profileEndpoints: 2,
       reportEndpoints: 9,
       scanEndpoints: 1,
+      stocktakeEndpoints: 9,
       subscriptionEndpoints: 1,
       syncEndpoints: 1,
       tagEndpoints: 6,

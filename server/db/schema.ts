@@ -24,7 +24,13 @@ import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
 import type { Address } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
+import { PLACE_KINDS, STOCKTAKE_INTERVALS } from '../../contract/places.ts'
 import { PHOTO_MAX_BYTES } from '../../contract/receipts.ts'
+import {
+  STOCKTAKE_ITEM_STATES,
+  STOCKTAKE_SCAN_OUTCOMES,
+  STOCKTAKE_STATUSES,
+} from '../../contract/stocktakes.ts'
 import { THEMES } from '../../contract/theme.ts'
 import { STORED_TRANSFER_STATUSES } from '../../contract/transfer-state.ts'
 import { EXTENSION_STATUSES, PICKUP_KINDS } from '../../contract/transfers.ts'
@@ -43,6 +49,8 @@ export const organizations = pgTable('organizations', {
   country: text('country').notNull(),
   /** For calendar months (transfer allowances) and dates shown to the organization. */
   timeZone: text('time_zone').notNull().default('Europe/Paris'),
+  /** The least role that may scan into a stocktake (MEMBER: members, managers and admins). */
+  stocktakeRole: text('stocktake_role', { enum: ROLES }).notNull().default('MEMBER'),
   createdAt: at('created_at').notNull(),
 })
 
@@ -210,8 +218,15 @@ export const keychains = pgTable(
     /** Soft deletion: lists, search, scans and the mirror leave it out until it is restored. */
     deletedAt: at('deleted_at'),
     deletedById: uuid('deleted_by_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** Where it lives when nobody holds it. */
+    homeHookId: uuid('home_hook_id').references((): AnyPgColumn => hooks.id, { onDelete: 'set null' }),
+    /** The hook it was last put on or seen on (a return, a stocktake); cleared when someone takes it. */
+    hookId: uuid('hook_id').references((): AnyPgColumn => hooks.id, { onDelete: 'set null' }),
+    hookSeenAt: at('hook_seen_at'),
+    hookSeenById: uuid('hook_seen_by_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
   },
   (table) => [
+    index('keychains_home_hook_idx').on(table.homeHookId).where(sql`${table.homeHookId} is not null`),
     // The list's keyset order: WHERE organization_id = ? AND (lower(name), id) > (?, ?) ORDER BY lower(name), id
     index('keychains_organization_name_idx').on(table.organizationId, sql`lower(${table.name})`, table.id),
     index('keychains_organization_custodian_idx').on(table.organizationId, table.custodianId),
@@ -964,3 +979,148 @@ export const apiTokens = pgTable(
 )
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect
+
+/**
+ * Where keychains live: a tree per organization (site → room → board or cabinet, `PLACE_DEPTH_MAX` levels).
+ * Boards and cabinets carry hooks and a QR label (`public_id`); a recurring stocktake may be due on any place.
+ */
+export const places = pgTable(
+  'places',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    parentId: uuid('parent_id').references((): AnyPgColumn => places.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: PLACE_KINDS }).notNull(),
+    name: text('name').notNull(),
+    /** 0 for a top-level place; kept by the service when a place moves (with its subtree). */
+    depth: integer('depth').notNull().default(0),
+    publicId: text('public_id').unique(),
+    stocktakeEvery: text('stocktake_every', { enum: STOCKTAKE_INTERVALS }),
+    stocktakeDueOn: date('stocktake_due_on', { mode: 'string' }),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (table) => [
+    index('places_organization_parent_idx').on(table.organizationId, table.parentId),
+    index('places_stocktake_due_idx')
+      .on(table.stocktakeDueOn)
+      .where(sql`${table.stocktakeDueOn} is not null`),
+  ],
+)
+
+/** A numbered hook of a board or cabinet, with its own QR label. */
+export const hooks = pgTable(
+  'hooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    placeId: uuid('place_id')
+      .notNull()
+      .references(() => places.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    /** Its order on the board: the number of its range, or after the last for a single hook. */
+    position: integer('position').notNull(),
+    publicId: text('public_id').notNull().unique(),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    unique('hooks_place_code_unique').on(table.placeId, table.code),
+    index('hooks_place_position_idx').on(table.placeId, table.position),
+  ],
+)
+
+/** A stocktake of a scope (a place and everything under it, or the whole organization when `place_id` is null). */
+export const stocktakes = pgTable(
+  'stocktakes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    placeId: uuid('place_id').references(() => places.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: STOCKTAKE_STATUSES }).notNull().default('OPEN'),
+    startedById: uuid('started_by_id').references(() => users.id, { onDelete: 'set null' }),
+    startedAt: at('started_at').notNull(),
+    closedById: uuid('closed_by_id').references(() => users.id, { onDelete: 'set null' }),
+    closedAt: at('closed_at'),
+    /** Received scans, numbered: a screen asks for what came after the number it has. */
+    scanCount: integer('scan_count').notNull().default(0),
+  },
+  (table) => [
+    index('stocktakes_organization_started_idx').on(table.organizationId, table.startedAt, table.id),
+    // One open stocktake per scope at a time (the whole organization's scope is the null place).
+    uniqueIndex('stocktakes_open_scope_unique')
+      .on(table.organizationId, sql`coalesce(${table.placeId}::text, '')`)
+      .where(sql`${table.status} = 'OPEN'`),
+  ],
+)
+
+/** What a stocktake expects (taken when it starts) and what became of each. */
+export const stocktakeItems = pgTable(
+  'stocktake_items',
+  {
+    stocktakeId: uuid('stocktake_id')
+      .notNull()
+      .references(() => stocktakes.id, { onDelete: 'cascade' }),
+    keychainId: uuid('keychain_id')
+      .notNull()
+      .references(() => keychains.id, { onDelete: 'cascade' }),
+    expectedHookId: uuid('expected_hook_id').references(() => hooks.id, { onDelete: 'set null' }),
+    state: text('state', { enum: STOCKTAKE_ITEM_STATES }).notNull().default('PENDING'),
+    foundHookId: uuid('found_hook_id').references(() => hooks.id, { onDelete: 'set null' }),
+    foundAt: at('found_at'),
+    foundById: uuid('found_by_id').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (table) => [primaryKey({ columns: [table.stocktakeId, table.keychainId] })],
+)
+
+/** Every scan received for a stocktake, once (its id is the device's Idempotency-Key). */
+export const stocktakeScans = pgTable(
+  'stocktake_scans',
+  {
+    id: uuid('id').primaryKey(),
+    stocktakeId: uuid('stocktake_id')
+      .notNull()
+      .references(() => stocktakes.id, { onDelete: 'cascade' }),
+    /** Its number among the stocktake's received scans, from 1. */
+    seq: integer('seq').notNull(),
+    value: text('value').notNull(),
+    /** The hook label it was, or the hook the device had scanned last (where the tag hangs). */
+    hookId: uuid('hook_id').references(() => hooks.id, { onDelete: 'set null' }),
+    keychainId: uuid('keychain_id').references(() => keychains.id, { onDelete: 'set null' }),
+    outcome: text('outcome', { enum: STOCKTAKE_SCAN_OUTCOMES }).notNull(),
+    /** The whole answer the device got, for a replay of the same key. */
+    answer: jsonb('answer').notNull(),
+    scannedById: uuid('scanned_by_id').references(() => users.id, { onDelete: 'set null' }),
+    deviceId: text('device_id').notNull(),
+    deviceSeq: integer('device_seq').notNull(),
+    clientTime: at('client_time'),
+    receivedAt: at('received_at').notNull(),
+    /** Arrived after the close: kept and reported, counted nowhere. */
+    late: boolean('late').notNull().default(false),
+  },
+  (table) => [
+    uniqueIndex('stocktake_scans_seq_unique').on(table.stocktakeId, table.seq),
+    unique('stocktake_scans_device_seq_unique').on(table.stocktakeId, table.deviceId, table.deviceSeq),
+  ],
+)
+
+/** Each device that scanned for a stocktake: how many scans it says it made, how many arrived. */
+export const stocktakeDevices = pgTable(
+  'stocktake_devices',
+  {
+    stocktakeId: uuid('stocktake_id')
+      .notNull()
+      .references(() => stocktakes.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    made: integer('made').notNull().default(0),
+    received: integer('received').notNull().default(0),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.stocktakeId, table.deviceId] })],
+)

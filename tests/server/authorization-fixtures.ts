@@ -698,6 +698,10 @@ export const FIXTURES: Record<string, Fixture> = {
     }),
     'resolves a value rather than naming a resource: a foreign tag answers 201 {status: "foreign"}',
   ),
+
+  // Places, hooks and where keychains live (server/modules/places).
+
+  // Stocktakes (server/modules/stocktakes).
 }
 
 /** A transfer picked up by its recipient (the caller in the own organization) with its receipt; gives its id. */

@@ -44,6 +44,7 @@ const FROM_EVENT_LOG: ReadonlySet<EventKind & WebhookEventType> = new Set([
   'transfer.picked_up',
   'transfer.returned',
   'found_report.received',
+  'stocktake.closed',
 ] as const)
 
 /**

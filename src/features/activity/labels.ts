@@ -30,6 +30,15 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'found_report.received': msg`Found keys reported`,
   'found_report.status_changed': msg`Found-keys report moved`,
   'found_report.replied': msg`Reply sent to a finder`,
+  'place.created': msg`Place created`,
+  'place.changed': msg`Place changed`,
+  'place.deleted': msg`Place deleted`,
+  'hooks.created': msg`Hooks added`,
+  'hook.removed': msg`Hook removed`,
+  'keychain.home_changed': msg`Home hook changed`,
+  'keychain.hung': msg`Put back on a hook`,
+  'stocktake.started': msg`Stocktake started`,
+  'stocktake.closed': msg`Stocktake closed`,
 }
 
 /** A found-keys report's status, as an entry of the ledger names it (the status it left and the one it took). */

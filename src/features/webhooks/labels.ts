@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | 'webhook.test', Mes
   'transfer.overdue': msg`Transfer overdue`,
   'found_report.received': msg`Found-key report`,
   'order.status_changed': msg`Order status changed`,
+  'stocktake.closed': msg`Stocktake closed`,
   'webhook.test': msg`Test`,
 }
 
