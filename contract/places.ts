@@ -187,3 +187,37 @@ export const HookLabelPrintSchema = v.strictObject({
   withPlace: v.optional(v.boolean(), true),
 })
 export type HookLabelPrint = v.InferInput<typeof HookLabelPrintSchema>
+
+/** A board's, cabinet's or hook's public id: 16 lowercase base32 characters (80 random bits). */
+export const LOCATION_PUBLIC_ID_PATTERN = /^[a-z2-7]{16}$/
+const LOCATION_PATH = /^\/(h|p)\/([A-Za-z2-7]{16})\/?$/
+
+/** What a hook's QR label encodes: short, so that it stays legible on a 12 mm label. */
+export const hookLabelUrl = (publicUrl: string, publicId: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/h/${publicId}`
+/** What a board's or cabinet's QR label encodes. */
+export const placeLabelUrl = (publicUrl: string, publicId: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/p/${publicId}`
+
+export type LocationLabel = { kind: 'hook' | 'place'; publicId: string }
+
+/**
+ * The hook or place a scanned label names (any host, as tag URLs are read), or typed as `h:<id>` / `p:<id>`;
+ * null for anything else (a tag, a typo).
+ */
+export function parseLocationLabel(raw: string): LocationLabel | null {
+  const value = raw.trim()
+  let kind: string | undefined
+  let publicId: string | undefined
+  if (/^https?:\/\//i.test(value)) {
+    try {
+      ;[, kind, publicId] = LOCATION_PATH.exec(new URL(value).pathname) ?? []
+    } catch {
+      return null
+    }
+  } else {
+    ;[, kind, publicId] = /^(h|p):([A-Za-z2-7]{16})$/i.exec(value) ?? []
+  }
+  if (!kind || !publicId) return null
+  return { kind: kind.toLowerCase() === 'h' ? 'hook' : 'place', publicId: publicId.toLowerCase() }
+}
