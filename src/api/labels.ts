@@ -10,27 +10,31 @@ export const fetchLabelSheet = (print: LabelPrint) => call(labelEndpoints.sheet,
  * Asks the server for the labels' PDF (it is drawn there: no PDF or QR code in the browser's bundles) and hands
  * it to the browser as a download. A refusal keeps the server's code (`label_selection_too_large`…).
  */
-export async function downloadLabelsPdf(print: LabelPrint): Promise<void> {
-  const response = await fetch(`${API_BASE_URL}/tag-labels/pdf`, {
+export const downloadLabelsPdf = (print: LabelPrint): Promise<void> =>
+  downloadPdf('/tag-labels/pdf', print, `tags-${print.format}.pdf`)
+
+/** Posts `body` to a PDF route of the API and saves the answer as `filename`; a refusal keeps the server's code. */
+export async function downloadPdf(path: string, body: unknown, filename: string): Promise<void> {
+  const response = await fetch(`${API_BASE_URL}${path}`, {
     method: 'POST',
     credentials: 'include',
     headers: { 'Content-Type': 'application/json', Accept: 'application/pdf' },
-    body: JSON.stringify(print),
+    body: JSON.stringify(body),
   })
   if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as {
+    const answer = (await response.json().catch(() => null)) as {
       error?: { code: string; message: string }
     } | null
     throw new ApiError(
       response.status,
-      body?.error?.code ?? 'download_failed',
-      body?.error?.message ?? 'The PDF could not be downloaded.',
+      answer?.error?.code ?? 'download_failed',
+      answer?.error?.message ?? 'The PDF could not be downloaded.',
     )
   }
   const url = URL.createObjectURL(await response.blob())
   const link = document.createElement('a')
   link.href = url
-  link.download = `tags-${print.format}.pdf`
+  link.download = filename
   document.body.append(link)
   link.click()
   link.remove()
