@@ -26,6 +26,8 @@ const KIND_LABELS: Record<OutboxItem['kind'], MessageDescriptor> = {
   extension: msg`Request for more time`,
   pairCreate: msg`New keychain with a scanned tag`,
   pairAttach: msg`Scanned tag added to a keychain`,
+  hookScan: msg`Keychain put back on a hook`,
+  stocktakeScan: msg`Stocktake scan`,
 }
 
 function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void }) {

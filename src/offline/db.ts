@@ -1,8 +1,10 @@
 import Dexie, { type EntityTable } from 'dexie'
 import type { Profile } from '../../contract/auth.ts'
 import type { Key, Keychain, KeychainSummary } from '../../contract/keychains.ts'
+import type { HookScanResult } from '../../contract/places.ts'
 import type { Acceptance } from '../../contract/receipts.ts'
 import type { ScanResult } from '../../contract/scans.ts'
+import type { StocktakeScanResult } from '../../contract/stocktakes.ts'
 import type { Tag } from '../../contract/tags.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 
@@ -40,8 +42,18 @@ export type MirroredTransfer = Transfer & {
   gen?: string
 }
 
-/** `pairCreate`: a new keychain with a scanned free tag as its first key; `pairAttach`: that tag on a keychain. */
-export type OutboxKind = 'scan' | 'pickup' | 'extension' | 'pairCreate' | 'pairAttach'
+/**
+ * `pairCreate`: a new keychain with a scanned free tag as its first key; `pairAttach`: that tag on a keychain;
+ * `hookScan`: the hook a returned keychain was put on; `stocktakeScan`: a label or tag scanned in a stocktake.
+ */
+export type OutboxKind =
+  | 'scan'
+  | 'pickup'
+  | 'extension'
+  | 'pairCreate'
+  | 'pairAttach'
+  | 'hookScan'
+  | 'stocktakeScan'
 
 type OutboxStatus = 'pending' | 'failed' | 'sent'
 
@@ -61,8 +73,15 @@ export type OutboxItem = {
   /** Pairing: the new keychain's name (`pairCreate`) and the key's name. */
   name?: string
   keyName?: string
-  /** `pairAttach`: the keychain the tag goes on. */
+  /** `pairAttach`: the keychain the tag goes on; `hookScan`: the keychain put on the hook. */
   keychainId?: string
+  /** `hookScan`: make that hook the keychain's home (a manager's one tap). */
+  makeHome?: boolean
+  /** `stocktakeScan`: the stocktake, the hook the device scanned last, and this device's count of its scans. */
+  stocktakeId?: string
+  hookId?: string | null
+  deviceId?: string
+  deviceSeq?: number
   /** Pairing: the tag's public id (how the mirror finds it). */
   tagPublicId?: string
   /** Extension: the to-date asked for. */
@@ -79,7 +98,7 @@ export type OutboxItem = {
   /** The server's refusal, in the reader's language when it sent one. */
   error: { status: number; code: string; message: string } | null
   /** The server's answer once sent (a scan's resolution, a pickup's transfer). */
-  result: ScanResult | Transfer | Keychain | Key | null
+  result: ScanResult | Transfer | Keychain | Key | HookScanResult | StocktakeScanResult | null
   sentAt: string | null
 }
 

@@ -59,6 +59,13 @@ export async function enqueue(input: {
   acceptance?: Acceptance
   /** Pairing: see `OutboxItem`. */
   pairing?: Pick<OutboxItem, 'name' | 'keyName' | 'keychainId' | 'tagPublicId'>
+  /** Hook scan: see `OutboxItem`. */
+  hook?: Pick<OutboxItem, 'keychainId' | 'makeHome'>
+  /**
+   * Stocktake scan: see `OutboxItem`. Its `deviceSeq` is taken from the meta counter `counter` in the same
+   * write as the item, so the device's count of its scans never skips nor repeats a number.
+   */
+  stocktake?: Pick<OutboxItem, 'stocktakeId' | 'hookId' | 'deviceId'> & { counter: string }
   now?: Date
   /** The caller sends it at once: claimed before the write, so no drain picks it up meanwhile. */
   claim?: boolean
@@ -75,6 +82,14 @@ export async function enqueue(input: {
     ...(input.toDate ? { toDate: input.toDate } : {}),
     ...(input.acceptance ? { acceptance: input.acceptance } : {}),
     ...input.pairing,
+    ...input.hook,
+    ...(input.stocktake
+      ? {
+          stocktakeId: input.stocktake.stocktakeId,
+          hookId: input.stocktake.hookId,
+          deviceId: input.stocktake.deviceId,
+        }
+      : {}),
     label: input.label,
     clientTime: now.toISOString(),
     status: 'pending',
@@ -86,19 +101,26 @@ export async function enqueue(input: {
   }
   if (input.claim) inFlight.add(made.id)
   let retry = false
-  return withDb(async (db) => {
-    // A first try that committed before the connection dropped (only a retry can find one).
-    const kept = retry ? await db.outbox.get(made.id) : undefined
-    retry = true
-    if (kept) return kept
-    const last = await db.outbox.orderBy('seq').last()
-    // Strictly increasing even for two actions in the same millisecond, and across reloads.
-    const seq = Math.max(now.getTime(), (last?.seq ?? 0) + 1, lastSeq + 1)
-    lastSeq = seq
-    const item: OutboxItem = { ...made, seq }
-    await db.outbox.add(item)
-    return item
-  }).catch((error: unknown) => {
+  const counter = input.stocktake?.counter
+  return withDb((db) =>
+    db.transaction('rw', db.outbox, db.meta, async () => {
+      // A first try that committed before the connection dropped (only a retry can find one).
+      const kept = retry ? await db.outbox.get(made.id) : undefined
+      retry = true
+      if (kept) return kept
+      const last = await db.outbox.orderBy('seq').last()
+      // Strictly increasing even for two actions in the same millisecond, and across reloads.
+      const seq = Math.max(now.getTime(), (last?.seq ?? 0) + 1, lastSeq + 1)
+      lastSeq = seq
+      const item: OutboxItem = { ...made, seq }
+      if (counter) {
+        item.deviceSeq = Number((await db.meta.get(counter))?.value ?? 0) + 1
+        await db.meta.put({ key: counter, value: String(item.deviceSeq) })
+      }
+      await db.outbox.add(item)
+      return item
+    }),
+  ).catch((error: unknown) => {
     inFlight.delete(made.id)
     throw error
   })

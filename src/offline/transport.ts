@@ -1,6 +1,8 @@
 import * as v from 'valibot'
 import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
+import { placeEndpoints } from '../../contract/endpoints/places.ts'
 import { scanEndpoints } from '../../contract/endpoints/scans.ts'
+import { stocktakeEndpoints } from '../../contract/endpoints/stocktakes.ts'
 import { transferEndpoints } from '../../contract/endpoints/transfers.ts'
 import { CLIENT_TIME_HEADER, FROM_QUEUE_HEADER, IDEMPOTENCY_KEY_HEADER } from '../../contract/scans.ts'
 import { ApiError } from '../lib/api.ts'
@@ -29,40 +31,7 @@ export async function sendItem(
     [FROM_QUEUE_HEADER]: fromQueue ? '1' : '0',
   }
   try {
-    const params = { id: item.value }
-    // Pairing a scanned free tag: a new keychain with the tag as its first key, or the tag on a keychain.
-    const tagKey = { type: 'TAG' as const, name: item.keyName ?? '', tagId: item.value }
-    const result =
-      item.kind === 'pairCreate'
-        ? await call(keychainEndpoints.create, {
-            body: { name: item.name ?? '', firstKey: tagKey },
-            headers,
-            signal,
-          })
-        : item.kind === 'pairAttach'
-          ? await call(keychainEndpoints.addKey, {
-              params: { id: item.keychainId ?? '' },
-              body: tagKey,
-              headers,
-              signal,
-            })
-          : item.kind === 'scan'
-            ? await call(scanEndpoints.record, { body: { value: item.value }, headers, signal })
-            : item.kind === 'extension'
-              ? await call(transferEndpoints.requestExtension, {
-                  params,
-                  // Stryker disable next-line StringLiteral: an extension item is always kept with its to-date
-                  body: { toDate: item.toDate ?? '' },
-                  headers,
-                  signal,
-                })
-              : await call(transferEndpoints.pickup, {
-                  params,
-                  // A first pickup carries the acceptance (the receipt); a return, or an item an older app kept, none.
-                  body: item.acceptance ? { acceptance: item.acceptance } : undefined,
-                  headers,
-                  signal,
-                })
+    const result = await request(item, headers, signal)
     return { kind: 'sent', result }
   } catch (error) {
     if (error instanceof v.ValiError) return { kind: 'unreachable' }
@@ -71,5 +40,63 @@ export async function sendItem(
     // The server answered but failed: tried again, and after a few such answers in a row kept as failed.
     if (status >= 500) return { kind: 'serverError', status, code, message }
     return { kind: 'refused', status, code, message }
+  }
+}
+
+/** The call an item stands for, made with its headers. */
+function request(item: OutboxItem, headers: Record<string, string>, signal: AbortSignal) {
+  // Pairing a scanned free tag: a new keychain with the tag as its first key, or the tag on a keychain.
+  const tagKey = { type: 'TAG' as const, name: item.keyName ?? '', tagId: item.value }
+  switch (item.kind) {
+    case 'pairCreate':
+      return call(keychainEndpoints.create, {
+        body: { name: item.name ?? '', firstKey: tagKey },
+        headers,
+        signal,
+      })
+    case 'pairAttach':
+      return call(keychainEndpoints.addKey, {
+        params: { id: item.keychainId ?? '' },
+        body: tagKey,
+        headers,
+        signal,
+      })
+    case 'scan':
+      return call(scanEndpoints.record, { body: { value: item.value }, headers, signal })
+    case 'extension':
+      return call(transferEndpoints.requestExtension, {
+        params: { id: item.value },
+        // Stryker disable next-line StringLiteral: an extension item is always kept with its to-date
+        body: { toDate: item.toDate ?? '' },
+        headers,
+        signal,
+      })
+    case 'hookScan':
+      return call(placeEndpoints.hookScan, {
+        params: { id: item.keychainId ?? '' },
+        body: { value: item.value, makeHome: item.makeHome ?? false },
+        headers,
+        signal,
+      })
+    case 'stocktakeScan':
+      return call(stocktakeEndpoints.scan, {
+        params: { id: item.stocktakeId ?? '' },
+        body: {
+          value: item.value,
+          hookId: item.hookId ?? null,
+          deviceId: item.deviceId ?? '',
+          deviceSeq: item.deviceSeq ?? 0,
+        },
+        headers,
+        signal,
+      })
+    default:
+      return call(transferEndpoints.pickup, {
+        params: { id: item.value },
+        // A first pickup carries the acceptance (the receipt); a return, or an item an older app kept, none.
+        body: item.acceptance ? { acceptance: item.acceptance } : undefined,
+        headers,
+        signal,
+      })
   }
 }

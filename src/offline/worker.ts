@@ -5,7 +5,13 @@ const LOCK_NAME = 'trousseau-outbox'
 const LEASE_KEY = 'trousseau-outbox-lease'
 
 /** Kinds read in the selected organization: they wait until their own is selected again. */
-const IN_SELECTED_ORGANIZATION: ReadonlySet<OutboxKind> = new Set(['scan', 'pairCreate', 'pairAttach'])
+const IN_SELECTED_ORGANIZATION: ReadonlySet<OutboxKind> = new Set([
+  'scan',
+  'pairCreate',
+  'pairAttach',
+  'hookScan',
+  'stocktakeScan',
+])
 
 /** Without Web Locks, a tab holds the drain for at most this long (it renews while draining). */
 const LEASE_MS = 30_000
