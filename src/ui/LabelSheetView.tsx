@@ -8,9 +8,9 @@ import {
   labelSlot,
   layoutLabel,
   QR_QUIET_MODULES,
-} from '../../../contract/label-layout.ts'
-import type { Label, LabelSheet } from '../../../contract/labels.ts'
-import { Button } from '../../ui/Button.tsx'
+} from '../../contract/label-layout.ts'
+import type { Label, LabelSheet } from '../../contract/labels.ts'
+import { Button } from './Button.tsx'
 
 const mm = (value: number) => `${value}mm`
 const at = (box: Box) => ({ left: mm(box.x), top: mm(box.y), width: mm(box.width), height: mm(box.height) })

@@ -1,6 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { lazy, Suspense, useState } from 'react'
-import { LABEL_FORMAT_IDS, type LabelFormatId } from '../../../contract/label-layout.ts'
+import type { LabelFormatId } from '../../../contract/label-layout.ts'
 import {
   LABEL_PRINT_MAX,
   type LabelPrint,
@@ -10,10 +10,10 @@ import {
 import { downloadLabelsPdf, fetchLabelSheet } from '../../api/labels.ts'
 import { ApiError } from '../../lib/api.ts'
 import { Button } from '../../ui/Button.tsx'
-import { SelectField } from '../../ui/SelectField.tsx'
+import { LabelFormatField } from '../../ui/LabelFormatField.tsx'
 
 // The print view draws every QR code in the browser: loaded when asked for.
-const LabelSheetView = lazy(() => import('./LabelSheetView.tsx'))
+const LabelSheetView = lazy(() => import('../../ui/LabelSheetView.tsx'))
 
 /**
  * Reprint of existing tags: the label format, the name or not, then a PDF drawn by the server at the media's
@@ -38,12 +38,6 @@ export function LabelPrintPanel({
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [sheet, setSheet] = useState<{ sheet: LabelSheet; withName: boolean } | null>(null)
-  const names: Record<LabelFormatId, string> = {
-    'a4-sheet': t`A4 sheet, 24 tags of 45 mm`,
-    'avery-l7160': t`Avery L7160, A4 sheets of 21 labels of 63.5 × 38.1 mm`,
-    'brother-62x29': t`Brother 62 mm roll, labels 62 × 29 mm`,
-    'dymo-11352': t`Dymo 11352, labels 54 × 25 mm`,
-  }
   const max = LABEL_PRINT_MAX
   const tooMany = count !== null && count > max
   const refusal = (caught: unknown, fallback: string) => {
@@ -78,13 +72,7 @@ export function LabelPrintPanel({
       aria-label={t`Print labels again`}
       className="flex flex-wrap items-end gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
     >
-      <SelectField
-        label={<Trans>Label format</Trans>}
-        name="label-format"
-        value={format}
-        options={LABEL_FORMAT_IDS.map((id) => ({ value: id, label: names[id] }))}
-        onChange={(value) => setFormat(value as LabelFormatId)}
-      />
+      <LabelFormatField value={format} onChange={setFormat} />
       <label className="flex items-center gap-2 text-sm text-slate-800">
         <input type="checkbox" checked={withName} onChange={(event) => setWithName(event.target.checked)} />
         <Trans>Print the tag’s name</Trans>
