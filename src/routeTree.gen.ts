@@ -35,6 +35,8 @@ import { Route as Char123LocaleChar125AppOrdersIndexRouteImport } from './routes
 import { Route as Char123LocaleChar125AppOrdersIdRouteImport } from './routes/{-$locale}/app/orders/$id'
 import { Route as Char123LocaleChar125AppOrganizationsIndexRouteImport } from './routes/{-$locale}/app/organizations/index'
 import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './routes/{-$locale}/app/organizations/new'
+import { Route as Char123LocaleChar125AppPlacesIndexRouteImport } from './routes/{-$locale}/app/places/index'
+import { Route as Char123LocaleChar125AppPlacesIdRouteImport } from './routes/{-$locale}/app/places/$id'
 import { Route as Char123LocaleChar125AppReportsChar123ReportChar125RouteImport } from './routes/{-$locale}/app/reports/{-$report}'
 import { Route as Char123LocaleChar125AppTransfersIndexRouteImport } from './routes/{-$locale}/app/transfers/index'
 import { Route as Char123LocaleChar125AppTransfersNewRouteImport } from './routes/{-$locale}/app/transfers/new'
@@ -204,6 +206,18 @@ const Char123LocaleChar125AppOrganizationsNewRoute =
     path: '/organizations/new',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppPlacesIndexRoute =
+  Char123LocaleChar125AppPlacesIndexRouteImport.update({
+    id: '/places/',
+    path: '/places/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppPlacesIdRoute =
+  Char123LocaleChar125AppPlacesIdRouteImport.update({
+    id: '/places/$id',
+    path: '/places/$id',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 const Char123LocaleChar125AppReportsChar123ReportChar125Route =
   Char123LocaleChar125AppReportsChar123ReportChar125RouteImport.update({
     id: '/reports/{-$report}',
@@ -299,6 +313,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/places/$id': typeof Char123LocaleChar125AppPlacesIdRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
@@ -307,6 +322,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/places/': typeof Char123LocaleChar125AppPlacesIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -337,6 +353,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/places/$id': typeof Char123LocaleChar125AppPlacesIdRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
@@ -345,6 +362,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/order-result': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/places': typeof Char123LocaleChar125AppPlacesIndexRoute
   '/{-$locale}/app/transfers': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -378,6 +396,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/order-result/success': typeof Char123LocaleChar125AppOrderResultSuccessRoute
   '/{-$locale}/app/orders/$id': typeof Char123LocaleChar125AppOrdersIdRoute
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
+  '/{-$locale}/app/places/$id': typeof Char123LocaleChar125AppPlacesIdRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
@@ -386,6 +405,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  '/{-$locale}/app/places/': typeof Char123LocaleChar125AppPlacesIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -420,6 +440,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/places/$id'
     | '/{-$locale}/app/reports/{-$report}'
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
@@ -428,6 +449,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
+    | '/{-$locale}/app/places/'
     | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
     | '/{-$locale}/app/keychains/$id/create-transfer'
@@ -458,6 +480,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/places/$id'
     | '/{-$locale}/app/reports/{-$report}'
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
@@ -466,6 +489,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result'
     | '/{-$locale}/app/orders'
     | '/{-$locale}/app/organizations'
+    | '/{-$locale}/app/places'
     | '/{-$locale}/app/transfers'
     | '/{-$locale}/app/users'
     | '/{-$locale}/app/keychains/$id/create-transfer'
@@ -498,6 +522,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/success'
     | '/{-$locale}/app/orders/$id'
     | '/{-$locale}/app/organizations/new'
+    | '/{-$locale}/app/places/$id'
     | '/{-$locale}/app/reports/{-$report}'
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
@@ -506,6 +531,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
+    | '/{-$locale}/app/places/'
     | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
     | '/{-$locale}/app/keychains/$id/create-transfer'
@@ -705,6 +731,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppOrganizationsNewRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/places/': {
+      id: '/{-$locale}/app/places/'
+      path: '/places'
+      fullPath: '/{-$locale}/app/places/'
+      preLoaderRoute: typeof Char123LocaleChar125AppPlacesIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/places/$id': {
+      id: '/{-$locale}/app/places/$id'
+      path: '/places/$id'
+      fullPath: '/{-$locale}/app/places/$id'
+      preLoaderRoute: typeof Char123LocaleChar125AppPlacesIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     '/{-$locale}/app/reports/{-$report}': {
       id: '/{-$locale}/app/reports/{-$report}'
       path: '/reports/{-$report}'
@@ -808,6 +848,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppOrderResultSuccessRoute: typeof Char123LocaleChar125AppOrderResultSuccessRoute
   Char123LocaleChar125AppOrdersIdRoute: typeof Char123LocaleChar125AppOrdersIdRoute
   Char123LocaleChar125AppOrganizationsNewRoute: typeof Char123LocaleChar125AppOrganizationsNewRoute
+  Char123LocaleChar125AppPlacesIdRoute: typeof Char123LocaleChar125AppPlacesIdRoute
   Char123LocaleChar125AppReportsChar123ReportChar125Route: typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
   Char123LocaleChar125AppTransfersNewRoute: typeof Char123LocaleChar125AppTransfersNewRoute
   Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
@@ -816,6 +857,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppOrderResultIndexRoute: typeof Char123LocaleChar125AppOrderResultIndexRoute
   Char123LocaleChar125AppOrdersIndexRoute: typeof Char123LocaleChar125AppOrdersIndexRoute
   Char123LocaleChar125AppOrganizationsIndexRoute: typeof Char123LocaleChar125AppOrganizationsIndexRoute
+  Char123LocaleChar125AppPlacesIndexRoute: typeof Char123LocaleChar125AppPlacesIndexRoute
   Char123LocaleChar125AppTransfersIndexRoute: typeof Char123LocaleChar125AppTransfersIndexRoute
   Char123LocaleChar125AppUsersIndexRoute: typeof Char123LocaleChar125AppUsersIndexRoute
   Char123LocaleChar125AppKeychainsIdCreateTransferRoute: typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -850,6 +892,7 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppOrdersIdRoute: Char123LocaleChar125AppOrdersIdRoute,
     Char123LocaleChar125AppOrganizationsNewRoute:
       Char123LocaleChar125AppOrganizationsNewRoute,
+    Char123LocaleChar125AppPlacesIdRoute: Char123LocaleChar125AppPlacesIdRoute,
     Char123LocaleChar125AppReportsChar123ReportChar125Route:
       Char123LocaleChar125AppReportsChar123ReportChar125Route,
     Char123LocaleChar125AppTransfersNewRoute:
@@ -865,6 +908,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
       Char123LocaleChar125AppOrdersIndexRoute,
     Char123LocaleChar125AppOrganizationsIndexRoute:
       Char123LocaleChar125AppOrganizationsIndexRoute,
+    Char123LocaleChar125AppPlacesIndexRoute:
+      Char123LocaleChar125AppPlacesIndexRoute,
     Char123LocaleChar125AppTransfersIndexRoute:
       Char123LocaleChar125AppTransfersIndexRoute,
     Char123LocaleChar125AppUsersIndexRoute:

@@ -8,6 +8,7 @@ import {
   KeyRound,
   LayoutDashboard,
   LifeBuoy,
+  MapPin,
   type Menu,
   Package,
   ScanLine,
@@ -46,6 +47,8 @@ export const MANAGEMENT_MENU: MenuEntry[] = [
     needs: ['read', 'keychain'],
   },
   { path: '/app/tags', label: <Trans>Tags</Trans>, icon: Tags, needs: ['read', 'tag'] },
+  // Contacts never see places (read__place is for members and up).
+  { path: '/app/places', label: <Trans>Places</Trans>, icon: MapPin, needs: ['read', 'place'] },
   { path: '/app/users', label: <Trans>Users</Trans>, icon: Users, needs: ['read', 'member'] },
   { path: '/app/orders', label: <Trans>Orders</Trans>, icon: Package, needs: ['read', 'order'] },
   {
