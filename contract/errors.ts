@@ -63,6 +63,16 @@ export const ErrorCode = {
   bulkSelectionTooLarge: 'bulk_selection_too_large',
   /** A new webhook beyond `WEBHOOK_ENDPOINTS_MAX` for the organization (409): delete one first. */
   webhookLimitReached: 'webhook_limit_reached',
+  /** A place where the tree does not allow it (409): under a board or cabinet, under itself, deeper than `PLACE_DEPTH_MAX`. */
+  placeTreeRefused: 'place_tree_refused',
+  /** A place or hook that cannot go yet (409): places under it, keychains whose home it holds, an open stocktake. */
+  placeInUse: 'place_in_use',
+  /** Hooks refused (409): only boards and cabinets have hooks, at most `HOOKS_PER_PLACE_MAX` each. */
+  hooksRefused: 'hooks_refused',
+  /** A hook scan whose value is not the label of one of the organization's hooks (400). */
+  notAHookLabel: 'not_a_hook_label',
+  /** A keychain someone holds (a custodian, or out on a transfer) cannot be put on a hook (409). */
+  keychainHeld: 'keychain_held',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',

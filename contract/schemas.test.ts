@@ -434,6 +434,11 @@ describe('error codes', () => {
       labelSelectionTooLarge: 'label_selection_too_large',
       bulkSelectionTooLarge: 'bulk_selection_too_large',
       webhookLimitReached: 'webhook_limit_reached',
+      placeTreeRefused: 'place_tree_refused',
+      placeInUse: 'place_in_use',
+      hooksRefused: 'hooks_refused',
+      notAHookLabel: 'not_a_hook_label',
+      keychainHeld: 'keychain_held',
       internal: 'internal_error',
       unavailable: 'service_unavailable',
     })

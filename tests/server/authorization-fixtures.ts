@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Stripe from 'stripe'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
+import { hookLabelUrl } from '../../contract/places.ts'
 import {
   calendarFeeds,
   keychains,
@@ -34,6 +35,7 @@ import {
   TAG_CONFIGURATION,
 } from './fixtures.ts'
 import { type TestApp, uniqueEmail } from './harness.ts'
+import { makeBoard, makePlace } from './places.ts'
 import { makeTransfer, parisDay, subscribe } from './transfers.ts'
 
 /** The platform operator of the matrix (OPERATOR_EMAILS), also a MEMBER of the callers' organization. */
@@ -700,6 +702,53 @@ export const FIXTURES: Record<string, Fixture> = {
   ),
 
   // Places, hooks and where keychains live (server/modules/places).
+  'GET /places': single(selected('read__place'), get('/api/places'), LIST_ONLY),
+  'GET /places/:id': inEach(selected('read__place'), async (w, id) => ({
+    path: `/api/places/${(await makeBoard(w.t, id)).board.id}`,
+  })),
+  'POST /places': inEach(selected('create__place'), async (w, id) => ({
+    path: '/api/places',
+    json: { name: 'Room', kind: 'ROOM', parentId: (await makePlace(w.t, id, { kind: 'SITE' })).id },
+  })),
+  'PATCH /places/:id': inEach(selected('update__place'), async (w, id) => ({
+    path: `/api/places/${(await makePlace(w.t, id, { kind: 'SITE' })).id}`,
+    json: { name: 'Renamed', stocktakeEvery: 'MONTHLY' },
+  })),
+  'DELETE /places/:id': inEach(selected('delete__place'), async (w, id) => ({
+    path: `/api/places/${(await makeBoard(w.t, id)).board.id}`,
+  })),
+  'POST /places/:id/hooks': inEach(selected('update__place'), async (w, id) => ({
+    path: `/api/places/${(await makeBoard(w.t, id, { count: 0 })).board.id}/hooks`,
+    json: { prefix: 'A-', from: 1, to: 3 },
+  })),
+  'DELETE /places/:id/hooks/:hookId': inEach(selected('update__place'), async (w, id) => {
+    const { board, hooks } = await makeBoard(w.t, id, { count: 1 })
+    return { path: `/api/places/${board.id}/hooks/${hooks[0]!.id}` }
+  }),
+  'POST /places/:id/labels': inEach(selected('read__place'), async (w, id) => ({
+    path: `/api/places/${(await makeBoard(w.t, id)).board.id}/labels`,
+    json: { format: 'dymo-11352' },
+  })),
+  'POST /places/:id/labels/pdf': inEach(selected('read__place'), async (w, id) => ({
+    path: `/api/places/${(await makeBoard(w.t, id)).board.id}/labels/pdf`,
+    json: { format: 'brother-62x29', withPlace: false },
+  })),
+  'GET /keychains/:id/location': inEach(selected('read__place'), async (w, id) => ({
+    path: await keychainPath(w, id, '/location'),
+  })),
+  'PUT /keychains/:id/home': inEach(selected('update__keychain'), async (w, id) => ({
+    path: await keychainPath(w, id, '/home'),
+    json: { hookId: (await makeBoard(w.t, id, { count: 1 })).hooks[0]!.id },
+  })),
+  // The hook is always the own organization's: a foreign keychain is the 404.
+  'POST /keychains/:id/hook-scans': inEach(selected('create__scan'), async (w, id) => {
+    const { hooks } = await makeBoard(w.t, w.own, { count: 1 })
+    return {
+      path: await keychainPath(w, id, '/hook-scans'),
+      json: { value: hookLabelUrl(w.t.config.publicUrl, hooks[0]!.publicId) },
+      headers: { 'idempotency-key': randomUUID() },
+    }
+  }),
 
   // Stocktakes (server/modules/stocktakes).
 }
