@@ -17,6 +17,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { CustodySection } from './CustodySection.tsx'
+import { KeychainPlaceSection } from './KeychainPlaceSection.tsx'
 import { KeychainStatusBadge } from './KeychainStatusBadge.tsx'
 import { KeysSection } from './KeysSection.tsx'
 import { MoreActions } from './MoreActions.tsx'
@@ -182,6 +183,7 @@ export function KeychainDetailScreen({
         <Trans>Organization: {keychain.organizationName}</Trans>
       </p>
       <KeychainSummaryCard keychain={keychain} timeZone={timeZone} />
+      <KeychainPlaceSection keychain={keychain} timeZone={timeZone} />
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex flex-col gap-6">
           {editing && canEdit ? (
