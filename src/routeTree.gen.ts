@@ -38,6 +38,8 @@ import { Route as Char123LocaleChar125AppOrganizationsNewRouteImport } from './r
 import { Route as Char123LocaleChar125AppPlacesIndexRouteImport } from './routes/{-$locale}/app/places/index'
 import { Route as Char123LocaleChar125AppPlacesIdRouteImport } from './routes/{-$locale}/app/places/$id'
 import { Route as Char123LocaleChar125AppReportsChar123ReportChar125RouteImport } from './routes/{-$locale}/app/reports/{-$report}'
+import { Route as Char123LocaleChar125AppStocktakesIndexRouteImport } from './routes/{-$locale}/app/stocktakes/index'
+import { Route as Char123LocaleChar125AppStocktakesIdRouteImport } from './routes/{-$locale}/app/stocktakes/$id'
 import { Route as Char123LocaleChar125AppTransfersIndexRouteImport } from './routes/{-$locale}/app/transfers/index'
 import { Route as Char123LocaleChar125AppTransfersNewRouteImport } from './routes/{-$locale}/app/transfers/new'
 import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
@@ -224,6 +226,18 @@ const Char123LocaleChar125AppReportsChar123ReportChar125Route =
     path: '/reports/{-$report}',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
+const Char123LocaleChar125AppStocktakesIndexRoute =
+  Char123LocaleChar125AppStocktakesIndexRouteImport.update({
+    id: '/stocktakes/',
+    path: '/stocktakes/',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
+const Char123LocaleChar125AppStocktakesIdRoute =
+  Char123LocaleChar125AppStocktakesIdRouteImport.update({
+    id: '/stocktakes/$id',
+    path: '/stocktakes/$id',
+    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
+  } as any)
 const Char123LocaleChar125AppTransfersIndexRoute =
   Char123LocaleChar125AppTransfersIndexRouteImport.update({
     id: '/transfers/',
@@ -315,6 +329,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/places/$id': typeof Char123LocaleChar125AppPlacesIdRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  '/{-$locale}/app/stocktakes/$id': typeof Char123LocaleChar125AppStocktakesIdRoute
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
@@ -323,6 +338,7 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/places/': typeof Char123LocaleChar125AppPlacesIndexRoute
+  '/{-$locale}/app/stocktakes/': typeof Char123LocaleChar125AppStocktakesIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -355,6 +371,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/places/$id': typeof Char123LocaleChar125AppPlacesIdRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  '/{-$locale}/app/stocktakes/$id': typeof Char123LocaleChar125AppStocktakesIdRoute
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports': typeof Char123LocaleChar125AppFoundReportsIndexRoute
@@ -363,6 +380,7 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/orders': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/places': typeof Char123LocaleChar125AppPlacesIndexRoute
+  '/{-$locale}/app/stocktakes': typeof Char123LocaleChar125AppStocktakesIndexRoute
   '/{-$locale}/app/transfers': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -398,6 +416,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/organizations/new': typeof Char123LocaleChar125AppOrganizationsNewRoute
   '/{-$locale}/app/places/$id': typeof Char123LocaleChar125AppPlacesIdRoute
   '/{-$locale}/app/reports/{-$report}': typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  '/{-$locale}/app/stocktakes/$id': typeof Char123LocaleChar125AppStocktakesIdRoute
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
@@ -406,6 +425,7 @@ export interface FileRoutesById {
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
   '/{-$locale}/app/organizations/': typeof Char123LocaleChar125AppOrganizationsIndexRoute
   '/{-$locale}/app/places/': typeof Char123LocaleChar125AppPlacesIndexRoute
+  '/{-$locale}/app/stocktakes/': typeof Char123LocaleChar125AppStocktakesIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -442,6 +462,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/places/$id'
     | '/{-$locale}/app/reports/{-$report}'
+    | '/{-$locale}/app/stocktakes/$id'
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
@@ -450,6 +471,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
     | '/{-$locale}/app/places/'
+    | '/{-$locale}/app/stocktakes/'
     | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
     | '/{-$locale}/app/keychains/$id/create-transfer'
@@ -482,6 +504,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/places/$id'
     | '/{-$locale}/app/reports/{-$report}'
+    | '/{-$locale}/app/stocktakes/$id'
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports'
@@ -490,6 +513,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/orders'
     | '/{-$locale}/app/organizations'
     | '/{-$locale}/app/places'
+    | '/{-$locale}/app/stocktakes'
     | '/{-$locale}/app/transfers'
     | '/{-$locale}/app/users'
     | '/{-$locale}/app/keychains/$id/create-transfer'
@@ -524,6 +548,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/organizations/new'
     | '/{-$locale}/app/places/$id'
     | '/{-$locale}/app/reports/{-$report}'
+    | '/{-$locale}/app/stocktakes/$id'
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
@@ -532,6 +557,7 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/orders/'
     | '/{-$locale}/app/organizations/'
     | '/{-$locale}/app/places/'
+    | '/{-$locale}/app/stocktakes/'
     | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
     | '/{-$locale}/app/keychains/$id/create-transfer'
@@ -752,6 +778,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppReportsChar123ReportChar125RouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
+    '/{-$locale}/app/stocktakes/': {
+      id: '/{-$locale}/app/stocktakes/'
+      path: '/stocktakes'
+      fullPath: '/{-$locale}/app/stocktakes/'
+      preLoaderRoute: typeof Char123LocaleChar125AppStocktakesIndexRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
+    '/{-$locale}/app/stocktakes/$id': {
+      id: '/{-$locale}/app/stocktakes/$id'
+      path: '/stocktakes/$id'
+      fullPath: '/{-$locale}/app/stocktakes/$id'
+      preLoaderRoute: typeof Char123LocaleChar125AppStocktakesIdRouteImport
+      parentRoute: typeof Char123LocaleChar125AppRouteRoute
+    }
     '/{-$locale}/app/transfers/': {
       id: '/{-$locale}/app/transfers/'
       path: '/transfers'
@@ -850,6 +890,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppOrganizationsNewRoute: typeof Char123LocaleChar125AppOrganizationsNewRoute
   Char123LocaleChar125AppPlacesIdRoute: typeof Char123LocaleChar125AppPlacesIdRoute
   Char123LocaleChar125AppReportsChar123ReportChar125Route: typeof Char123LocaleChar125AppReportsChar123ReportChar125Route
+  Char123LocaleChar125AppStocktakesIdRoute: typeof Char123LocaleChar125AppStocktakesIdRoute
   Char123LocaleChar125AppTransfersNewRoute: typeof Char123LocaleChar125AppTransfersNewRoute
   Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
   Char123LocaleChar125AppFoundReportsIndexRoute: typeof Char123LocaleChar125AppFoundReportsIndexRoute
@@ -858,6 +899,7 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppOrdersIndexRoute: typeof Char123LocaleChar125AppOrdersIndexRoute
   Char123LocaleChar125AppOrganizationsIndexRoute: typeof Char123LocaleChar125AppOrganizationsIndexRoute
   Char123LocaleChar125AppPlacesIndexRoute: typeof Char123LocaleChar125AppPlacesIndexRoute
+  Char123LocaleChar125AppStocktakesIndexRoute: typeof Char123LocaleChar125AppStocktakesIndexRoute
   Char123LocaleChar125AppTransfersIndexRoute: typeof Char123LocaleChar125AppTransfersIndexRoute
   Char123LocaleChar125AppUsersIndexRoute: typeof Char123LocaleChar125AppUsersIndexRoute
   Char123LocaleChar125AppKeychainsIdCreateTransferRoute: typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
@@ -895,6 +937,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppPlacesIdRoute: Char123LocaleChar125AppPlacesIdRoute,
     Char123LocaleChar125AppReportsChar123ReportChar125Route:
       Char123LocaleChar125AppReportsChar123ReportChar125Route,
+    Char123LocaleChar125AppStocktakesIdRoute:
+      Char123LocaleChar125AppStocktakesIdRoute,
     Char123LocaleChar125AppTransfersNewRoute:
       Char123LocaleChar125AppTransfersNewRoute,
     Char123LocaleChar125AppUsersIdRoute: Char123LocaleChar125AppUsersIdRoute,
@@ -910,6 +954,8 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
       Char123LocaleChar125AppOrganizationsIndexRoute,
     Char123LocaleChar125AppPlacesIndexRoute:
       Char123LocaleChar125AppPlacesIndexRoute,
+    Char123LocaleChar125AppStocktakesIndexRoute:
+      Char123LocaleChar125AppStocktakesIndexRoute,
     Char123LocaleChar125AppTransfersIndexRoute:
       Char123LocaleChar125AppTransfersIndexRoute,
     Char123LocaleChar125AppUsersIndexRoute:

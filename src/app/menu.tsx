@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from '@tanstack/react-router'
 import {
   ArrowRightLeft,
   ChartNoAxesColumn,
+  ClipboardCheck,
   History,
   Inbox,
   KeyRound,
@@ -49,6 +50,12 @@ export const MANAGEMENT_MENU: MenuEntry[] = [
   { path: '/app/tags', label: <Trans>Tags</Trans>, icon: Tags, needs: ['read', 'tag'] },
   // Contacts never see places (read__place is for members and up).
   { path: '/app/places', label: <Trans>Places</Trans>, icon: MapPin, needs: ['read', 'place'] },
+  {
+    path: '/app/stocktakes',
+    label: <Trans>Stocktakes</Trans>,
+    icon: ClipboardCheck,
+    needs: ['read', 'stocktake'],
+  },
   { path: '/app/users', label: <Trans>Users</Trans>, icon: Users, needs: ['read', 'member'] },
   { path: '/app/orders', label: <Trans>Orders</Trans>, icon: Package, needs: ['read', 'order'] },
   {
