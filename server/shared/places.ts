@@ -34,3 +34,9 @@ export async function hookRefs(
     .where(and(eq(hooks.organizationId, organizationId), inArray(hooks.id, ids)))
   return new Map(rows.map((row) => [row.id, row]))
 }
+
+/**
+ * A keychain's hook columns once someone takes it (a pickup, a custody change): it is on no hook any more, and
+ * its whereabouts are its holder's until it is hung again.
+ */
+export const OFF_THE_HOOK = { hookId: null, hookSeenAt: null, hookSeenById: null } as const

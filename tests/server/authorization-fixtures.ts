@@ -741,7 +741,7 @@ export const FIXTURES: Record<string, Fixture> = {
     json: { hookId: (await makeBoard(w.t, id, { count: 1 })).hooks[0]!.id },
   })),
   // The hook is always the own organization's: a foreign keychain is the 404.
-  'POST /keychains/:id/hook-scans': inEach(selected('create__scan'), async (w, id) => {
+  'POST /keychains/:id/hook-scans': inEach(selected('read__place'), async (w, id) => {
     const { hooks } = await makeBoard(w.t, w.own, { count: 1 })
     return {
       path: await keychainPath(w, id, '/hook-scans'),

@@ -4,6 +4,7 @@ import type { BulkFilter, BulkResult } from '../../../contract/keychain-bulk.ts'
 import type { Db } from '../../db/client.ts'
 import { custodyLog, keychains, transfers } from '../../db/schema.ts'
 import { ApiError } from '../../http/errors.ts'
+import { OFF_THE_HOOK } from '../../shared/places.ts'
 import { isCustodianCandidate } from '../members/service.ts'
 import { lockSelection } from './selection.ts'
 
@@ -51,7 +52,11 @@ export async function changeCustodians(
         )}${names.length > 3 ? '…' : ''}): their custodian changes when they are returned. Nothing was changed.`,
     )
   }
-  await tx.update(keychains).set({ custodianId, updatedAt: now }).where(inArray(keychains.id, ids))
+  await tx
+    .update(keychains)
+    // Taken by someone: off their hooks.
+    .set({ custodianId, updatedAt: now, ...(custodianId ? OFF_THE_HOOK : {}) })
+    .where(inArray(keychains.id, ids))
   await tx.insert(custodyLog).values(
     changing.map((keychain) => ({
       keychainId: keychain.id,

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts'
 import { type KeychainRow, keychains } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
+import { OFF_THE_HOOK } from '../../shared/places.ts'
 import { hasTransferOut } from '../../shared/transfer-conditions.ts'
 import { appendEvent } from '../events/append.ts'
 import { isCustodianCandidate } from '../members/service.ts'
@@ -114,6 +115,8 @@ export async function updateKeychain(
       .set({
         ...(update.name !== undefined ? { name: update.name } : {}),
         ...(custodianChanges ? { custodianId: update.custodianId ?? null } : {}),
+        // Taken by someone: off its hook.
+        ...(custodianChanges && update.custodianId ? OFF_THE_HOOK : {}),
         updatedAt: now,
       })
       .where(eq(keychains.id, current.id))

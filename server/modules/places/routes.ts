@@ -229,7 +229,8 @@ export function placeRoutes(api: ApiRouter, deps: AppDeps): void {
       ...placeEndpoints.hookScan,
       summary:
         'A returned keychain put on a hook (its label scanned): its home, another hook (misplaced), or its new home (`makeHome`, managers); idempotent by Idempotency-Key',
-      access: inSelectedOrganization('create__scan'),
+      // Every role that scans but a CONTACT (who scans to pick up what is lent to them): a CONTACT never sees places.
+      access: inSelectedOrganization('read__place'),
       responses: {
         201: {
           description: 'The outcome and its location (or the stored answer of the same Idempotency-Key)',

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts'
 import { keychains, type TransferRow, transferPickups, transfers, type UserRow } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
+import { OFF_THE_HOOK } from '../../shared/places.ts'
 import {
   findTransferRow,
   keychainOutFor,
@@ -76,7 +77,12 @@ export async function recordPickup(
       ? pickUp(locked, keychain.custodianId, judgedAt)
       : await giveBack(tx, locked, keychain.custodianId, judgedAt)
   if (from !== to) {
-    await tx.update(keychains).set({ custodianId: to, updatedAt: now }).where(eq(keychains.id, keychain.id))
+    // Taken by someone (the recipient, or back to its custodian): off its hook.
+    const taken = to || decision.next === 'PICKUP' ? OFF_THE_HOOK : {}
+    await tx
+      .update(keychains)
+      .set({ custodianId: to, updatedAt: now, ...taken })
+      .where(eq(keychains.id, keychain.id))
     await appendCustody(tx, {
       keychainId: keychain.id,
       byUserId: caller.id,
