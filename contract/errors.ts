@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { PersonSchema } from './common.ts'
 
 /** Machine-readable error codes answered by the API in `{ error: { code, message } }`. */
 export const ErrorCode = {
@@ -63,6 +64,11 @@ export const ErrorCode = {
   bulkSelectionTooLarge: 'bulk_selection_too_large',
   /** A new webhook beyond `WEBHOOK_ENDPOINTS_MAX` for the organization (409): delete one first. */
   webhookLimitReached: 'webhook_limit_reached',
+  /**
+   * A stocktake's close while a device says it made scans the server has not had (409; `unsent` names each such
+   * device and its person): that device sends them first.
+   */
+  stocktakeScansUnsent: 'stocktake_scans_unsent',
   /** A place where the tree does not allow it (409): under a board or cabinet, under itself, deeper than `PLACE_DEPTH_MAX`. */
   placeTreeRefused: 'place_tree_refused',
   /** A place or hook that cannot go yet (409): places under it, keychains whose home it holds, an open stocktake. */
@@ -100,6 +106,17 @@ export const ApiErrorSchema = v.object({
     /** `csv_invalid`: the header's unknown or repeated column, or the line the file stopped being CSV at. */
     column: v.optional(v.string()),
     line: v.optional(v.number()),
+    /** `stocktake_scans_unsent`: the devices whose scans have not all arrived, with their person. */
+    unsent: v.optional(
+      v.array(
+        v.object({
+          deviceId: v.string(),
+          person: v.nullable(PersonSchema),
+          made: v.number(),
+          received: v.number(),
+        }),
+      ),
+    ),
   }),
 })
 

@@ -434,6 +434,7 @@ describe('error codes', () => {
       labelSelectionTooLarge: 'label_selection_too_large',
       bulkSelectionTooLarge: 'bulk_selection_too_large',
       webhookLimitReached: 'webhook_limit_reached',
+      stocktakeScansUnsent: 'stocktake_scans_unsent',
       placeTreeRefused: 'place_tree_refused',
       placeInUse: 'place_in_use',
       hooksRefused: 'hooks_refused',

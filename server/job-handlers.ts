@@ -4,6 +4,7 @@ import { createJobRunner, type JobRunner, MAIN_LANE } from './jobs/runner.ts'
 import { noticeJobs } from './modules/notices/notices.ts'
 import { receiptJobs } from './modules/receipts/mail.ts'
 import { scanJobs } from './modules/scans/ledger.ts'
+import { stocktakeJobs } from './modules/stocktakes/notices.ts'
 import { transferJobs } from './modules/transfers/reminders.ts'
 import { webhookJobs, webhookLane } from './modules/webhooks/delivery-job.ts'
 
@@ -21,6 +22,7 @@ export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRun
       ...receiptJobs(deps),
       ...webhookJobs(deps),
       ...scanJobs(deps),
+      ...stocktakeJobs(deps),
     },
     worker,
     [webhookLane(deps.config.webhookTimeoutMs), MAIN_LANE],

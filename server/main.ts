@@ -21,6 +21,7 @@ import { createMailer } from './mail/mailer.ts'
 import { startHousekeeping } from './modules/auth/housekeeping.ts'
 import { answerBackupSignals } from './modules/backup/on-signal.ts'
 import { LIVENESS_PATH, livenessBody } from './modules/health/routes.ts'
+import { scheduleStocktakeSweep } from './modules/stocktakes/notices.ts'
 import { fromRoot } from './paths.ts'
 import { resolveSessionSecret } from './secret.ts'
 
@@ -117,6 +118,8 @@ export async function startServer(
   }
   const jobs = createJobs(base)
   const deps: AppDeps = { ...base, jobs }
+  // The daily sweep of recurring stocktakes: enqueued once a day whatever the number of processes.
+  await scheduleStocktakeSweep(database.db, base.clock.now())
   app = createApp(deps).app
   const housekeeping = startHousekeeping(deps)
   if (config.jobsPollMs > 0) jobs.start(config.jobsPollMs)

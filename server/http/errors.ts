@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { Person } from '../../contract/common.ts'
 import type { ApiErrorBody } from '../../contract/errors.ts'
 import { ErrorCode } from '../../contract/errors.ts'
 import type { AppEnv } from './env.ts'
@@ -22,6 +23,8 @@ export type ErrorFields = {
   /** `csv_invalid`: the header's unknown or repeated column, or the line the file stopped being CSV at. */
   column?: string
   line?: number
+  /** `stocktake_scans_unsent`: the devices whose scans have not all arrived. */
+  unsent?: Array<{ deviceId: string; person: Person | null; made: number; received: number }>
 }
 
 /** Thrown anywhere under a request; the error handler turns it into `{ error: { code, message } }`. */

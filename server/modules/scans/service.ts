@@ -51,7 +51,8 @@ const tagStatements = oncePerDatabase((db) => {
   }
 })
 
-async function findTag(db: Db, scope: OrganizationScope, value: string) {
+/** The tag a scanned value names (URL, public id, code; an old QR of a reprinted tag), with its key and keychain. */
+export async function findTag(db: Db, scope: Pick<OrganizationScope, 'organizationId'>, value: string) {
   const target = parseScanValue(value)
   if (target.kind === 'none') return null
   const statements = tagStatements(db)
