@@ -17,12 +17,17 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { CustodySection } from './CustodySection.tsx'
-import { KeychainPlaceSection } from './KeychainPlaceSection.tsx'
 import { KeychainStatusBadge } from './KeychainStatusBadge.tsx'
 import { KeysSection } from './KeysSection.tsx'
 import { MoreActions } from './MoreActions.tsx'
 import { deletionProblem } from './refusals.ts'
 import { undoDeletion } from './undo-deletion.ts'
+
+// Where it lives loads after the page (its data comes from another request anyway), for the roles that read
+// places: the place pickers stay off the page's first load.
+const KeychainPlaceSection = lazy(() =>
+  import('./KeychainPlaceSection.tsx').then((module) => ({ default: module.KeychainPlaceSection })),
+)
 
 // The rename form appears in edit mode only: it (and the form library) loads then, not with the page.
 const RenameKeychainForm = lazy(() =>
@@ -183,7 +188,11 @@ export function KeychainDetailScreen({
         <Trans>Organization: {keychain.organizationName}</Trans>
       </p>
       <KeychainSummaryCard keychain={keychain} timeZone={timeZone} />
-      <KeychainPlaceSection keychain={keychain} timeZone={timeZone} />
+      {ability.can('read', 'place') ? (
+        <Suspense fallback={null}>
+          <KeychainPlaceSection keychain={keychain} timeZone={timeZone} />
+        </Suspense>
+      ) : null}
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex flex-col gap-6">
           {editing && canEdit ? (
