@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { IdSchema, listOf, PageQuerySchema, PersonSchema, pageOf, requiredText } from './common.ts'
+import { HookRefSchema, KEYCHAIN_WHEREABOUTS } from './places.ts'
 
 export const KEY_TYPES = ['TAG', 'KEY'] as const
 export const KeyTypeSchema = v.picklist(KEY_TYPES, 'Type must be TAG or KEY.')
@@ -64,6 +65,10 @@ const KeychainSummarySchema = v.object({
   transfer: v.optional(v.nullable(v.object({ startsAt: v.string(), endsAt: v.string() }))),
   /** Set on the rows of `status=deleted` only (a deleted keychain is in no other list). */
   deletedAt: v.optional(v.nullable(v.string())),
+  /** Its home hook (absent from rows mirrored before issue 40; the server always sends them). */
+  home: v.optional(v.nullable(HookRefSchema)),
+  /** Where it is: held, on its home hook, misplaced on another hook, or unknown (`KeychainLocation`). */
+  whereabouts: v.optional(v.picklist(KEYCHAIN_WHEREABOUTS)),
 })
 export type KeychainSummary = v.InferOutput<typeof KeychainSummarySchema>
 export const KeychainPageSchema = v.object({
@@ -72,8 +77,11 @@ export const KeychainPageSchema = v.object({
   tagMatch: v.optional(v.nullable(v.string())),
 })
 
-/** The list's orders: name and holder in natural order ("Bureau 2" before "Bureau 18"), last change newest first. */
-export const KEYCHAIN_SORTS = ['name', 'holder', 'changed'] as const
+/**
+ * The list's orders: name and holder in natural order ("Bureau 2" before "Bureau 18"), last change newest first,
+ * place (its home's board by name, then the hook's position; keychains without a home last).
+ */
+export const KEYCHAIN_SORTS = ['name', 'holder', 'changed', 'place'] as const
 export type KeychainSort = (typeof KEYCHAIN_SORTS)[number]
 /** The list's status filters: one per status, `unheld` (no holder, whatever the transfer), `deleted` (to restore). */
 export const KEYCHAIN_FILTERS = ['free', 'held', 'scheduled', 'out', 'overdue', 'unheld', 'deleted'] as const
@@ -81,13 +89,16 @@ export type KeychainFilter = (typeof KEYCHAIN_FILTERS)[number]
 
 /**
  * Lists are ordered by `sort` (name by default); `q` matches part of the name, a tag's code or the holder's
- * name or e-mail (case-insensitive); `status` keeps one status. `status=deleted` needs the right to delete.
+ * name or e-mail (case-insensitive); `status` keeps one status; `placeId` keeps those whose home is in that place
+ * (with everything under it). `status=deleted` needs the right to delete.
  */
 export const KeychainListQuerySchema = v.object({
   ...PageQuerySchema.entries,
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(120))),
   custodianId: v.optional(IdSchema),
-  sort: v.optional(v.picklist(KEYCHAIN_SORTS, 'sort must be name, holder or changed.')),
+  /** Keychains whose home is a hook of this place or of a place under it. */
+  placeId: v.optional(IdSchema),
+  sort: v.optional(v.picklist(KEYCHAIN_SORTS, 'sort must be name, holder, changed or place.')),
   status: v.optional(
     v.picklist(KEYCHAIN_FILTERS, 'status must be free, held, scheduled, out, overdue, unheld or deleted.'),
   ),

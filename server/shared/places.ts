@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm'
-import type { HookRef } from '../../contract/places.ts'
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import type { HookRef, KeychainWhereabouts } from '../../contract/places.ts'
 import type { Db } from '../db/client.ts'
-import { hooks, places } from '../db/schema.ts'
+import { hooks, keychains, places } from '../db/schema.ts'
 
 /**
  * The ids of a place and of every place under it, in the organization (empty when it is not one of its places).
@@ -40,3 +40,31 @@ export async function hookRefs(
  * its whereabouts are its holder's until it is hung again.
  */
 export const OFF_THE_HOOK = { hookId: null, hookSeenAt: null, hookSeenById: null } as const
+
+type WhereColumns = {
+  custodianId: string | null
+  transferStatus: 'SCHEDULED' | 'TRANSFERRED' | null
+  homeHookId: string | null
+  hookId: string | null
+}
+
+/**
+ * Where a keychain is: HELD by someone (its custodian, or out on a transfer); MISPLACED when last seen on
+ * another hook than its home (or on a hook, with no home); AT_HOME when it has a home and was last put on it or
+ * on no hook since; UNKNOWN otherwise (no home, never seen on a hook). `whereaboutsSql` is the same rule in SQL
+ * (the keychain list); a test holds the two together.
+ */
+export function whereabouts(row: WhereColumns): KeychainWhereabouts {
+  if (row.custodianId || row.transferStatus === 'TRANSFERRED') return 'HELD'
+  if (row.hookId && row.hookId !== row.homeHookId) return 'MISPLACED'
+  if (row.homeHookId) return 'AT_HOME'
+  return 'UNKNOWN'
+}
+
+/** `whereabouts` over the `keychains` row of the query. */
+export const whereaboutsSql: SQL<KeychainWhereabouts> = sql<KeychainWhereabouts>`(case
+  when ${keychains.custodianId} is not null or ${keychains.transferStatus} = 'TRANSFERRED' then 'HELD'
+  when ${keychains.hookId} is not null and ${keychains.hookId} is distinct from ${keychains.homeHookId}
+    then 'MISPLACED'
+  when ${keychains.homeHookId} is not null then 'AT_HOME'
+  else 'UNKNOWN' end)`

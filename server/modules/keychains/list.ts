@@ -13,7 +13,8 @@ import {
 } from 'drizzle-orm'
 import type { KeychainFilter, KeychainSort } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains } from '../../db/schema.ts'
+import { hooks, keychains } from '../../db/schema.ts'
+import { notFound } from '../../http/errors.ts'
 import {
   cursorInstant,
   decodeCursor,
@@ -22,17 +23,31 @@ import {
   malformedCursor,
   pageLimit,
 } from '../../http/pagination.ts'
+import { placeSubtreeIds } from '../../shared/places.ts'
 import { type SearchArms, searchArms, statusWhere } from './list-filters.ts'
 import { type NameSearch, nameSearch } from './name-search.ts'
-import { custodian, isoInstant, summaryJson } from './summary-json.ts'
+import { custodian, homeHook, homePlace, isoInstant, summaryJson } from './summary-json.ts'
 
 export type KeychainListQuery = {
   cursor?: string
   limit?: number
   q?: string
   custodianId?: string
+  placeId?: string
   sort?: KeychainSort
   status?: KeychainFilter
+}
+
+/**
+ * The place order's keys: keychains without a home last, then their home's board by name (then by id, two
+ * boards may share a name), the hook's position, then the name. Read through no index: the sort is in memory
+ * (an organization's keychains with a home are the few hundred on its boards).
+ */
+const PLACE_KEYS = {
+  homeless: sql<boolean>`(${homePlace.id} is null)`,
+  placeName: sql<string>`coalesce(lower(${homePlace.name}), '') collate "C"`,
+  placeId: sql<string>`coalesce(${homePlace.id}::text, '')`,
+  position: sql<number>`coalesce(${homeHook.position}, 0)`,
 }
 
 /**
@@ -47,6 +62,18 @@ const ORDERS = {
     descending: false,
   },
   changed: { letter: 'c', columns: [keychains.updatedAt, keychains.id], descending: true },
+  place: {
+    letter: 'p',
+    columns: [
+      PLACE_KEYS.homeless,
+      PLACE_KEYS.placeName,
+      PLACE_KEYS.placeId,
+      PLACE_KEYS.position,
+      keychains.sortName,
+      keychains.id,
+    ],
+    descending: false,
+  },
 } as const
 
 /** The deleted list, whatever the sort asked: newest deletion first, a walk of the deleted keychains' index. */
@@ -62,12 +89,21 @@ function cursorValues(order: Order, cursor: string): SQL[] {
   const [letter, ...values] = decodeCursor(cursor, order.columns.length + 1)
   const id = values.at(-1) as string
   if (letter !== order.letter || !isUuid(id)) throw malformedCursor()
-  // Each value takes its column's type in the row comparison; an instant is checked first (a 400, not a 500).
+  // Each value takes its column's type in the row comparison; an instant, a flag or a number is checked first
+  // (a 400, not a 500).
   return values.map((value, index) => {
     const column = order.columns[index]
-    return column === keychains.updatedAt || column === keychains.deletedAt
-      ? sql`${cursorInstant(value).toISOString()}`
-      : sql`${value}`
+    if (column === keychains.updatedAt || column === keychains.deletedAt)
+      return sql`${cursorInstant(value).toISOString()}`
+    if (column === PLACE_KEYS.homeless) {
+      if (value !== 'true' && value !== 'false') throw malformedCursor()
+      return sql`${value}::boolean`
+    }
+    if (column === PLACE_KEYS.position) {
+      if (!/^-?\d{1,9}$/.test(value)) throw malformedCursor()
+      return sql`${value}::integer`
+    }
+    return sql`${value}`
   })
 }
 
@@ -95,10 +131,13 @@ function selectSummaries(db: Db, now: Date | SQLWrapper) {
       holderSort: keychains.holderSort,
       changedAt: isoInstant(keychains.updatedAt),
       deletedAt: isoInstant(keychains.deletedAt),
+      placeKey: sql<string>`json_build_array(${PLACE_KEYS.homeless}, ${PLACE_KEYS.placeName}, ${PLACE_KEYS.placeId}, ${PLACE_KEYS.position})::text`,
       json: summaryJson(now),
     })
     .from(keychains)
     .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
+    .leftJoin(homeHook, eq(homeHook.id, keychains.homeHookId))
+    .leftJoin(homePlace, eq(homePlace.id, homeHook.placeId))
 }
 
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof selectSummaries>['execute']>>[number]
@@ -121,6 +160,7 @@ export function keychainPageQuery(
   limit: number,
   search?: Search,
   now: Date = new Date(),
+  homes?: string[],
 ) {
   const order = orderOf(query)
   const onlyRareWords =
@@ -143,6 +183,12 @@ export function keychainPageQuery(
         query.cursor ? afterCursor(order, query.cursor) : undefined,
         search ? searchWhere(search) : undefined,
         query.custodianId ? eq(keychains.custodianId, query.custodianId) : undefined,
+        homes
+          ? inArray(
+              keychains.homeHookId,
+              db.select({ id: hooks.id }).from(hooks).where(inArray(hooks.placeId, homes)),
+            )
+          : undefined,
       ),
     )
     .orderBy(...orderBy(order))
@@ -207,13 +253,20 @@ async function pageRows(
   limit: number,
   now: Date,
 ): Promise<{ rows: SummaryRow[]; tagMatch: string | null }> {
+  // The place and every place under it (another organization's is a 404, as everywhere).
+  const homes = query.placeId ? await placeSubtreeIds(db, organizationId, query.placeId) : undefined
+  if (homes?.length === 0) throw notFound('No such place.')
   if (query.q) {
     const { tagMatch, ...arms } = await searchArms(db, organizationId, query.q)
     const named = await nameSearch(db, organizationId, query.q)
-    return { rows: await keychainPageQuery(db, organizationId, query, limit, { named, arms }, now), tagMatch }
+    const search = { named, arms }
+    return { rows: await keychainPageQuery(db, organizationId, query, limit, search, now, homes), tagMatch }
   }
-  if (query.custodianId || query.status || (query.sort && query.sort !== 'name'))
-    return { rows: await keychainPageQuery(db, organizationId, query, limit, undefined, now), tagMatch: null }
+  if (homes || query.custodianId || query.status || (query.sort && query.sort !== 'name'))
+    return {
+      rows: await keychainPageQuery(db, organizationId, query, limit, undefined, now, homes),
+      tagMatch: null,
+    }
   const pages = pagesOf(db, limit + 1)
   const at = now.toISOString()
   if (!query.cursor) return { rows: await pages.first.execute({ organizationId, now: at }), tagMatch: null }
@@ -235,6 +288,15 @@ function cursorKey(query: KeychainListQuery, row: SummaryRow): string[] {
       return ['h', row.holderSort, row.sortName, row.id]
     case 'changed':
       return ['c', row.changedAt as string, row.id]
+    case 'place': {
+      const [homeless, placeName, placeId, position] = JSON.parse(row.placeKey) as [
+        boolean,
+        string,
+        string,
+        number,
+      ]
+      return ['p', String(homeless), placeName, placeId, String(position), row.sortName, row.id]
+    }
     default:
       return ['n', row.sortName, row.id]
   }

@@ -1,10 +1,14 @@
 import { type AnyColumn, type SQL, type SQLWrapper, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import { keychains, users } from '../../db/schema.ts'
+import { hooks, keychains, places, users } from '../../db/schema.ts'
+import { whereaboutsSql } from '../../shared/places.ts'
 import { keychainStatusSql } from './list-filters.ts'
 
 /** The holder joined to each listed keychain. */
 export const custodian = alias(users, 'custodian')
+/** Its home hook and that hook's board, joined to each listed keychain. */
+export const homeHook = alias(hooks, 'home_hook')
+export const homePlace = alias(places, 'home_place')
 
 /** An instant as JavaScript's `toISOString()` writes it (UTC, milliseconds truncated as a `Date` keeps them). */
 export const isoInstant = (column: AnyColumn): SQL<string | null> =>
@@ -32,6 +36,10 @@ export function summaryJson(now: Date | SQLWrapper): SQL<string> {
         and ${keychains.transferStartsAt} is not null and ${keychains.transferEndsAt} is not null
       then json_build_object('startsAt', ${isoInstant(keychains.transferStartsAt)},
         'endsAt', ${isoInstant(keychains.transferEndsAt)}) end,
-    'deletedAt', ${isoInstant(keychains.deletedAt)}
+    'deletedAt', ${isoInstant(keychains.deletedAt)},
+    'home', case when ${homeHook.id} is null then null else json_build_object(
+      'id', ${homeHook.id}, 'code', ${homeHook.code},
+      'placeId', ${homeHook.placeId}, 'placeName', ${homePlace.name}) end,
+    'whereabouts', ${whereaboutsSql}
   )::text`
 }

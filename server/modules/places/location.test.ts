@@ -18,7 +18,7 @@ import { expectOneAnswerReplayed } from '../../../tests/server/idempotency.ts'
 import { eventsOf, makeBoard, setHome } from '../../../tests/server/places.ts'
 import { makeTransfer, pickup, scheduledTransfer } from '../../../tests/server/transfers.ts'
 import { keychains } from '../../db/schema.ts'
-import { whereabouts } from './location.ts'
+import { whereabouts } from '../../shared/places.ts'
 
 const t = setupTestAppAtEpoch()
 

@@ -1,36 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
-import {
-  type HookScanResult,
-  type KeychainLocation,
-  type KeychainWhereabouts,
-  parseLocationLabel,
-} from '../../../contract/places.ts'
+import { type HookScanResult, type KeychainLocation, parseLocationLabel } from '../../../contract/places.ts'
 import type { Db } from '../../db/client.ts'
 import { hooks, keychains, users } from '../../db/schema.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { toPerson } from '../../shared/person.ts'
-import { hookRefs } from '../../shared/places.ts'
+import { hookRefs, whereabouts } from '../../shared/places.ts'
 import { appendEvent } from '../events/append.ts'
-
-type WhereColumns = {
-  custodianId: string | null
-  transferStatus: 'SCHEDULED' | 'TRANSFERRED' | null
-  homeHookId: string | null
-  hookId: string | null
-}
-
-/**
- * Where a keychain is: HELD by someone (its custodian, or out on a transfer); AT_HOME when it has a home and was
- * last put on it or on no other hook since; MISPLACED when last seen on another hook; UNKNOWN otherwise (no home,
- * never seen on a hook). `whereaboutsSql` (the list) is the same rule in SQL; a test holds the two together.
- */
-export function whereabouts(row: WhereColumns): KeychainWhereabouts {
-  if (row.custodianId || row.transferStatus === 'TRANSFERRED') return 'HELD'
-  if (row.hookId && row.hookId !== row.homeHookId) return 'MISPLACED'
-  if (row.homeHookId) return 'AT_HOME'
-  return 'UNKNOWN'
-}
 
 const locationColumns = {
   id: keychains.id,
