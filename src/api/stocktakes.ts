@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { placeEndpoints } from '../../contract/endpoints/places.ts'
 import { stocktakeEndpoints } from '../../contract/endpoints/stocktakes.ts'
 import type { StocktakeStatus } from '../../contract/stocktakes.ts'
 import { call } from '../lib/call.ts'
@@ -32,6 +33,17 @@ export const stocktakeQuery = (organizationId: string, id: string) =>
     queryKey: stocktakeKeys.one(organizationId, id),
     queryFn: () => call(stocktakeEndpoints.one, { params: { id } }),
     refetchInterval: (query) => (query.state.data?.status === 'OPEN' ? OPEN_STOCKTAKE_REFRESH_MS : false),
+  })
+
+/**
+ * The pages of the boards a stocktake covers (their hooks, with the public ids their labels encode): a device
+ * that has read them once knows each hook label it scans, offline too.
+ */
+export const stocktakeBoardsQuery = (organizationId: string, id: string, boardIds: readonly string[]) =>
+  queryOptions({
+    queryKey: [...stocktakeKeys.one(organizationId, id), 'boards', boardIds.join(',')] as const,
+    queryFn: () => Promise.all(boardIds.map((board) => call(placeEndpoints.one, { params: { id: board } }))),
+    staleTime: 5 * 60_000,
   })
 
 /** Starts a stocktake of a place and what is under it, or of the whole organization (`null`). */

@@ -1,12 +1,16 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
-import { type FormEvent, useRef, useState } from 'react'
+import { type FormEvent, lazy, Suspense, useRef, useState } from 'react'
 import { type HookRef, parseLocationLabel } from '../../../contract/places.ts'
 import type { StocktakeScanResult } from '../../../contract/stocktakes.ts'
 import type { FieldContext } from '../../offline/field.ts'
-import { submitStocktakeScan } from '../../offline/stocktake.ts'
 import { Button } from '../../ui/Button.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
+
+// The camera's controls load after the page: typing and hardware scanners work meanwhile.
+const CameraView = lazy(() =>
+  import('../../ui/camera/CameraView.tsx').then((module) => ({ default: module.CameraView })),
+)
 
 /** What the last scan did, in words. */
 function useScanFeedback() {
@@ -50,7 +54,13 @@ export function ScanPanel({
   const failed = useFailureToast()
   const feedbackOf = useScanFeedback()
   const [value, setValue] = useState('')
-  const [hook, setHook] = useState<HookRef | null>(null)
+  // The hook the next tags hang on: read by scans waiting in line, so kept in a ref as well as shown.
+  const [hook, showHook] = useState<HookRef | null>(null)
+  const current = useRef<HookRef | null>(null)
+  const setHook = (next: HookRef | null) => {
+    current.current = next
+    showHook(next)
+  }
   const [feedback, setFeedback] = useState('')
   const input = useRef<HTMLInputElement>(null)
 
@@ -59,10 +69,12 @@ export function ScanPanel({
     const known = label?.kind === 'hook' ? (hooks.get(label.publicId) ?? null) : null
     if (label?.kind === 'hook') setHook(known)
     try {
+      // The outbox (Dexie) loads with the first scan, not with the page.
+      const { submitStocktakeScan } = await import('../../offline/stocktake.ts')
       const { result } = await submitStocktakeScan(context, {
         stocktakeId,
         value: scanned,
-        hookId: label ? (known?.id ?? null) : (hook?.id ?? null),
+        hookId: label ? (known?.id ?? null) : (current.current?.id ?? null),
         label: scanned,
       })
       if (result?.outcome === 'HOOK' && result.hook) setHook(result.hook)
@@ -72,13 +84,20 @@ export function ScanPanel({
     }
   }
 
+  // Reads arrive faster than answers (a steady camera, a hardware scanner): one at a time, in order, so that a
+  // tag always counts on the hook scanned before it.
+  const queue = useRef(Promise.resolve())
+  const take = (scanned: string) => {
+    queue.current = queue.current.then(() => scan(scanned))
+  }
+
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
     const scanned = value.trim()
     if (!scanned) return
     setValue('')
     input.current?.focus()
-    void scan(scanned)
+    take(scanned)
   }
 
   return (
@@ -89,6 +108,9 @@ export function ScanPanel({
       <h2 id="stocktake-scan" className="text-lg font-semibold text-slate-900">
         <Trans>Scan</Trans>
       </h2>
+      <Suspense fallback={null}>
+        <CameraView onRead={take} />
+      </Suspense>
       <form onSubmit={onSubmit} className="flex flex-wrap items-end gap-2">
         <label className="flex min-w-0 flex-1 flex-col gap-1.5 text-sm font-medium text-slate-800">
           <Trans>Hook label or tag</Trans>

@@ -1,11 +1,11 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { useQueries, useQuery } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo } from 'react'
 import type { HookRef } from '../../../contract/places.ts'
 import type { StocktakeDetail } from '../../../contract/stocktakes.ts'
-import { placeQuery } from '../../api/places.ts'
 import {
   reportScansMade,
+  stocktakeBoardsQuery,
   stocktakeQuery,
   stocktakeReportHref,
   useCloseStocktake,
@@ -14,7 +14,6 @@ import { useAbility } from '../../lib/ability.tsx'
 import { formatDateTime } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import type { FieldContext } from '../../offline/field.ts'
-import { deviceId, scansMade } from '../../offline/stocktake.ts'
 import { Badge } from '../../ui/Badge.tsx'
 import { Button, buttonClass } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
@@ -26,24 +25,22 @@ import { StocktakeLists } from './StocktakeLists.tsx'
 import { TallyStrip } from './TallyStrip.tsx'
 import { useLocalScans } from './useLocalScans.ts'
 
-/** The scope's hooks by their label's public id, from each board's page (kept by the query cache offline). */
+/** The scope's hooks by their label's public id, from its boards' pages (kept by the query cache offline). */
 function useHookIndex(organizationId: string, detail: StocktakeDetail | undefined): Map<string, HookRef> {
-  const boards = useQueries({
-    queries: (detail?.status === 'OPEN' ? detail.boards : []).map((board) =>
-      placeQuery(organizationId, board.place.id),
-    ),
+  const boardIds = detail?.status === 'OPEN' ? detail.boards.map((board) => board.place.id) : []
+  const boards = useQuery({
+    ...stocktakeBoardsQuery(organizationId, detail?.id ?? '', boardIds),
+    enabled: boardIds.length > 0,
   })
-  const loaded = boards.map((board) => board.dataUpdatedAt).join(',')
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `loaded` changes when a board's page does
   return useMemo(() => {
     const index = new Map<string, HookRef>()
-    for (const { data } of boards) {
-      for (const hook of data?.hooks ?? []) {
-        index.set(hook.publicId, { id: hook.id, code: hook.code, placeId: data!.id, placeName: data!.name })
+    for (const board of boards.data ?? []) {
+      for (const hook of board.hooks) {
+        index.set(hook.publicId, { id: hook.id, code: hook.code, placeId: board.id, placeName: board.name })
       }
     }
     return index
-  }, [loaded])
+  }, [boards.data])
 }
 
 /** Tells the server how many scans this device made for the stocktake, whenever that count may have changed. */
@@ -52,6 +49,7 @@ function useScansMadeReport(id: string, open: boolean, unsent: number) {
   useEffect(() => {
     if (!open) return
     void (async () => {
+      const { deviceId, scansMade } = await import('../../offline/stocktake.ts')
       const made = await scansMade(id)
       if (made > 0) await reportScansMade(id, await deviceId(), made).catch(() => undefined)
     })()

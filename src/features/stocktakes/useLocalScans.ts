@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { parseLocationLabel } from '../../../contract/places.ts'
 import type { OutboxItem } from '../../offline/db.ts'
-import { mirroredTag } from '../../offline/mirror.ts'
 import { useOutbox } from '../../offline/useOutbox.ts'
 import type { LocalScan } from './local-tally.ts'
 
@@ -44,6 +43,7 @@ export function useLocalScans(
 
 async function localScanOf(organizationId: string, item: OutboxItem): Promise<LocalScan> {
   if (parseLocationLabel(item.value)) return { kind: 'hook' }
+  const { mirroredTag } = await import('../../offline/mirror.ts')
   const tag = await mirroredTag(organizationId, item.value)
   return { kind: 'tag', keychainId: tag?.key?.keychainId ?? null, hookId: item.hookId ?? null }
 }
