@@ -36,6 +36,7 @@ import {
 } from './fixtures.ts'
 import { type TestApp, uniqueEmail } from './harness.ts'
 import { makeBoard, makePlace } from './places.ts'
+import { openStocktake } from './stocktakes.ts'
 import { makeTransfer, parisDay, subscribe } from './transfers.ts'
 
 /** The platform operator of the matrix (OPERATOR_EMAILS), also a MEMBER of the callers' organization. */
@@ -751,6 +752,33 @@ export const FIXTURES: Record<string, Fixture> = {
   }),
 
   // Stocktakes (server/modules/stocktakes).
+  'GET /stocktakes': single(selected('read__stocktake'), get('/api/stocktakes'), LIST_ONLY),
+  'GET /stocktakes/due': single(selected('read__stocktake'), get('/api/stocktakes/due'), LIST_ONLY),
+  'POST /stocktakes': inEach(selected('create__stocktake'), async (w, id) => ({
+    path: '/api/stocktakes',
+    json: { placeId: (await makePlace(w.t, id, { kind: 'SITE' })).id },
+  })),
+  'GET /stocktakes/:id': inEach(selected('read__stocktake'), async (w, id) => ({
+    path: `/api/stocktakes/${await openStocktake(w.t, id)}`,
+  })),
+  'POST /stocktakes/:id/scans': inEach(selected('scan__stocktake'), async (w, id) => ({
+    path: `/api/stocktakes/${await openStocktake(w.t, id)}/scans`,
+    json: { value: 'MTX-00001', deviceId: 'matrix-device', deviceSeq: 1 },
+    headers: { 'idempotency-key': randomUUID() },
+  })),
+  'PUT /stocktakes/:id/devices/:deviceId': inEach(selected('scan__stocktake'), async (w, id) => ({
+    path: `/api/stocktakes/${await openStocktake(w.t, id)}/devices/matrix-device`,
+    json: { made: 1 },
+  })),
+  'POST /stocktakes/:id/close': inEach(selected('update__stocktake'), async (w, id) => ({
+    path: `/api/stocktakes/${await openStocktake(w.t, id)}/close`,
+  })),
+  'GET /stocktakes/:id/report/csv': inEach(selected('read__stocktake'), async (w, id) => ({
+    path: `/api/stocktakes/${await openStocktake(w.t, id)}/report/csv`,
+  })),
+  'GET /stocktakes/:id/report/pdf': inEach(selected('read__stocktake'), async (w, id) => ({
+    path: `/api/stocktakes/${await openStocktake(w.t, id)}/report/pdf`,
+  })),
 }
 
 /** A transfer picked up by its recipient (the caller in the own organization) with its receipt; gives its id. */

@@ -1,63 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import type { PlaceKind } from '../../contract/places.ts'
-import { hooks, keychains, keys, places } from '../../server/db/schema.ts'
+import { keychains, keys, stocktakes } from '../../server/db/schema.ts'
 import { makeTags } from './fixtures.ts'
 import type { TestApp } from './harness.ts'
-
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567'
-
-/** A location label's public id: 16 lowercase base32 characters. */
-export const locationPublicId = () => [...randomBytes(16)].map((byte) => BASE32[byte % 32]).join('')
-
-/** A place inserted directly (the places module has its own tests), under `parentId` when given. */
-export async function makePlace(
-  t: TestApp,
-  organizationId: string,
-  input: { name?: string; kind?: PlaceKind; parentId?: string | null } = {},
-) {
-  const now = t.clock.now()
-  const kind = input.kind ?? 'BOARD'
-  const [place] = await t.db
-    .insert(places)
-    .values({
-      organizationId,
-      parentId: input.parentId ?? null,
-      kind,
-      name: input.name ?? 'Board',
-      publicId: kind === 'BOARD' || kind === 'CABINET' ? locationPublicId() : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-  return place!
-}
-
-/** A board with `count` hooks coded `<prefix>01`…, in order. */
-export async function makeBoard(
-  t: TestApp,
-  organizationId: string,
-  input: { name?: string; prefix?: string; count?: number; parentId?: string | null } = {},
-) {
-  const board = await makePlace(t, organizationId, { name: input.name ?? 'Board', parentId: input.parentId })
-  const count = input.count ?? 3
-  const rows =
-    count === 0
-      ? []
-      : await t.db
-          .insert(hooks)
-          .values(
-            Array.from({ length: count }, (_, index) => ({
-              organizationId,
-              placeId: board.id,
-              code: `${input.prefix ?? 'A-'}${String(index + 1).padStart(2, '0')}`,
-              position: index + 1,
-              publicId: locationPublicId(),
-              createdAt: t.clock.now(),
-            })),
-          )
-          .returning()
-  return { board, hooks: rows.sort((a, b) => a.position - b.position) }
-}
+import { makePlace } from './places.ts'
 
 /**
  * Keychains inserted directly, each with one tagged key and its home on the given hook (null: no home), as a
@@ -100,3 +44,13 @@ export async function keychainsAtHome(
 /** A hook's label as its QR encodes it. */
 export const hookLabel = (t: TestApp, hook: { publicId: string }) =>
   `${t.config.publicUrl}/h/${hook.publicId}`
+
+/** An OPEN stocktake of a new place of the organization, inserted directly; gives its id. */
+export async function openStocktake(t: TestApp, organizationId: string): Promise<string> {
+  const place = await makePlace(t, organizationId, { kind: 'SITE', name: 'Stocktaken' })
+  const [row] = await t.db
+    .insert(stocktakes)
+    .values({ organizationId, placeId: place.id, startedAt: t.clock.now() })
+    .returning({ id: stocktakes.id })
+  return row!.id
+}

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import type { StocktakeDetail } from '../../../contract/stocktakes.ts'
 import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
-import { keychainsAtHome, makeBoard } from '../../../tests/server/stocktakes.ts'
+import { makeBoard } from '../../../tests/server/places.ts'
+import { keychainsAtHome } from '../../../tests/server/stocktakes.ts'
 import { stocktakeScans } from '../../db/schema.ts'
 
 const t = setupTestApp()
