@@ -20,8 +20,14 @@ import { useRefetchingMutation } from './refetching-mutation.ts'
 
 export const keychainKeys = {
   all: (organizationId: string) => ['keychains', organizationId] as const,
-  list: (organizationId: string, q: string, custodianId: string, status = '', sort: KeychainSort = 'name') =>
-    ['keychains', organizationId, 'list', q, custodianId, status, sort] as const,
+  list: (
+    organizationId: string,
+    q: string,
+    custodianId: string,
+    status = '',
+    sort: KeychainSort = 'name',
+    placeId = '',
+  ) => ['keychains', organizationId, 'list', q, custodianId, status, sort, placeId] as const,
   one: (organizationId: string, id: string) => ['keychains', organizationId, id] as const,
   custody: (organizationId: string, id: string) => ['keychains', organizationId, id, 'custody'] as const,
   unusedTags: (organizationId: string, q: string) => ['keychains', organizationId, 'unused-tags', q] as const,
@@ -60,7 +66,8 @@ const OFFLINE_STATUSES: Record<KeychainFilter, string[]> = {
 
 /**
  * One page after another in `sort` order (natural order of names by default); `q` matches part of the name, a
- * tag code or the holder, `custodianId` who holds it, `status` one status (or `deleted`).
+ * tag code or the holder, `custodianId` who holds it, `status` one status (or `deleted`), `placeId` a home in that
+ * place or under it.
  */
 export const keychainListQuery = (
   organizationId: string,
@@ -68,9 +75,10 @@ export const keychainListQuery = (
   custodianId = '',
   status: KeychainFilter | '' = '',
   sort: KeychainSort = 'name',
+  placeId = '',
 ) =>
   infiniteQueryOptions({
-    queryKey: keychainKeys.list(organizationId, q, custodianId, status, sort),
+    queryKey: keychainKeys.list(organizationId, q, custodianId, status, sort, placeId),
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => {
       const query = {
@@ -79,6 +87,7 @@ export const keychainListQuery = (
         cursor: pageParam ?? undefined,
         ...(status ? { status } : {}),
         ...(sort !== 'name' ? { sort } : {}),
+        ...(placeId ? { placeId } : {}),
       }
       return mirrored(
         () => call(keychainEndpoints.list, { query }),
@@ -87,7 +96,8 @@ export const keychainListQuery = (
           if (status !== 'deleted')
             await (await mirrorStore()).mirrorKeychainSummaries(organizationId, page.data)
         },
-        async () => (pageParam ? undefined : mirroredPage(organizationId, q, custodianId, status)),
+        // The mirror knows no tree of places: a list by place is the server's only.
+        async () => (pageParam || placeId ? undefined : mirroredPage(organizationId, q, custodianId, status)),
       )
     },
     getNextPageParam: (page) => page.nextCursor,

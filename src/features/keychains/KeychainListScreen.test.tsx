@@ -104,3 +104,98 @@ describe('selecting keychains on the list', () => {
     for (const box of screen.getAllByRole('checkbox')) expect((box as HTMLInputElement).checked).toBe(false)
   })
 })
+
+describe('keychains by place', () => {
+  const BOARD = '55555555-5555-4555-8555-555555555551'
+  const ROOM = '55555555-5555-4555-8555-555555555550'
+  const placeRow = (id: string, name: string, kind: 'ROOM' | 'BOARD', depth: number) => ({
+    id,
+    parentId: depth ? ROOM : null,
+    kind,
+    name,
+    depth,
+    publicId: null,
+    hookCount: 0,
+    homeCount: 0,
+    stocktakeEvery: null,
+    stocktakeDueOn: null,
+    lastStocktake: null,
+  })
+
+  function placesServer() {
+    const asked: string[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        const url = new URL(String(input), 'http://app.test')
+        asked.push(`${url.pathname}${url.search}`)
+        if (url.pathname === '/api/places')
+          return Response.json({
+            data: [placeRow(ROOM, 'Accueil', 'ROOM', 0), placeRow(BOARD, 'Tableau A', 'BOARD', 1)],
+          })
+        const home = { id: 'h1', code: 'A-12', placeId: BOARD, placeName: 'Tableau A' }
+        return Response.json({
+          data: [
+            { ...keychain(1), home, whereabouts: 'AT_HOME' },
+            { ...keychain(2), home: { ...home, code: 'A-13' }, whereabouts: 'MISPLACED' },
+            { ...keychain(3), home: null, whereabouts: 'UNKNOWN' },
+          ],
+          nextCursor: null,
+        })
+      }),
+    )
+    return asked
+  }
+
+  async function renderWith(permissions: string[]) {
+    await renderWithRouter(
+      <AbilityProvider permissions={permissions}>
+        <KeychainListScreen
+          organizationId="o1"
+          members={[]}
+          currentUserId="u1"
+          timeZone="Europe/Paris"
+          onOpen={() => undefined}
+        />
+      </AbilityProvider>,
+    )
+    await screen.findByText('Cave 1')
+  }
+
+  it('shows each home, filters by a place and sorts by place', async () => {
+    const asked = placesServer()
+    await renderWith(['read__keychain', 'read__place'])
+    const row = (name: string) => screen.getByRole('link', { name }).closest('li') as HTMLElement
+    expect(within(row('Cave 1')).getByText(/home A-12 \(Tableau A\)$/)).toBeTruthy()
+    expect(within(row('Cave 2')).getByText(/home A-13 \(Tableau A\), misplaced$/)).toBeTruthy()
+    expect(within(row('Cave 3')).queryByText(/home/)).toBeNull()
+    const place = screen.getByRole('combobox', { name: 'Place' }) as HTMLSelectElement
+    await screen.findByRole('option', { name: /Tableau A/ })
+    expect([...place.options].map((option) => option.textContent)).toEqual([
+      'Anywhere',
+      'Accueil',
+      '\u00a0\u00a0Tableau A',
+    ])
+    await act(async () => {
+      fireEvent.change(place, { target: { value: ROOM } })
+    })
+    await vi.waitFor(() => expect(asked.some((each) => each.includes(`placeId=${ROOM}`))).toBe(true))
+    await act(async () => {
+      fireEvent.change(screen.getByRole('combobox', { name: 'Sort by' }), { target: { value: 'place' } })
+    })
+    await vi.waitFor(() =>
+      expect(asked.some((each) => each.includes('sort=place') && each.includes(`placeId=${ROOM}`))).toBe(
+        true,
+      ),
+    )
+  })
+
+  it('offers neither the place filter nor the place sort to a role that does not read places', async () => {
+    const asked = placesServer()
+    await renderWith(['read__keychain'])
+    expect(screen.queryByRole('combobox', { name: 'Place' })).toBeNull()
+    const sort = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement
+    expect([...sort.options].map((option) => option.value)).toEqual(['name', 'holder', 'changed'])
+    expect(asked.filter((each) => each.startsWith('/api/places'))).toEqual([])
+  })
+})

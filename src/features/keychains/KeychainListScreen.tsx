@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Download, Plus, Search, Undo2, Upload } from 'lucide-react'
 import { lazy, Suspense, useEffect, useState } from 'react'
 import {
@@ -14,6 +14,7 @@ import {
 import type { Member } from '../../../contract/organizations.ts'
 import { keychainExportHref } from '../../api/keychain-export.ts'
 import { keychainListQuery, useRestoreKeychain } from '../../api/keychains.ts'
+import { placeTreeQuery } from '../../api/places.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
@@ -104,6 +105,9 @@ function KeychainRow({
           {keychain.custodian ? personName(keychain.custodian) : <Trans>No custodian</Trans>} ·{' '}
           <Plural value={keychain.keyCount} one="# key" other="# keys" />
           {keychain.tagCodes.length > 0 ? ` · ${keychain.tagCodes.join(', ')}` : ''}
+          {keychain.home ? (
+            <HomeNote home={keychain.home} misplaced={keychain.whereabouts === 'MISPLACED'} />
+          ) : null}
           {keychain.deletedAt ? (
             <>
               {' · '}
@@ -122,6 +126,25 @@ function KeychainRow({
   )
 }
 
+/** Its home hook on its row, and whether it was last seen elsewhere. */
+function HomeNote({ home, misplaced }: { home: { code: string; placeName: string }; misplaced: boolean }) {
+  const { code, placeName } = home
+  return (
+    <>
+      {' · '}
+      {misplaced ? (
+        <Trans>
+          home {code} ({placeName}), misplaced
+        </Trans>
+      ) : (
+        <Trans>
+          home {code} ({placeName})
+        </Trans>
+      )}
+    </>
+  )
+}
+
 const FILTER_LABELS: Record<KeychainFilter, MessageDescriptor> = {
   free: msg({ message: 'Free', context: 'custody' }),
   held: msg`Held`,
@@ -136,6 +159,7 @@ const SORT_LABELS: Record<KeychainSort, MessageDescriptor> = {
   name: msg`Name`,
   holder: msg`Holder`,
   changed: msg`Last change`,
+  place: msg`Place`,
 }
 
 export function KeychainListScreen({
@@ -162,7 +186,10 @@ export function KeychainListScreen({
   const [custodianId, setCustodianId] = useState('')
   const [status, setStatus] = useState<KeychainFilter | ''>('')
   const [sort, setSort] = useState<KeychainSort>('name')
-  const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId, status, sort))
+  const readsPlaces = ability.can('read', 'place')
+  const [placeId, setPlaceId] = useState('')
+  const places = useQuery({ ...placeTreeQuery(organizationId), enabled: readsPlaces })
+  const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId, status, sort, placeId))
   const keychains = list.data?.pages.flatMap((page) => page.data) ?? []
   const tagMatch = list.data?.pages[0]?.tagMatch ?? null
   useEffect(() => {
@@ -173,7 +200,7 @@ export function KeychainListScreen({
   // The ticked rows, or all matching the filter; a new filter starts afresh.
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set())
   const [allMatching, setAllMatching] = useState(false)
-  const filter = `${q}\n${custodianId}\n${status}`
+  const filter = `${q}\n${custodianId}\n${status}\n${placeId}`
   const [filterKey, setFilterKey] = useState(filter)
   const clearSelection = () => {
     setPicked(new Set())
@@ -192,8 +219,8 @@ export function KeychainListScreen({
   const matchingCount = list.hasNextPage ? null : keychains.length
   // The bulk actions' filter is the name and holder only: a search of tags or holders, or a status, selects
   // the rows loaded (all of them once the list is complete), never a different set on the server.
-  const serverFilterMatches = !q && !status
-  const canSelectAll = filter !== '\n\n' && !deletedList && (matchingCount !== null || serverFilterMatches)
+  const serverFilterMatches = !q && !status && !placeId
+  const canSelectAll = filter !== '\n\n\n' && !deletedList && (matchingCount !== null || serverFilterMatches)
 
   const restore = async (keychain: KeychainSummary) => {
     try {
@@ -275,6 +302,23 @@ export function KeychainListScreen({
             ))}
           </select>
         </label>
+        {readsPlaces ? (
+          <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
+            <Trans>Place</Trans>
+            <select
+              value={placeId}
+              onChange={(event) => setPlaceId(event.target.value)}
+              className="min-h-11 max-w-64 rounded-lg border border-slate-300 bg-white px-3 text-base"
+            >
+              <option value="">{t`Anywhere`}</option>
+              {(places.data ?? []).map((place) => (
+                <option key={place.id} value={place.id}>
+                  {`${'\u00a0\u00a0'.repeat(place.depth)}${place.name}`}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <label className="flex flex-col gap-1.5 text-sm font-medium text-slate-800">
           <Trans>Sort by</Trans>
           <select
@@ -282,7 +326,7 @@ export function KeychainListScreen({
             onChange={(event) => setSort(event.target.value as KeychainSort)}
             className="min-h-11 rounded-lg border border-slate-300 bg-white px-3 text-base"
           >
-            {KEYCHAIN_SORTS.map((each) => (
+            {KEYCHAIN_SORTS.filter((each) => each !== 'place' || readsPlaces).map((each) => (
               <option key={each} value={each}>
                 {i18n._(SORT_LABELS[each])}
               </option>
@@ -302,7 +346,7 @@ export function KeychainListScreen({
           title={
             deletedList ? (
               <Trans>No deleted keychain.</Trans>
-            ) : q || custodianId || status ? (
+            ) : q || custodianId || status || placeId ? (
               <Trans>No keychain matches this search.</Trans>
             ) : (
               <Trans>No keychains yet.</Trans>
