@@ -9,7 +9,7 @@ import {
   STOCKTAKE_INTERVALS,
   type StocktakeInterval,
 } from '../../../contract/places.ts'
-import { placeQuery, useRemoveHook, useUpdatePlace } from '../../api/places.ts'
+import { placeQuery, placeTreeQuery, useRemoveHook, useUpdatePlace } from '../../api/places.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatDateTime } from '../../lib/format.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
@@ -234,6 +234,41 @@ function HookGrid({
   )
 }
 
+/** The places right under a site or a room, each a link (from the tree, usually cached by the places screen). */
+function ChildPlaces({ organizationId, place }: { organizationId: string; place: PlaceDetail }) {
+  const { t, i18n } = useLingui()
+  const href = useHref()
+  const { data } = useQuery(placeTreeQuery(organizationId))
+  const homes = place.homeCount
+  const children = (data ?? []).filter((each) => each.parentId === place.id)
+  return (
+    <Card>
+      <h2 className="mb-1 font-semibold text-slate-900">
+        <Trans>Inside it</Trans>
+      </h2>
+      <p className="mb-3 text-sm text-slate-700">
+        <Trans>{homes} keychains live on the boards and cabinets under this place.</Trans>
+      </p>
+      {data && children.length === 0 ? (
+        <p className="text-sm text-slate-700">
+          <Trans>No place inside it yet.</Trans>
+        </p>
+      ) : (
+        <ul aria-label={t`Inside it`} className="flex flex-col gap-1">
+          {children.map((child) => (
+            <li key={child.id} className="flex flex-wrap items-center gap-2">
+              <AppLink href={href(`/app/places/${child.id}`)}>{child.name}</AppLink>
+              <Badge tone={HOOK_HOLDERS.has(child.kind) ? 'brand' : 'neutral'}>
+                {i18n._(PLACE_KIND_LABELS[child.kind])}
+              </Badge>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  )
+}
+
 /** The number after the board's highest numbered hook, where a new range starts. */
 function nextNumber(hooks: readonly Hook[]): number {
   let highest = 0
@@ -292,11 +327,7 @@ export function PlaceScreen({
             <HookGrid organizationId={organizationId} place={place} canEdit={canEdit} />
           </Card>
         ) : (
-          <Card>
-            <p className="text-slate-700">
-              <Trans>{homes} keychains live on the boards and cabinets under this place.</Trans>
-            </p>
-          </Card>
+          <ChildPlaces organizationId={organizationId} place={place} />
         )}
         {holdsHooks && canEdit ? (
           <Card>
