@@ -187,4 +187,51 @@ describe("a board's page", () => {
     const alert = await screen.findByText(/^Hook A-01 could not be removed\./)
     expect(alert.textContent).toMatch(/keychains whose home is one of its hooks/)
   })
+
+  it("lists a room's places inside it, without hooks or labels", async () => {
+    const room: PlaceDetail = {
+      ...BOARD_DETAIL,
+      id: ROOM,
+      parentId: SITE,
+      kind: 'ROOM',
+      name: 'Accueil',
+      depth: 1,
+      publicId: null,
+      hookCount: 0,
+      homeCount: 1,
+      path: BOARD_DETAIL.path.slice(0, 2),
+      hooks: [],
+    }
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        const path = new URL(String(input), 'http://app.test').pathname
+        if (path === `/api/places/${ROOM}`) return Response.json(room)
+        if (path === '/api/places')
+          return Response.json({
+            data: [
+              { ...room, id: SITE, parentId: null, kind: 'SITE', name: 'Siège', depth: 0 },
+              room,
+              { ...BOARD_DETAIL, path: undefined, hooks: undefined },
+            ],
+          })
+        return Response.json({ error: { code: 'not_found', message: 'Not found.' } }, { status: 404 })
+      }),
+    )
+    await renderWithRouter(
+      <AbilityProvider permissions={MANAGER}>
+        <PlaceScreen organizationId="o1" id={ROOM} timeZone="Europe/Paris" />
+      </AbilityProvider>,
+    )
+    const inside = await screen.findByRole('list', { name: 'Inside it' })
+    await within(inside).findByRole('link', { name: 'Tableau A' })
+    expect(
+      within(inside)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Tableau AKey board'])
+    expect(screen.queryByRole('list', { name: 'Hooks' })).toBeNull()
+    expect(screen.queryByRole('form', { name: 'Add hooks' })).toBeNull()
+    expect(screen.queryByRole('region', { name: 'Print labels' })).toBeNull()
+  })
 })
