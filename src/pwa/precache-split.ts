@@ -20,6 +20,8 @@ export const FIELD_ROUTE_FILES = [
   'app/keychains/index.tsx',
   'app/keychains/$id/index.tsx',
   'app/transfers/index.tsx',
+  // A stocktake goes on in a cellar: its page reloads offline.
+  'app/stocktakes/$id.tsx',
   'app/transfers/requests/index.tsx',
   'app/transfers/requests/$requestId.tsx',
   'tags/index.tsx',
