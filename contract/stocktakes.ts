@@ -30,7 +30,7 @@ export const STOCKTAKE_SCAN_OUTCOMES = [
 ] as const
 export type StocktakeScanOutcome = (typeof STOCKTAKE_SCAN_OUTCOMES)[number]
 
-export const StocktakeCountsSchema = v.object({
+const StocktakeCountsSchema = v.object({
   expected: v.number(),
   found: v.number(),
   misplaced: v.number(),
@@ -62,7 +62,7 @@ export const StocktakeListQuerySchema = v.object({
 
 const KeychainRefSchema = v.object({ id: v.string(), name: v.string(), tagCodes: v.array(v.string()) })
 
-export const StocktakeItemSchema = v.object({
+const StocktakeItemSchema = v.object({
   keychain: KeychainRefSchema,
   state: v.picklist(STOCKTAKE_ITEM_STATES),
   expectedHook: v.nullable(HookRefSchema),
@@ -72,7 +72,7 @@ export const StocktakeItemSchema = v.object({
 })
 export type StocktakeItem = v.InferOutput<typeof StocktakeItemSchema>
 
-export const StocktakeUnexpectedSchema = v.object({
+const StocktakeUnexpectedSchema = v.object({
   /** The keychain, when the value named one of the organization's; null for a value unknown to it. */
   keychain: v.nullable(KeychainRefSchema),
   value: v.string(),
@@ -82,7 +82,7 @@ export const StocktakeUnexpectedSchema = v.object({
 })
 
 /** Per board (or cabinet) of the scope: the tally, for the screen's sections. */
-export const StocktakeBoardSchema = v.object({
+const StocktakeBoardSchema = v.object({
   place: v.object({ id: v.string(), name: v.string() }),
   counts: StocktakeCountsSchema,
 })

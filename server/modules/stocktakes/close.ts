@@ -15,9 +15,8 @@ import type { AppDeps } from '../../deps.ts'
 import { ApiError, forbidden } from '../../http/errors.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { displayName, toPerson } from '../../shared/person.ts'
-import { calendarDayIn } from '../../shared/time-zones.ts'
 import { appendEvent } from '../events/append.ts'
-import { nextDueOn } from './due.ts'
+import { nextDueOn } from '../places/service.ts'
 import { missingNoticeJob } from './notices.ts'
 import { reachesStocktakeRole } from './scan.ts'
 import { stocktakeCounts, stocktakeNotFound, stocktakeSummary } from './view.ts'
@@ -104,12 +103,11 @@ export async function closeStocktake(
       where item.stocktake_id = ${input.id} and item.keychain_id = ${keychains.id}
         and item.found_hook_id is not null and ${keychains.custodianId} is null`)
     if (stocktake.placeId) {
-      const today = calendarDayIn(stocktake.timeZone, now)
       await tx
         .update(places)
         .set({
-          stocktakeDueOn: sql`case ${places.stocktakeEvery} when 'MONTHLY' then ${nextDueOn(today, 'MONTHLY')}::date
-            else ${nextDueOn(today, 'QUARTERLY')}::date end`,
+          stocktakeDueOn: sql`case ${places.stocktakeEvery} when 'MONTHLY' then ${nextDueOn(stocktake.timeZone, now, 'MONTHLY')}::date
+            else ${nextDueOn(stocktake.timeZone, now, 'QUARTERLY')}::date end`,
           updatedAt: now,
         })
         .where(and(eq(places.id, stocktake.placeId), sql`${places.stocktakeEvery} is not null`))

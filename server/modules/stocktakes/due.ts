@@ -1,5 +1,4 @@
 import { and, asc, eq, isNotNull, lte, type SQL } from 'drizzle-orm'
-import type { StocktakeInterval } from '../../../contract/places.ts'
 import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
 import { organizations, places } from '../../db/schema.ts'
@@ -7,17 +6,6 @@ import { calendarDayIn } from '../../shared/time-zones.ts'
 
 /** A recurring stocktake not done a week after its day is overdue. */
 export const OVERDUE_AFTER_DAYS = 7
-
-const MONTHS: Record<StocktakeInterval, number> = { MONTHLY: 1, QUARTERLY: 3 }
-
-/** The day a period after `day` (`YYYY-MM-DD`), clamped to the month's length (31 Jan + 1 month = 28/29 Feb). */
-export function nextDueOn(day: string, every: StocktakeInterval): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
-  const target = new Date(Date.UTC(year, month - 1 + MONTHS[every], 1))
-  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate()
-  target.setUTCDate(Math.min(date, last))
-  return target.toISOString().slice(0, 10)
-}
 
 /** Where a place's recurring stocktake stands on `today`: not due yet, due, or overdue. */
 export function dueStage(dueOn: string, today: string): 'not_due' | 'due' | 'overdue' {

@@ -7,7 +7,15 @@ import { setupTestApp } from '../../../tests/server/harness.ts'
 import { makeBoard, makePlace } from '../../../tests/server/places.ts'
 import { hookLabel, keychainsAtHome } from '../../../tests/server/stocktakes.ts'
 import { makeTransfer } from '../../../tests/server/transfers.ts'
-import { keychains, organizationEvents, organizations, places, stocktakeScans } from '../../db/schema.ts'
+import {
+  keychains,
+  organizationEvents,
+  organizations,
+  places,
+  stocktakeScans,
+  users,
+} from '../../db/schema.ts'
+import { scheduleStocktakeSweep } from './notices.ts'
 
 const t = setupTestApp()
 
@@ -538,6 +546,37 @@ describe('recurring stocktakes', () => {
     next.setUTCDate(Math.min(day, new Date(Date.UTC(year, month + 1, 0)).getUTCDate()))
     expect(place!.stocktakeDueOn).toBe(next.toISOString().slice(0, 10))
     expect((await (await t.get('/api/stocktakes/due', { cookie: w.member.cookie })).json()).data).toEqual([])
+  })
+})
+
+describe('the daily sweep of recurring stocktakes', () => {
+  it('mails the admins once when a place falls due and once when it is a week overdue, in their language', async () => {
+    const w = await world()
+    const english = await signedInMember(t, w.organization.id, 'ADMIN')
+    await t.db.update(users).set({ locale: 'en' }).where(eq(users.id, english.id))
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(t.clock.now())
+    await t.db
+      .update(places)
+      .set({ stocktakeEvery: 'QUARTERLY', stocktakeDueOn: today })
+      .where(eq(places.id, w.b.board.id))
+    t.mail.clear()
+    await scheduleStocktakeSweep(t.db, t.clock.now())
+    await scheduleStocktakeSweep(t.db, t.clock.now())
+    await t.runJobs()
+    const subjects = (email: string) => t.mail.to(email).map((mail) => mail.subject)
+    expect(subjects(w.admin.email)).toEqual(['Inventaire à faire : Tableau B'])
+    expect(subjects(english.email)).toEqual(['Stocktake due: Tableau B'])
+    expect(subjects(w.manager.email)).toEqual([])
+    for (let day = 1; day <= 9; day += 1) {
+      t.clock.advance(24 * 60 * 60 * 1000)
+      await t.runJobs()
+    }
+    expect(subjects(english.email)).toEqual(['Stocktake due: Tableau B', 'Stocktake overdue: Tableau B'])
+    expect(t.mail.to(english.email)[1]!.text).toContain('has not been done')
+    expect(subjects(w.admin.email)).toEqual([
+      'Inventaire à faire : Tableau B',
+      'Inventaire en retard : Tableau B',
+    ])
   })
 })
 

@@ -24,8 +24,6 @@ import { cursorInstant, decodeCursor, pageLimit, toPage } from '../../http/pagin
 import { toPerson } from '../../shared/person.ts'
 import { hookRefs } from '../../shared/places.ts'
 
-type StocktakeRow = typeof stocktakes.$inferSelect
-
 export const stocktakeNotFound = () => notFound('No such stocktake.')
 
 /** The outcomes a scan counts as unexpected: a keychain not expected here, a value unknown to the organization. */
@@ -35,7 +33,7 @@ const starter = alias(users, 'starter')
 const closer = alias(users, 'closer')
 
 /** The tally of a stocktake, from its items' states and its unexpected scans (late ones count nowhere). */
-export const countsOf = (stocktakeId: SQL | string) => ({
+const countsOf = (stocktakeId: SQL | string) => ({
   expected: sql<number>`(select count(*) from ${stocktakeItems} where ${stocktakeItems.stocktakeId} = ${stocktakeId})::int`,
   found: sql<number>`(select count(*) from ${stocktakeItems} where ${stocktakeItems.stocktakeId} = ${stocktakeId} and ${stocktakeItems.state} = 'FOUND')::int`,
   misplaced: sql<number>`(select count(*) from ${stocktakeItems} where ${stocktakeItems.stocktakeId} = ${stocktakeId} and ${stocktakeItems.state} = 'MISPLACED')::int`,
@@ -115,16 +113,6 @@ function toSummary(row: SummaryRow): StocktakeSummary {
   }
 }
 
-/** The stocktake of the organization, or 404 (another organization's too). */
-export async function findStocktake(db: Db, organizationId: string, id: string): Promise<StocktakeRow> {
-  const [row] = await db
-    .select()
-    .from(stocktakes)
-    .where(and(eq(stocktakes.id, id), eq(stocktakes.organizationId, organizationId)))
-  if (!row) throw stocktakeNotFound()
-  return row
-}
-
 export async function stocktakeSummary(
   db: Db,
   organizationId: string,
@@ -172,7 +160,7 @@ const expectedHook = alias(hooks, 'expected_hook')
 const expectedPlace = alias(places, 'expected_place')
 
 /** Every expected keychain of the stocktake and its state, board by board, hook by hook. */
-export async function stocktakeItemRows(db: Db, stocktakeId: string) {
+async function stocktakeItemRows(db: Db, stocktakeId: string) {
   return db
     .select({
       item: stocktakeItems,
@@ -286,7 +274,7 @@ export async function stocktakeDetail(db: Db, organizationId: string, id: string
  * The tally per board (or cabinet): its expected keychains by state (by the hook they were expected on) and
  * the unexpected scans made on its hooks; boards in the order the items come (by name).
  */
-export function boardsOf(
+function boardsOf(
   items: Array<Pick<StocktakeItem, 'state' | 'expectedHook'>>,
   unexpected: Array<{ hook: HookRef | null }>,
 ): StocktakeDetail['boards'] {
