@@ -12,6 +12,7 @@ export const KEYCHAIN_CSV_COLUMNS = [
   'key_name',
   'key_type',
   'tag_code',
+  'home',
 ] as const
 export type KeychainCsvColumn = (typeof KEYCHAIN_CSV_COLUMNS)[number]
 
@@ -32,7 +33,15 @@ export const KEYCHAIN_CSV_HEADERS: Record<KeychainCsvColumn, readonly string[]> 
   key_name: ['keyname', 'key', 'cle', 'nomdelacle', 'nomcle'],
   key_type: ['keytype', 'type', 'typedecle', 'typecle'],
   tag_code: ['tagcode', 'tag', 'codedutag', 'codetag', 'etiquette', 'codeetiquette'],
+  home: ['homehook', 'hook', 'emplacement', 'crochet', 'place', 'rangement'],
 }
+
+/**
+ * A keychain's home in the file: its board's (or cabinet's) name and the hook's code, `Tableau A / A-12` (what
+ * the export writes), or the hook's public id (what the export writes when a board's name is not unique in the
+ * organization or holds ` / `), or the URL printed on the hook's label.
+ */
+export const HOME_SEPARATOR = ' / '
 
 /** At most this many rows (keys) in one file. */
 export const IMPORT_MAX_ROWS = 20_000
@@ -69,6 +78,9 @@ export const IMPORT_ROW_ERRORS = [
   'tag_unknown',
   'tag_taken',
   'tag_repeated',
+  'home_unknown',
+  'home_ambiguous',
+  'home_conflict',
   'text_invalid',
   'column_count',
 ] as const
@@ -144,6 +156,8 @@ export const ImportPreviewSchema = v.object({
       line: v.number(),
       name: v.string(),
       custodianEmail: v.nullable(v.string()),
+      /** Its home as the file wrote it (`HOME_SEPARATOR`), null for none. */
+      home: v.optional(v.nullable(v.string())),
       keys: v.array(
         v.object({ name: v.string(), type: v.picklist(['TAG', 'KEY']), tagCode: v.nullable(v.string()) }),
       ),

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm'
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm'
 import * as v from 'valibot'
 import { EmailSchema } from '../../../contract/auth.ts'
 import {
@@ -11,8 +11,9 @@ import {
   type KeychainCsvColumn,
 } from '../../../contract/keychain-import.ts'
 import { KeychainCreateSchema, type KeyType, KeyUpdateSchema } from '../../../contract/keychains.ts'
+import { LOCATION_PUBLIC_ID_PATTERN, parseLocationLabel } from '../../../contract/places.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, keys, memberships, tags, users } from '../../db/schema.ts'
+import { hooks, keychains, keys, memberships, places, tags, users } from '../../db/schema.ts'
 import { headerKey, type ParsedCsv } from './csv.ts'
 
 type PlannedKey = { line: number; name: string; type: KeyType; tagCode: string | null }
@@ -20,6 +21,8 @@ type PlannedKeychain = {
   line: number
   name: string
   custodianEmail: string | null
+  /** Its home cell as written (trimmed), null for none. */
+  home: string | null
   keys: PlannedKey[]
 }
 
@@ -28,6 +31,8 @@ export type ImportPlan = {
   keychains: PlannedKeychain[]
   custodianIds: Map<string, string>
   tagIds: Map<string, string>
+  /** The hook each home cell names. */
+  homeIds: Map<string, string>
   errors: ImportRowError[]
 }
 
@@ -46,6 +51,9 @@ const MESSAGES: Record<ImportRowErrorCode, string> = {
   tag_unknown: 'No tag of the organization has this code.',
   tag_taken: 'This tag is already on a key.',
   tag_repeated: 'This tag code is already on an earlier row.',
+  home_unknown: 'No hook of the organization is named so (board / hook code, or the hook’s label id).',
+  home_ambiguous: 'Several boards of this name have this hook: give the hook’s label id instead.',
+  home_conflict: 'Another row gives this keychain a different home.',
   text_invalid: 'Line breaks, tabs and other control characters are not allowed here.',
   column_count: 'The row has more cells than the header has columns.',
 }
@@ -89,6 +97,7 @@ export async function checkImport(db: Db, organizationId: string, parsed: Parsed
   const byName = new Map<string, PlannedKeychain>()
   const emailRows = new Map<string, number[]>()
   const tagRows = new Map<string, number>()
+  const homeRows = new Map<string, number[]>()
 
   for (const { line, cells, extraCells } of parsed.rows) {
     if (extraCells) fail(line, null, 'column_count')
@@ -127,8 +136,14 @@ export async function checkImport(db: Db, organizationId: string, parsed: Parsed
     if (nameError) continue
     let keychain = byName.get(name)
     if (!keychain) {
-      keychain = { line, name, custodianEmail: null, keys: [] }
+      keychain = { line, name, custodianEmail: null, home: null, keys: [] }
       byName.set(name, keychain)
+    }
+    const home = cells.home
+    if (home !== '') {
+      if (keychain.home === null) keychain.home = home
+      else if (keychain.home !== home) fail(line, 'home', 'home_conflict', home)
+      homeRows.set(home, [...(homeRows.get(home) ?? []), line])
     }
     if (email !== null) {
       if (keychain.custodianEmail === null) keychain.custodianEmail = email
@@ -143,7 +158,7 @@ export async function checkImport(db: Db, organizationId: string, parsed: Parsed
   const emails = [...emailRows.keys()]
   const codes = [...tagRows.keys()]
   const names = planned.map((keychain) => keychain.name)
-  const [members, existing, found] = await Promise.all([
+  const [members, existing, found, homeIds] = await Promise.all([
     emails.length === 0
       ? []
       : db
@@ -177,6 +192,7 @@ export async function checkImport(db: Db, organizationId: string, parsed: Parsed
           .from(tags)
           .leftJoin(keys, eq(keys.tagId, tags.id))
           .where(and(eq(tags.organizationId, organizationId), sql`${tags.code} = any(${textArray(codes)})`)),
+    homeRows.size === 0 ? new Map<string, string[]>() : homesNamed(db, organizationId, [...homeRows.keys()]),
   ])
 
   const custodianIds = new Map(members.map((member) => [member.email, member.id]))
@@ -197,13 +213,75 @@ export async function checkImport(db: Db, organizationId: string, parsed: Parsed
     else tagIds.set(code, tag.id)
   }
 
+  const homes = new Map<string, string>()
+  for (const [home, lines] of homeRows) {
+    const ids = homeIds.get(home) ?? []
+    if (ids.length === 1) homes.set(home, ids[0]!)
+    else
+      for (const line of lines) fail(line, 'home', ids.length === 0 ? 'home_unknown' : 'home_ambiguous', home)
+  }
+
   errors.sort(
     (a, b) =>
       a.line - b.line ||
       (a.column === null ? -1 : COLUMN_ORDER.get(a.column)!) -
         (b.column === null ? -1 : COLUMN_ORDER.get(b.column)!),
   )
-  return { keychains: planned, custodianIds, tagIds, errors }
+  return { keychains: planned, custodianIds, tagIds, homeIds: homes, errors }
+}
+
+/**
+ * The hooks each home cell may name: by public id (the id alone, or a hook label's URL), or by board name (any
+ * case) and hook code (`HOME_SEPARATOR` between them, the last one when a name holds a slash). One statement:
+ * the organization's hooks that match either way.
+ */
+async function homesNamed(db: Db, organizationId: string, cells: string[]): Promise<Map<string, string[]>> {
+  const wanted = cells.map((cell) => {
+    const label = parseLocationLabel(cell)
+    if (label?.kind === 'hook') return { cell, publicId: label.publicId }
+    if (LOCATION_PUBLIC_ID_PATTERN.test(cell.toLowerCase())) return { cell, publicId: cell.toLowerCase() }
+    const slash = cell.lastIndexOf('/')
+    if (slash === -1) return { cell }
+    return {
+      cell,
+      board: cell.slice(0, slash).trim().toLowerCase(),
+      code: cell
+        .slice(slash + 1)
+        .trim()
+        .toUpperCase(),
+    }
+  })
+  const publicIds = wanted.flatMap((item) => (item.publicId ? [item.publicId] : []))
+  const codes = wanted.flatMap((item) => (item.code ? [item.code] : []))
+  if (publicIds.length === 0 && codes.length === 0) return new Map()
+  const rows = await db
+    .select({
+      id: hooks.id,
+      publicId: hooks.publicId,
+      code: hooks.code,
+      board: sql<string>`lower(${places.name})`,
+    })
+    .from(hooks)
+    .innerJoin(places, eq(places.id, hooks.placeId))
+    .where(
+      and(
+        eq(hooks.organizationId, organizationId),
+        or(
+          sql`${hooks.publicId} = any(${textArray(publicIds)})`,
+          sql`${hooks.code} = any(${textArray(codes)})`,
+        ),
+      ),
+    )
+  return new Map(
+    wanted.map((item) => [
+      item.cell,
+      rows
+        .filter((row) =>
+          item.publicId ? row.publicId === item.publicId : row.code === item.code && row.board === item.board,
+        )
+        .map((row) => row.id),
+    ]),
+  )
 }
 
 /** A text[] as one parameter, a PostgreSQL array literal with each element quoted (`{"a,b","say \"hi\""}`). */
@@ -231,6 +309,7 @@ export function previewOf(parsed: ParsedCsv, plan: ImportPlan): ImportPreview {
       line: keychain.line,
       name: keychain.name,
       custodianEmail: keychain.custodianEmail,
+      home: keychain.home,
       keys: keychain.keys.map((key) => ({ name: key.name, type: key.type, tagCode: key.tagCode })),
     })),
   }

@@ -56,6 +56,7 @@ describe('the keychain CSV reader', () => {
           key_name: 'Porte',
           key_type: 'KEY',
           tag_code: '',
+          home: '',
         },
         extraCells: false,
       },
@@ -67,6 +68,7 @@ describe('the keychain CSV reader', () => {
           key_name: 'Badge',
           key_type: 'TAG',
           tag_code: 'AGC-00001',
+          home: '',
         },
         extraCells: false,
       },
@@ -104,7 +106,7 @@ describe('the keychain CSV reader', () => {
   })
 
   it('says each refusal in English: what is wrong and what the columns are', async () => {
-    const columns = 'keychain_name, custodian_email, key_name, key_type, tag_code'
+    const columns = 'keychain_name, custodian_email, key_name, key_type, tag_code, home'
     expect((await refusal('')).message).toBe('The file is empty: it needs a header line and one row per key.')
     expect((await refusal('keychain_name\r\n')).message).toBe('The file has no rows below its header.')
     expect((await refusal('keychain_name,Couleur\r\nA,b')).message).toBe(
@@ -200,6 +202,7 @@ describe('the keychain CSV reader', () => {
       key_name: '-1 porte',
       key_type: '',
       tag_code: "'",
+      home: '',
     })
   })
 
@@ -214,7 +217,14 @@ describe('the keychain CSV reader', () => {
     expect(rows).toEqual([
       {
         line: 2,
-        cells: { keychain_name: 'Cave', custodian_email: '', key_name: 'Porte', key_type: '', tag_code: '' },
+        cells: {
+          keychain_name: 'Cave',
+          custodian_email: '',
+          key_name: 'Porte',
+          key_type: '',
+          tag_code: '',
+          home: '',
+        },
         extraCells: false,
       },
     ])

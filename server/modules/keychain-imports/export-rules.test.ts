@@ -11,7 +11,7 @@ import { keychains, keys } from '../../db/schema.ts'
 import { KEYCHAIN_EXPORT_BATCH, keychainCsv } from './export.ts'
 
 const t = setupTestApp()
-const HEADER = 'keychain_name,custodian_email,key_name,key_type,tag_code'
+const HEADER = 'keychain_name,custodian_email,key_name,key_type,tag_code,home'
 
 /** The whole stream, and how many chunks it came in. */
 async function read(stream: ReadableStream<Uint8Array>) {
@@ -51,10 +51,10 @@ describe('the keychain export', () => {
     expect(text).toBe(
       [
         `\uFEFF${HEADER}`,
-        'Cave,,Zinc,KEY,',
-        `Cave,,Badge,TAG,${tag!.code}`,
-        `garage,${member.email},Portail,KEY,`,
-        'Vide,,,,',
+        'Cave,,Zinc,KEY,,',
+        `Cave,,Badge,TAG,${tag!.code},`,
+        `garage,${member.email},Portail,KEY,,`,
+        'Vide,,,,,',
         '',
       ].join('\r\n'),
     )
@@ -68,7 +68,7 @@ describe('the keychain export', () => {
       .insert(keys)
       .values({ keychainId: sum.id, name: '@cmd', type: 'KEY', createdAt: t.clock.now() })
     expect((await read(keychainCsv(t.db, organization.id))).text).toBe(
-      `\uFEFF${HEADER}\r\n'=1+1,,'@cmd,KEY,\r\n`,
+      `\uFEFF${HEADER}\r\n'=1+1,,'@cmd,KEY,,\r\n`,
     )
   })
 

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync'
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { KeychainExportQuery } from '../../../contract/keychain-bulk.ts'
-import { KEYCHAIN_CSV_COLUMNS } from '../../../contract/keychain-import.ts'
+import { HOME_SEPARATOR, KEYCHAIN_CSV_COLUMNS } from '../../../contract/keychain-import.ts'
 import type { Db } from '../../db/client.ts'
-import { keychains, keys, tags, users } from '../../db/schema.ts'
+import { hooks, keychains, keys, places, tags, users } from '../../db/schema.ts'
 import { filterWhere } from '../keychain-bulk/selection.ts'
 
 /** Keychains read per statement while exporting: memory stays flat whatever the organization's size. */
@@ -28,12 +28,38 @@ function keychainBatch(
       name: keychains.name,
       sortName: sql<string>`lower(${keychains.name})`,
       custodianEmail: users.email,
+      homePublicId: hooks.publicId,
+      homeCode: hooks.code,
+      homeBoard: places.name,
     })
     .from(keychains)
     .leftJoin(users, eq(users.id, keychains.custodianId))
+    .leftJoin(hooks, eq(hooks.id, keychains.homeHookId))
+    .leftJoin(places, eq(places.id, hooks.placeId))
     .where(and(...where))
     .orderBy(asc(sql`lower(${keychains.name})`), asc(keychains.id))
     .limit(KEYCHAIN_EXPORT_BATCH)
+}
+
+/** Board and cabinet names (lower case) the organization has more than one of: a home there is named by id. */
+async function sharedBoardNames(db: Db, organizationId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ name: sql<string>`lower(${places.name})` })
+    .from(places)
+    .where(and(eq(places.organizationId, organizationId), inArray(places.kind, ['BOARD', 'CABINET'])))
+    .groupBy(sql`lower(${places.name})`)
+    .having(sql`count(*) > 1`)
+  return new Set(rows.map((row) => row.name))
+}
+
+/** A home as the import reads it: `Board / A-12`, or the hook's public id when the board's name is shared. */
+function homeCell(
+  home: { homePublicId: string | null; homeCode: string | null; homeBoard: string | null },
+  shared: Set<string>,
+): string {
+  const { homePublicId, homeCode, homeBoard } = home
+  if (homePublicId === null || homeCode === null || homeBoard === null) return ''
+  return shared.has(homeBoard.toLowerCase()) ? homePublicId : `${homeBoard}${HOME_SEPARATOR}${homeCode}`
 }
 
 function keysOf(db: Db, keychainIds: string[]) {
@@ -64,8 +90,11 @@ export function keychainCsv(
   const encoder = new TextEncoder()
   let after: { name: string; id: string } | null = null
   let first = true
+  let shared: Set<string> | undefined
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      shared ??= await sharedBoardNames(db, organizationId)
+      const sharedNames = shared
       const batch = await keychainBatch(db, organizationId, after, selection)
       const keysByKeychain = new Map<string, Array<Awaited<ReturnType<typeof keysOf>>[number]>>()
       if (batch.length > 0) {
@@ -79,8 +108,9 @@ export function keychainCsv(
       const records = batch.flatMap((keychain) => {
         const own = keysByKeychain.get(keychain.id) ?? []
         const email = keychain.custodianEmail ?? ''
-        if (own.length === 0) return [[keychain.name, email, '', '', '']]
-        return own.map((key) => [keychain.name, email, key.name, key.type, key.tagCode ?? ''])
+        const home = homeCell(keychain, sharedNames)
+        if (own.length === 0) return [[keychain.name, email, '', '', '', home]]
+        return own.map((key) => [keychain.name, email, key.name, key.type, key.tagCode ?? '', home])
       })
       const text = stringify(records, {
         header: first,

@@ -297,10 +297,17 @@ describe('checking an import, row by row', () => {
         line: 2,
         name: 'Cave',
         custodianEmail: member.email,
+        home: null,
         keys: ['Porte', 'Soupirail', 'Trappe', 'Volet'].map((name) => ({ name, type: 'KEY', tagCode: null })),
       },
-      { line: 3, name: 'cave', custodianEmail: null, keys: [{ name: 'Grille', type: 'KEY', tagCode: null }] },
-      { line: 7, name: 'Garage', custodianEmail: invited.email, keys: [] },
+      {
+        line: 3,
+        name: 'cave',
+        custodianEmail: null,
+        home: null,
+        keys: [{ name: 'Grille', type: 'KEY', tagCode: null }],
+      },
+      { line: 7, name: 'Garage', custodianEmail: invited.email, home: null, keys: [] },
     ])
     expect(preview).toMatchObject({ delimiter: ',', rows: 6, keychains: 3, keys: 5, tags: 0, errorCount: 0 })
   })

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { IMPORT_ROW_ERRORS, type ImportRowError } from '../../../contract/keychain-import.ts'
+import { hookLabelUrl } from '../../../contract/places.ts'
 import {
   addMember,
   makeKeychain,
@@ -9,7 +10,8 @@ import {
   organizationWithAdmin,
   signedInMember,
 } from '../../../tests/server/fixtures.ts'
-import { setupTestApp } from '../../../tests/server/harness.ts'
+import { setupTestApp, TEST_PUBLIC_URL } from '../../../tests/server/harness.ts'
+import { makeBoard } from '../../../tests/server/places.ts'
 import { custodyLog, keychains, organizationEvents } from '../../db/schema.ts'
 import { IMPORT_MAX_BODY_BYTES } from '../../http/request-guards.ts'
 import { createTags } from '../tags/service.ts'
@@ -25,7 +27,7 @@ async function world() {
 }
 
 const TAG_LINE = { name: 'Test', foregroundColor: '#111111', backgroundColor: '#ffee00' }
-const HEADER = 'keychain_name,custodian_email,key_name,key_type,tag_code'
+const HEADER = 'keychain_name,custodian_email,key_name,key_type,tag_code,home'
 const csvOf = (...rows: string[]) => [HEADER, ...rows].join('\r\n')
 
 const preview = (cookie: string, csv: string) =>
@@ -66,6 +68,7 @@ describe('POST /api/keychain-imports/previews', () => {
           line: 2,
           name: 'Cave',
           custodianEmail: member.email,
+          home: null,
           keys: [
             { name: 'Porte', type: 'KEY', tagCode: null },
             { name: 'Badge', type: 'TAG', tagCode: tags[0]!.code },
@@ -75,9 +78,10 @@ describe('POST /api/keychain-imports/previews', () => {
           line: 5,
           name: 'Bureau; 2e étage',
           custodianEmail: null,
+          home: null,
           keys: [{ name: 'Clé "bleue"', type: 'KEY', tagCode: null }],
         },
-        { line: 6, name: 'Vide', custodianEmail: null, keys: [] },
+        { line: 6, name: 'Vide', custodianEmail: null, home: null, keys: [] },
       ],
     })
     expect(await keychainCount(organization.id)).toBe(0)
@@ -90,6 +94,10 @@ describe('POST /api/keychain-imports/previews', () => {
     const disabled = await signedInMember(t, organization.id, 'MEMBER', { status: 'DISABLED' })
     const other = await signedInMember(t, organization.id, 'MEMBER')
     const existing = await makeKeychain(t, organization.id, 'Déjà là')
+    await makeBoard(t, organization.id, { name: 'Board' })
+    await makeBoard(t, organization.id, { name: 'Twin' })
+    await makeBoard(t, organization.id, { name: 'twin' })
+    await makeBoard(t, foreign.organization.id, { name: 'Theirs' })
     await t.post(`/api/keychains/${existing.id}/keys`, {
       cookie: manager.cookie,
       json: { type: 'TAG', name: 'Pris', tagId: tags[1]!.id },
@@ -112,7 +120,12 @@ describe('POST /api/keychain-imports/previews', () => {
       `D,,Badge,TAG,${tags[3]!.code}`, // 16
       `E,,Badge,,${tags[3]!.code}`, // 17 tag_repeated
       '"Tab\tname",,Porte,KEY,', // 18 text_invalid
-      'F,,Porte,KEY,,surplus', // 19 column_count
+      'F,,Porte,KEY,,,surplus', // 19 column_count
+      'G,,Porte,KEY,,Nowhere / A-01', // 20 home_unknown
+      'G2,,Porte,KEY,,Theirs / A-01', // 21 home_unknown (another organization's)
+      'H,,Porte,KEY,,board / a-01', // 22
+      'H,,Volet,KEY,,Board / A-02', // 23 home_conflict
+      'I,,Porte,KEY,,Twin / A-01', // 24 home_ambiguous
     )
     const response = await preview(manager.cookie, csv)
     expect(response.status).toBe(200)
@@ -135,9 +148,13 @@ describe('POST /api/keychain-imports/previews', () => {
       [17, 'tag_code', 'tag_repeated'],
       [18, 'keychain_name', 'text_invalid'],
       [19, null, 'column_count'],
+      [20, 'home', 'home_unknown'],
+      [21, 'home', 'home_unknown'],
+      [23, 'home', 'home_conflict'],
+      [24, 'home', 'home_ambiguous'],
     ])
     expect(new Set(found.map((error: unknown[]) => error[2]))).toEqual(new Set(IMPORT_ROW_ERRORS))
-    expect(body.errorCount).toBe(16)
+    expect(body.errorCount).toBe(20)
     expect(body.errors[2]).toEqual({
       line: 4,
       column: 'keychain_name',
@@ -357,19 +374,31 @@ describe('POST /api/keychain-imports', () => {
 
 describe('GET /api/keychain-export', () => {
   it('round-trips: export, import into a new organization, export again gives the same file', async () => {
-    const { admin, manager, member, tags } = await world()
+    const { organization, admin, manager, member, tags } = await world()
+    const { hooks } = await makeBoard(t, organization.id, { name: 'Tableau A' })
+    // Two boards named "Double": a home there is written as the hook's id.
+    await makeBoard(t, organization.id, { name: 'Double', count: 1 })
+    const double = await makeBoard(t, organization.id, { name: 'Double', count: 1 })
     const csv = csvOf(
-      `Cave,${member.email},Porte,KEY,`,
-      `Cave,${member.email},Badge,TAG,${tags[0]!.code}`,
+      `Cave,${member.email},Porte,KEY,,Tableau A / A-02`,
+      `Cave,${member.email},Badge,TAG,${tags[0]!.code},`,
       '"Bureau, 2e",,"Clé ""bleue""",KEY,',
       '=1+1,,-1 parking,KEY,',
-      'Vide,,,,',
+      `Vide,,,,,${hookLabelUrl(TEST_PUBLIC_URL, double.hooks[0]!.publicId)}`,
       `cave basse,,Soupirail,TAG,${tags[1]!.code}`,
     )
     expect((await commit(manager.cookie, csv)).status).toBe(201)
     const first = await exported(admin.cookie)
-    expect(first.startsWith('\uFEFFkeychain_name,custodian_email,key_name,key_type,tag_code\r\n')).toBe(true)
-    expect(first).toContain("'=1+1,,'-1 parking,KEY,\r\n") // never a formula in a spreadsheet
+    expect(first.startsWith(`\uFEFF${HEADER}\r\n`)).toBe(true)
+    expect(first).toContain("'=1+1,,'-1 parking,KEY,,\r\n") // never a formula in a spreadsheet
+    expect(first).toContain(`Cave,${member.email},Porte,KEY,,Tableau A / A-02\r\n`)
+    expect(first).toContain(`Cave,${member.email},Badge,TAG,${tags[0]!.code},Tableau A / A-02\r\n`)
+    expect(first).toContain(`Vide,,,,,${double.hooks[0]!.publicId}\r\n`)
+    const [cave] = await t.db
+      .select()
+      .from(keychains)
+      .where(and(eq(keychains.organizationId, organization.id), eq(keychains.name, 'Cave')))
+    expect(cave!.homeHookId).toBe(hooks[1]!.id)
 
     // A new organization with tags of the same codes (codes are unique per organization only), and the member.
     const fresh = await organizationWithAdmin(t, 'Fresh')
@@ -385,29 +414,29 @@ describe('GET /api/keychain-export', () => {
       role: 'MEMBER',
       select: false,
     })
-    const imported = await commit(fresh.admin.cookie, first)
+    // Its own board of that name; the twin boards' hook is the first organization's, so leave that home out.
+    await makeBoard(t, fresh.organization.id, { name: 'Tableau A' })
+    const imported = await commit(fresh.admin.cookie, first.replace(double.hooks[0]!.publicId, ''))
     expect(imported.status).toBe(201)
     expect(await imported.json()).toEqual({ keychains: 5, keys: 5, tags: 2 })
-    expect(await exported(fresh.admin.cookie)).toBe(first)
+    expect(await exported(fresh.admin.cookie)).toBe(first.replace(double.hooks[0]!.publicId, ''))
   })
 
   it('streams a large organization in batches, keys in order, and is readable by a MEMBER only of its organization', async () => {
     const { organization, manager, member } = await world()
     const rows = Array.from(
       { length: 1203 },
-      (_, index) => `K${String(index).padStart(5, '0')},,Porte ${index},KEY,`,
+      (_, index) => `K${String(index).padStart(5, '0')},,Porte ${index},KEY,,`,
     )
-    rows.push('K00000,,Second,KEY,')
+    rows.push('K00000,,Second,KEY,,')
     expect((await commit(manager.cookie, csvOf(...rows))).status).toBe(201)
     const text = await exported(member.cookie)
     const lines = text.split('\r\n')
     expect(lines).toHaveLength(1 + 1204 + 1)
-    expect(lines.slice(1, 3)).toEqual(['K00000,,Porte 0,KEY,', 'K00000,,Second,KEY,'])
-    expect(lines.at(-2)).toBe('K01202,,Porte 1202,KEY,')
+    expect(lines.slice(1, 3)).toEqual(['K00000,,Porte 0,KEY,,', 'K00000,,Second,KEY,,'])
+    expect(lines.at(-2)).toBe('K01202,,Porte 1202,KEY,,')
     const foreign = await organizationWithAdmin(t, 'Elsewhere')
-    expect(await exported(foreign.admin.cookie)).toBe(
-      '\uFEFFkeychain_name,custodian_email,key_name,key_type,tag_code\r\n',
-    )
+    expect(await exported(foreign.admin.cookie)).toBe(`\uFEFF${HEADER}\r\n`)
     const contact = await signedInMember(t, organization.id, 'CONTACT')
     expect((await t.get('/api/keychain-export', { cookie: contact.cookie })).status).toBe(403)
   })

@@ -58,6 +58,7 @@ export async function commitImport(
     organizationId,
     name: keychain.name,
     custodianId: keychain.custodianEmail ? plan.custodianIds.get(keychain.custodianEmail)! : null,
+    homeHookId: keychain.home ? plan.homeIds.get(keychain.home)! : null,
     createdAt: now,
     updatedAt: now,
   }))
@@ -106,7 +107,11 @@ export async function commitImport(
     serverTime: now,
     keychainIds: made.map((keychain) => keychain.id),
     tagIds,
-    payload: { ...result, custodians: custody.length },
+    payload: {
+      ...result,
+      custodians: custody.length,
+      homes: made.filter((keychain) => keychain.homeHookId).length,
+    },
   })
   return result
 }
