@@ -133,7 +133,7 @@ describe('the keychain import screen', () => {
     await renderScreen()
     await choose('colour\r\nred')
     await screen.findByText(
-      'The file could not be read: The header has an unknown column “colour”: the columns are keychain_name, custodian_email, key_name, key_type, tag_code.',
+      'The file could not be read: The header has an unknown column “colour”: the columns are keychain_name, custodian_email, key_name, key_type, tag_code, home.',
     )
   })
 
@@ -152,7 +152,7 @@ describe('the keychain import screen', () => {
       ],
       [
         { reason: 'name_column_missing' },
-        'The header must name the column keychain_name (the columns are keychain_name, custodian_email, key_name, key_type, tag_code).',
+        'The header must name the column keychain_name (the columns are keychain_name, custodian_email, key_name, key_type, tag_code, home).',
       ],
       [{ reason: 'too_many_rows' }, 'The file has more than 20000 rows: split it into several files.'],
       [

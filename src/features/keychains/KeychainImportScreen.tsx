@@ -71,6 +71,8 @@ function PreviewErrors({ preview }: { preview: ImportPreview }) {
 
 function PreviewSample({ preview }: { preview: ImportPreview }) {
   const { t } = useLingui()
+  // The home column shows when the file has one.
+  const homes = preview.sample.some((keychain) => keychain.home)
   return (
     <div className="mt-4 overflow-x-auto">
       <table aria-label={t`Keychains to import`} className="w-full text-sm">
@@ -79,6 +81,7 @@ function PreviewSample({ preview }: { preview: ImportPreview }) {
             <th className={CELL}>{t`Keychain`}</th>
             <th className={CELL}>{t`Custodian`}</th>
             <th className={CELL}>{t`Keys`}</th>
+            {homes ? <th className={CELL}>{t`Home hook`}</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -91,6 +94,7 @@ function PreviewSample({ preview }: { preview: ImportPreview }) {
                   .map((key) => (key.tagCode ? `${key.name} (${key.tagCode})` : key.name))
                   .join(', ') || '—'}
               </td>
+              {homes ? <td className={CELL}>{keychain.home ?? '—'}</td> : null}
             </tr>
           ))}
         </tbody>

@@ -19,6 +19,7 @@ export const CSV_COLUMN_LABELS: Record<KeychainCsvColumn, MessageDescriptor> = {
   key_name: msg`Key name`,
   key_type: msg`Key type`,
   tag_code: msg`Tag code`,
+  home: msg`Home hook`,
 }
 
 /** What is wrong with a row, in the reader's language. */
@@ -37,6 +38,9 @@ export const IMPORT_ERROR_LABELS: Record<ImportRowErrorCode, MessageDescriptor> 
   tag_unknown: msg`No tag of the organization has this code.`,
   tag_taken: msg`This tag is already on a key.`,
   tag_repeated: msg`This tag code is already on an earlier row.`,
+  home_unknown: msg`No hook of the organization is this home: write the board’s name and the hook’s code, as “Board A / A-12”.`,
+  home_ambiguous: msg`Several boards have this name: write the hook’s label instead (as the export does).`,
+  home_conflict: msg`Another row gives this keychain a different home.`,
   text_invalid: msg`Line breaks, tabs and other control characters are not allowed here.`,
   column_count: msg`The row has more cells than the header has columns.`,
 }
