@@ -3,7 +3,13 @@
 import { systemClock } from '../server/clock.ts'
 import { ConfigError, loadConfig } from '../server/config.ts'
 import { openDatabase } from '../server/db/client.ts'
-import { DEMO_MEMBERS, DEMO_ORGANIZATION_NAME, seedDemo } from '../server/seed/demo.ts'
+import {
+  DEMO_BOARD,
+  DEMO_HOMED_KEYCHAINS,
+  DEMO_MEMBERS,
+  DEMO_ORGANIZATION_NAME,
+  seedDemo,
+} from '../server/seed/demo.ts'
 
 async function main() {
   // Operators play no part in the demo: a bad OPERATOR_EMAILS must not stop the seed.
@@ -15,9 +21,9 @@ async function main() {
     const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`
     console.log(
       report.created
-        ? `Created "${DEMO_ORGANIZATION_NAME}" in ${where}: ${DEMO_MEMBERS.length} members, ${report.keychains} keychains with keys, ${report.tags} tags (${report.keychains} on keys, ${report.tags - report.keychains} free), their DELIVERED order, a yearly Pro subscription and ${report.transfers} transfers (one SCHEDULED to the contact, one TRANSFERRED to the member).`
-        : report.orders > 0 || report.transfers > 0
-          ? `"${DEMO_ORGANIZATION_NAME}" was already in ${where}: added ${report.orders} orders (its DELIVERED tag order and a yearly Pro subscription) and ${report.transfers} transfers.`
+        ? `Created "${DEMO_ORGANIZATION_NAME}" in ${where}: ${DEMO_MEMBERS.length} members, ${report.keychains} keychains with keys, ${report.tags} tags (${report.keychains} on keys, ${report.tags - report.keychains} free), their DELIVERED order, a yearly Pro subscription, ${report.transfers} transfers (one SCHEDULED to the contact, one TRANSFERRED to the member) and key board "${DEMO_BOARD.board}" (${DEMO_BOARD.hooks} hooks, ${DEMO_HOMED_KEYCHAINS} keychains live there).`
+        : report.orders > 0 || report.transfers > 0 || report.places > 0
+          ? `"${DEMO_ORGANIZATION_NAME}" was already in ${where}: added ${report.orders} orders (its DELIVERED tag order and a yearly Pro subscription), ${report.transfers} transfers and ${report.places} places.`
           : `"${DEMO_ORGANIZATION_NAME}" is already in ${where}: nothing to do.`,
     )
     console.log(

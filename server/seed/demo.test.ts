@@ -1,5 +1,6 @@
 import { count, eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
+import type { Place, PlaceDetail } from '../../contract/places.ts'
 import { setupTestApp } from '../../tests/server/harness.ts'
 import {
   custodyLog,
@@ -7,11 +8,14 @@ import {
   keys,
   memberships,
   orders as ordersTable,
+  places,
   subscriptions,
   tags,
   transfers,
 } from '../db/schema.ts'
 import {
+  DEMO_BOARD,
+  DEMO_HOMED_KEYCHAINS,
   DEMO_KEYCHAINS,
   DEMO_MEMBERS,
   DEMO_ORGANIZATION_ID,
@@ -99,5 +103,34 @@ describe('seedDemo', () => {
     await t.db.delete(transfers)
     expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0, transfers: 2 })
     expect(await seedDemo(t.deps)).toMatchObject({ created: false, orders: 0, transfers: 0 })
+  })
+
+  it('hangs 30 keychains on board "Tableau A" (A-01…A-40) in a room of a site, once; an older demo gets it', async () => {
+    await t.reset()
+    expect(await seedDemo(t.deps)).toMatchObject({ created: true, places: 3 })
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, places: 0 })
+    const manager = await t.signIn('manager@demo.trousseau.test')
+    const tree = (await (await t.get('/api/places', { cookie: manager.cookie })).json()) as { data: Place[] }
+    expect(
+      tree.data.map((place) => [place.name, place.kind, place.depth, place.hookCount, place.homeCount]),
+    ).toEqual([
+      [DEMO_BOARD.site, 'SITE', 0, 0, DEMO_HOMED_KEYCHAINS],
+      [DEMO_BOARD.room, 'ROOM', 1, 0, DEMO_HOMED_KEYCHAINS],
+      [DEMO_BOARD.board, 'BOARD', 2, DEMO_BOARD.hooks, DEMO_HOMED_KEYCHAINS],
+    ])
+    const board = (await (
+      await t.get(`/api/places/${tree.data[2]!.id}`, { cookie: manager.cookie })
+    ).json()) as PlaceDetail
+    expect(board.hooks.map((hook) => hook.code)).toEqual(
+      Array.from({ length: DEMO_BOARD.hooks }, (_, index) => `A-${String(index + 1).padStart(2, '0')}`),
+    )
+    expect(board.hooks.slice(0, DEMO_HOMED_KEYCHAINS).every((hook) => hook.homeOf.length === 1)).toBe(true)
+    expect(board.hooks.slice(DEMO_HOMED_KEYCHAINS).every((hook) => hook.homeOf.length === 0)).toBe(true)
+    // A demo seeded before places existed gets them.
+    await t.db.update(keychains).set({ homeHookId: null })
+    await t.db.delete(places).where(eq(places.kind, 'BOARD'))
+    await t.db.delete(places).where(eq(places.kind, 'ROOM'))
+    await t.db.delete(places)
+    expect(await seedDemo(t.deps)).toMatchObject({ created: false, places: 3 })
   })
 })

@@ -1,14 +1,16 @@
-import { and, between, eq, like } from 'drizzle-orm'
+import { and, asc, between, eq, like } from 'drizzle-orm'
 import { TAG_PRODUCT_ID } from '../../contract/commerce.ts'
 import type { Role } from '../../contract/permissions.ts'
 import type { Database, Db } from '../db/client.ts'
-import { keychains, orders, organizations, tags as tagTable, transfers, users } from '../db/schema.ts'
+import { keychains, orders, organizations, places, tags as tagTable, transfers, users } from '../db/schema.ts'
 import type { AppDeps } from '../deps.ts'
 import { addKey } from '../modules/keychains/keys.ts'
 import { createKeychain } from '../modules/keychains/service.ts'
 import { addMembership } from '../modules/members/service.ts'
 import { createOrder } from '../modules/orders/checkout.ts'
 import { createOrganization } from '../modules/organizations/service.ts'
+import { setKeychainHome } from '../modules/places/location.ts'
+import { addHooks, createPlace } from '../modules/places/service.ts'
 import { PLAN_IDS } from '../modules/plans/catalog.ts'
 import { findActivePlan, planConfiguration } from '../modules/plans/service.ts'
 import { startSubscription } from '../modules/subscriptions/service.ts'
@@ -32,6 +34,9 @@ export const DEMO_TAGS = 60
 /** Dark on light, as a scanner needs (and as the order schema requires of a tag line). */
 const DEMO_TAG_COLORS = { foregroundColor: '#1d4ed8', backgroundColor: '#ffffff' }
 export const DEMO_PLAN_ID = PLAN_IDS.proYearly
+/** The demo's key board: a site, a room in it, and a board of 40 hooks that 30 keychains call home. */
+export const DEMO_BOARD = { site: 'Siège', room: 'Accueil', board: 'Tableau A', prefix: 'A-', hooks: 40 }
+export const DEMO_HOMED_KEYCHAINS = 30
 
 const PLACES = [
   'Appartement',
@@ -54,6 +59,8 @@ export type SeedReport = {
   orders: number
   /** Transfers added: one SCHEDULED to the contact, one TRANSFERRED to the member (0 when present already). */
   transfers: number
+  /** Places added: the site, the room and the board (0 when the organization has places already). */
+  places: number
 }
 
 async function upsertUser(db: Db, member: (typeof DEMO_MEMBERS)[number], now: Date) {
@@ -86,6 +93,7 @@ export async function seedDemo(deps: Pick<AppDeps, 'database' | 'clock'>): Promi
       tags: 0,
       orders: await seedDemoOrders(tx, now),
       transfers: await seedDemoTransfers(tx, now),
+      places: await seedDemoPlaces({ ...deps, database: { ...deps.database, db: tx } as Database }),
     }))
   }
 
@@ -152,8 +160,50 @@ export async function seedDemo(deps: Pick<AppDeps, 'database' | 'clock'>): Promi
       tags: DEMO_TAGS,
       orders: orderCount,
       transfers: await seedDemoTransfers(tx, now),
+      places: await seedDemoPlaces(inTx),
     }
   })
+}
+
+/**
+ * The demo's places, once (none yet in the organization): the site, its room, the board of `DEMO_BOARD.hooks`
+ * hooks, and the first `DEMO_HOMED_KEYCHAINS` keychains (by name) homed on its hooks in order, through the same
+ * services as the API (each with its event). Answers how many places it added.
+ */
+async function seedDemoPlaces(deps: Pick<AppDeps, 'database' | 'clock'>): Promise<number> {
+  const { db } = deps.database
+  const [anyPlace] = await db
+    .select({ id: places.id })
+    .from(places)
+    .where(eq(places.organizationId, DEMO_ORGANIZATION_ID))
+    .limit(1)
+  if (anyPlace) return 0
+  const [admin] = await db.select().from(users).where(eq(users.email, DEMO_MEMBERS[0]!.email))
+  if (!admin) return 0
+  const actor = { organizationId: DEMO_ORGANIZATION_ID, actorId: admin.id }
+  const site = await createPlace(deps, { ...actor, place: { name: DEMO_BOARD.site, kind: 'SITE' } })
+  const room = await createPlace(deps, {
+    ...actor,
+    place: { name: DEMO_BOARD.room, kind: 'ROOM', parentId: site.id },
+  })
+  const board = await createPlace(deps, {
+    ...actor,
+    place: { name: DEMO_BOARD.board, kind: 'BOARD', parentId: room.id },
+  })
+  const { hooks } = await addHooks(deps, {
+    ...actor,
+    placeId: board.id,
+    range: { prefix: DEMO_BOARD.prefix, from: 1, to: DEMO_BOARD.hooks, width: 2 },
+  })
+  const homed = await db
+    .select({ id: keychains.id })
+    .from(keychains)
+    .where(eq(keychains.organizationId, DEMO_ORGANIZATION_ID))
+    .orderBy(asc(keychains.sortName), asc(keychains.id))
+    .limit(DEMO_HOMED_KEYCHAINS)
+  for (const [index, keychain] of homed.entries())
+    await setKeychainHome(db, { ...actor, id: keychain.id, hookId: hooks[index]!.id, now: deps.clock.now() })
+  return 3
 }
 
 /**
