@@ -13,7 +13,10 @@ export const PlaceKindSchema = v.picklist(PLACE_KINDS, 'Kind must be SITE, ROOM,
 /** Kinds that carry hooks (and a label of their own). */
 export const HOOK_HOLDERS: ReadonlySet<PlaceKind> = new Set(['BOARD', 'CABINET'])
 
-/** Levels of the tree: a site (0) down to a board in a cupboard in a room in a building… and no deeper. */
+/**
+ * The deepest a place may be: a top-level place is at depth 0, a place under it at 1… down to `PLACE_DEPTH_MAX`
+ * (a board in a cupboard in a room in a building… and no deeper).
+ */
 export const PLACE_DEPTH_MAX = 6
 export const PLACE_NAME_MAX = 80
 /** Hooks one request may create, and one board may hold. */
@@ -82,7 +85,10 @@ export type Place = v.InferOutput<typeof PlaceSchema>
 /** `GET /places`: the organization's whole tree, flat, parents before children, siblings by name. */
 export const PlaceTreeSchema = v.object({ data: v.array(PlaceSchema) })
 
-/** `GET /places/{id}`: a place, the path to it from its site, and its hooks in order. */
+/**
+ * `GET /places/{id}`: a place, the path to it (its ancestors from the top-level place down to its parent; empty for
+ * a top-level place), and its hooks in order.
+ */
 export const PlaceDetailSchema = v.object({
   ...PlaceSchema.entries,
   path: v.array(v.object({ id: v.string(), name: v.string(), kind: PlaceKindSchema })),
@@ -132,6 +138,7 @@ export type HookRange = v.InferInput<typeof HookRangeSchema>
 export const HookRangeResultSchema = v.object({
   created: v.number(),
   skipped: v.number(),
+  /** The hooks made by this request, in order (not those skipped). */
   hooks: v.array(HookSchema),
 })
 

@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.ts'
 export type PlaceRow = typeof places.$inferSelect
 
 /** The organization's places, each once, parents before children and siblings by name (then id). */
-export function inTreeOrder<T extends { id: string; parentId: string | null; name: string }>(rows: T[]): T[] {
+function inTreeOrder<T extends { id: string; parentId: string | null; name: string }>(rows: T[]): T[] {
   const children = Map.groupBy(rows, (row) => row.parentId)
   const ids = new Set(rows.map((row) => row.id))
   const byName = (a: T, b: T) =>
