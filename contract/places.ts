@@ -22,12 +22,12 @@ export const PLACE_NAME_MAX = 80
 /** Hooks one request may create, and one board may hold. */
 export const HOOK_RANGE_MAX = 500
 export const HOOKS_PER_PLACE_MAX = 2000
-export const HOOK_CODE_MAX = 16
+const HOOK_CODE_MAX = 16
 
 /** Recurring stocktakes of a place, run through the job queue. */
 export const STOCKTAKE_INTERVALS = ['MONTHLY', 'QUARTERLY'] as const
 export type StocktakeInterval = (typeof STOCKTAKE_INTERVALS)[number]
-export const StocktakeIntervalSchema = v.picklist(
+const StocktakeIntervalSchema = v.picklist(
   STOCKTAKE_INTERVALS,
   'Interval must be MONTHLY or QUARTERLY.',
 )
@@ -44,7 +44,7 @@ export const HookCodeSchema = v.pipe(
   v.regex(/^[A-Z0-9]+(-[A-Z0-9]+)*$/, 'A hook code holds letters, digits and single dashes.'),
 )
 
-export const HookSchema = v.object({
+const HookSchema = v.object({
   id: v.string(),
   placeId: v.string(),
   code: v.string(),
@@ -55,7 +55,7 @@ export const HookSchema = v.object({
 })
 export type Hook = v.InferOutput<typeof HookSchema>
 
-export const PlaceSchema = v.object({
+const PlaceSchema = v.object({
   id: v.string(),
   parentId: v.nullable(v.string()),
   kind: PlaceKindSchema,

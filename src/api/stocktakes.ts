@@ -13,7 +13,7 @@ const stocktakeKeys = {
 }
 
 /** While a stocktake is open its page reads the tally again this often: other devices' scans show up. */
-export const OPEN_STOCKTAKE_REFRESH_MS = 3000
+const OPEN_STOCKTAKE_REFRESH_MS = 3000
 
 export const stocktakeListQuery = (organizationId: string, status?: StocktakeStatus) =>
   queryOptions({

@@ -5,7 +5,7 @@ import { useOutbox } from '../../offline/useOutbox.ts'
 import type { LocalScan } from './local-tally.ts'
 
 /** This device's scans of the stocktake that the server has not had (pending, or refused and kept), oldest first. */
-export function unsentScansOf(items: readonly OutboxItem[] | null, stocktakeId: string): OutboxItem[] {
+function unsentScansOf(items: readonly OutboxItem[] | null, stocktakeId: string): OutboxItem[] {
   return (items ?? []).filter(
     (item) => item.kind === 'stocktakeScan' && item.stocktakeId === stocktakeId && item.status !== 'sent',
   )
