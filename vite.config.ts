@@ -72,7 +72,7 @@ export default defineConfig({
             // its own: the sign-in page does not load every screen's schemas, which grow with each feature.
             {
               name: 'contract-core',
-              test: /[\\/]contract[\\/](auth|errors|locale-schema)\.ts$|node_modules[\\/]valibot[\\/]/,
+              test: /[\\/]contract[\\/](auth|errors|locale-schema|person)\.ts$|node_modules[\\/]valibot[\\/]/,
               priority: 1,
             },
             {

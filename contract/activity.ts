@@ -1,6 +1,7 @@
 import * as v from 'valibot'
-import { IdSchema, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
+import { IdSchema, PageQuerySchema, pageOf } from './common.ts'
 import { EVENT_KINDS } from './events.ts'
+import { PersonSchema } from './person.ts'
 import { CalendarDateSchema } from './transfers.ts'
 
 /**

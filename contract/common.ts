@@ -30,14 +30,6 @@ export const listOf = <T extends v.GenericSchema>(item: T) => v.object({ data: v
 export const pageOf = <T extends v.GenericSchema>(item: T) =>
   v.object({ data: v.array(item), nextCursor: v.nullable(v.string()) })
 
-export const PersonSchema = v.object({
-  id: v.string(),
-  email: v.string(),
-  firstName: v.string(),
-  lastName: v.string(),
-})
-export type Person = v.InferOutput<typeof PersonSchema>
-
 /** Line breaks, tabs and other control characters (C0, DEL, C1): no name or address line holds one. */
 const CONTROL_CHARACTER = /\p{Cc}/u
 const NO_CONTROL_CHARACTERS = 'Line breaks, tabs and other control characters are not allowed here.'

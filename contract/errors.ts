@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { PersonSchema } from './common.ts'
+import { PersonSchema } from './person.ts'
 
 /** Machine-readable error codes answered by the API in `{ error: { code, message } }`. */
 export const ErrorCode = {

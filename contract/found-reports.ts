@@ -1,6 +1,7 @@
 import * as v from 'valibot'
-import { IdSchema, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
+import { IdSchema, PageQuerySchema, pageOf } from './common.ts'
 import { LOCALES } from './locale.ts'
+import { PersonSchema } from './person.ts'
 
 /**
  * A stored found-key report's status: NEW when a finder wrote, CONTACTED once the organization replied (or said

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
-import { IdSchema, listOf, PageQuerySchema, PersonSchema, pageOf, requiredText } from './common.ts'
-import { HookRefSchema, KEYCHAIN_WHEREABOUTS } from './places.ts'
+import { IdSchema, listOf, PageQuerySchema, pageOf, requiredText } from './common.ts'
+import { PersonSchema } from './person.ts'
+import { HookRefSchema, KEYCHAIN_WHEREABOUTS } from './whereabouts.ts'
 
 export const KEY_TYPES = ['TAG', 'KEY'] as const
 export const KeyTypeSchema = v.picklist(KEY_TYPES, 'Type must be TAG or KEY.')

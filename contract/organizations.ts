@@ -1,8 +1,9 @@
 import * as v from 'valibot'
 import { EmailSchema } from './auth.ts'
-import { IdSchema, listOf, optionalText, PersonSchema, requiredText } from './common.ts'
+import { IdSchema, listOf, optionalText, requiredText } from './common.ts'
 import { LocaleSchema } from './locale-schema.ts'
 import { RoleSchema } from './permissions.ts'
+import { PersonSchema } from './person.ts'
 
 export const AddressSchema = v.object({
   line1: requiredText(200, 'Address is required.', 'Address is too long.'),

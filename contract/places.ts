@@ -1,6 +1,8 @@
 import * as v from 'valibot'
-import { IdSchema, PersonSchema, requiredText } from './common.ts'
+import { IdSchema, requiredText } from './common.ts'
 import { LABEL_FORMAT_IDS } from './label-layout.ts'
+import { PersonSchema } from './person.ts'
+import { HookRefSchema, KEYCHAIN_WHEREABOUTS } from './whereabouts.ts'
 
 /**
  * Where keychains live when nobody holds them: a tree of places (a site, its rooms, the boards and cabinets in
@@ -27,10 +29,7 @@ const HOOK_CODE_MAX = 16
 /** Recurring stocktakes of a place, run through the job queue. */
 export const STOCKTAKE_INTERVALS = ['MONTHLY', 'QUARTERLY'] as const
 export type StocktakeInterval = (typeof STOCKTAKE_INTERVALS)[number]
-const StocktakeIntervalSchema = v.picklist(
-  STOCKTAKE_INTERVALS,
-  'Interval must be MONTHLY or QUARTERLY.',
-)
+const StocktakeIntervalSchema = v.picklist(STOCKTAKE_INTERVALS, 'Interval must be MONTHLY or QUARTERLY.')
 
 const PlaceNameSchema = requiredText(PLACE_NAME_MAX, 'Name is required.', 'Name is too long.')
 
@@ -146,21 +145,6 @@ export const HookParamsSchema = v.object({ id: IdSchema, hookId: IdSchema })
 
 /** `PUT /keychains/{id}/home`: the keychain's home hook, or none. */
 export const KeychainHomeSchema = v.strictObject({ hookId: v.nullable(IdSchema) })
-
-/**
- * Where a keychain is, as its page and list say it: held by someone (a custodian, or out on a transfer), on its
- * home hook, misplaced (last seen on another hook), or nowhere known (no home, nobody, never seen on a hook).
- */
-export const KEYCHAIN_WHEREABOUTS = ['HELD', 'AT_HOME', 'MISPLACED', 'UNKNOWN'] as const
-export type KeychainWhereabouts = (typeof KEYCHAIN_WHEREABOUTS)[number]
-
-export const HookRefSchema = v.object({
-  id: v.string(),
-  code: v.string(),
-  placeId: v.string(),
-  placeName: v.string(),
-})
-export type HookRef = v.InferOutput<typeof HookRefSchema>
 
 export const KeychainLocationSchema = v.object({
   whereabouts: v.picklist(KEYCHAIN_WHEREABOUTS),

@@ -1,8 +1,9 @@
 import * as v from 'valibot'
-import { PageQuerySchema, PersonSchema, pageOf } from './common.ts'
+import { PageQuerySchema, pageOf } from './common.ts'
 import { EVENT_KINDS, type EventKind } from './events.ts'
 import { KeyTypeSchema } from './keychains.ts'
 import { MemberSchema } from './organizations.ts'
+import { PersonSchema } from './person.ts'
 import { TransferStatusSchema } from './transfers.ts'
 
 /*

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
-import { PersonSchema } from './common.ts'
 import { KeySchema } from './keychains.ts'
 import type { Permission } from './permissions.ts'
+import { PersonSchema } from './person.ts'
 import { TagSchema } from './tags.ts'
 import { TransferSchema } from './transfers.ts'
 

@@ -1,6 +1,8 @@
 import * as v from 'valibot'
-import { IdSchema, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
-import { HookRefSchema, PlaceKindSchema } from './places.ts'
+import { IdSchema, PageQuerySchema, pageOf } from './common.ts'
+import { PersonSchema } from './person.ts'
+import { PlaceKindSchema } from './places.ts'
+import { HookRefSchema } from './whereabouts.ts'
 
 /**
  * A stocktake: what should hang in a scope (a board, a place with everything under it, or the whole
@@ -123,7 +125,7 @@ export const StocktakeScanSchema = v.strictObject({
     v.maxLength(512, 'Too long.'),
   ),
   hookId: v.optional(v.nullable(IdSchema)),
-  deviceId: v.pipe(v.string(), v.minLength(8), v.maxLength(64)),
+  deviceId: v.pipe(v.string(), v.uuid('The device id must be a UUID.')),
   /** This scan's rank among the device's scans of this stocktake, from 1. */
   deviceSeq: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1_000_000)),
 })
@@ -144,7 +146,7 @@ export const StocktakeDeviceReportSchema = v.strictObject({
 })
 export const StocktakeDeviceParamsSchema = v.object({
   id: IdSchema,
-  deviceId: v.pipe(v.string(), v.minLength(8), v.maxLength(64)),
+  deviceId: v.pipe(v.string(), v.uuid('The device id must be a UUID.')),
 })
 
 /** `GET /stocktakes/due`: places whose recurring stocktake is due or overdue (dashboard). */

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
-import { IdSchema, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
+import { IdSchema, PageQuerySchema, pageOf } from './common.ts'
+import { PersonSchema } from './person.ts'
 
 /** `#rrggbb`, lower case. */
 export const ColorSchema = v.pipe(

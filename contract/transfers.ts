@@ -1,8 +1,9 @@
 import * as v from 'valibot'
 import { EmailSchema } from './auth.ts'
-import { IdSchema, listOf, PageQuerySchema, PersonSchema, pageOf } from './common.ts'
+import { IdSchema, listOf, PageQuerySchema, pageOf } from './common.ts'
 import { LocaleSchema } from './locale-schema.ts'
 import { AddressSchema } from './organizations.ts'
+import { PersonSchema } from './person.ts'
 import { TagSchema } from './tags.ts'
 
 /**

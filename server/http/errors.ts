@@ -1,9 +1,9 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import type { Person } from '../../contract/common.ts'
 import type { ApiErrorBody } from '../../contract/errors.ts'
 import { ErrorCode } from '../../contract/errors.ts'
+import type { Person } from '../../contract/person.ts'
 import type { AppEnv } from './env.ts'
 
 export type Issue = { path: string; message: string }

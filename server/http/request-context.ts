@@ -16,6 +16,8 @@ export const LOGGED_PATH_PARAMETERS: ReadonlySet<string> = new Set([
   'id',
   'tokenId',
   'keyId',
+  'hookId',
+  'deviceId',
   'extensionId',
   'publicId',
   'outcome',

@@ -1,4 +1,4 @@
-import type { Person } from '../../contract/common.ts'
+import type { Person } from '../../contract/person.ts'
 import type { UserRow } from '../db/schema.ts'
 
 /** A user as answers name them: who holds, gave or received something. */

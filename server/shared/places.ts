@@ -1,5 +1,5 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import type { HookRef, KeychainWhereabouts } from '../../contract/places.ts'
+import type { HookRef, KeychainWhereabouts } from '../../contract/whereabouts.ts'
 import type { Db } from '../db/client.ts'
 import { hooks, keychains, places } from '../db/schema.ts'
 

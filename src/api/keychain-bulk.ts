@@ -1,7 +1,7 @@
 import { keychainBulkEndpoints } from '../../contract/endpoints/keychain-bulk.ts'
 import type { BulkCustodian, BulkDeletion, BulkTransfer } from '../../contract/keychain-bulk.ts'
 import { call } from '../lib/call.ts'
-import { keychainKeys } from './keychains.ts'
+import { keychainKeys } from './keychain-keys.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
 /** Changes the custodian of the selection, once per `key`; the keychain lists are fetched again. */

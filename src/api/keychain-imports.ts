@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { keychainImportEndpoints } from '../../contract/endpoints/keychain-imports.ts'
 import { call } from '../lib/call.ts'
-import { keychainKeys } from './keychains.ts'
+import { keychainKeys } from './keychain-keys.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
 
 /** Reads and checks a file on the server; nothing is written. */

@@ -16,22 +16,8 @@ import type {
 } from '../../contract/keychains.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
+import { keychainKeys } from './keychain-keys.ts'
 import { useRefetchingMutation } from './refetching-mutation.ts'
-
-export const keychainKeys = {
-  all: (organizationId: string) => ['keychains', organizationId] as const,
-  list: (
-    organizationId: string,
-    q: string,
-    custodianId: string,
-    status = '',
-    sort: KeychainSort = 'name',
-    placeId = '',
-  ) => ['keychains', organizationId, 'list', q, custodianId, status, sort, placeId] as const,
-  one: (organizationId: string, id: string) => ['keychains', organizationId, id] as const,
-  custody: (organizationId: string, id: string) => ['keychains', organizationId, id, 'custody'] as const,
-  unusedTags: (organizationId: string, q: string) => ['keychains', organizationId, 'unused-tags', q] as const,
-}
 
 /** The offline answer: the mirrored rows that match, in natural name order (statuses as last fetched). */
 async function mirroredPage(

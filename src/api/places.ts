@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { placeEndpoints } from '../../contract/endpoints/places.ts'
 import type { HookLabelPrint, HookRange, PlaceCreate, PlaceUpdate } from '../../contract/places.ts'
 import { call } from '../lib/call.ts'
-import { keychainKeys } from './keychains.ts'
+import { keychainKeys } from './keychain-keys.ts'
 import { downloadPdf } from './labels.ts'
 
 const placeKeys = {

@@ -763,11 +763,11 @@ export const FIXTURES: Record<string, Fixture> = {
   })),
   'POST /stocktakes/:id/scans': inEach(selected('scan__stocktake'), async (w, id) => ({
     path: `/api/stocktakes/${await openStocktake(w.t, id)}/scans`,
-    json: { value: 'MTX-00001', deviceId: 'matrix-device', deviceSeq: 1 },
+    json: { value: 'MTX-00001', deviceId: '00000000-0000-4000-8000-0000000000aa', deviceSeq: 1 },
     headers: { 'idempotency-key': randomUUID() },
   })),
   'PUT /stocktakes/:id/devices/:deviceId': inEach(selected('scan__stocktake'), async (w, id) => ({
-    path: `/api/stocktakes/${await openStocktake(w.t, id)}/devices/matrix-device`,
+    path: `/api/stocktakes/${await openStocktake(w.t, id)}/devices/00000000-0000-4000-8000-0000000000aa`,
     json: { made: 1 },
   })),
   'POST /stocktakes/:id/close': inEach(selected('update__stocktake'), async (w, id) => ({

@@ -56,12 +56,12 @@ describe('two devices scanning one stocktake at once', () => {
     }
     // Device one: keychains 0–14, 3 and 7 again; device two: 5–18, and 19 on hook 0 (misplaced), 10 again.
     const first = plan(
-      'device-one-0001',
+      '00000000-0000-4000-8000-000000000004',
       [...Array.from({ length: 15 }, (_, i) => i), 3, 7],
       [{ value: 'not-a-tag', hookId: null }],
     )
     const second = plan(
-      'device-two-0002',
+      '00000000-0000-4000-8000-000000000005',
       [...Array.from({ length: 14 }, (_, i) => i + 5), 10],
       [
         { value: keychains[19]!.tag.code, hookId: hooks[0]!.id },
@@ -72,7 +72,7 @@ describe('two devices scanning one stocktake at once', () => {
     const replays = [first[0]!, first[5]!, second[2]!, second[9]!]
     const send = (scan: Scan) =>
       t.post(`/api/stocktakes/${stocktake.id}/scans`, {
-        cookie: scan.deviceId.startsWith('device-one') ? one.cookie : two.cookie,
+        cookie: scan.deviceId.startsWith('00000000-0000-4000-8000-000000000006') ? one.cookie : two.cookie,
         json: { value: scan.value, hookId: scan.hookId, deviceId: scan.deviceId, deviceSeq: scan.deviceSeq },
         headers: { 'idempotency-key': scan.key },
       })
@@ -102,8 +102,8 @@ describe('two devices scanning one stocktake at once', () => {
     expect(read.counts).toEqual({ expected: 22, found: 19, misplaced: 1, missing: 2, unexpected: 1 })
     expect(read.scanCount).toBe(first.length + second.length)
     expect(read.devices).toEqual([
-      expect.objectContaining({ deviceId: 'device-one-0001', made: first.length, received: first.length }),
-      expect.objectContaining({ deviceId: 'device-two-0002', made: second.length, received: second.length }),
+      expect.objectContaining({ deviceId: '00000000-0000-4000-8000-000000000004', made: first.length, received: first.length }),
+      expect.objectContaining({ deviceId: '00000000-0000-4000-8000-000000000005', made: second.length, received: second.length }),
     ])
     expect(
       read.items

@@ -1,13 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import { ROLES, type Role } from '../../../contract/permissions.ts'
-import { type HookRef, parseLocationLabel } from '../../../contract/places.ts'
+import { parseLocationLabel } from '../../../contract/places.ts'
 import type {
   StocktakeItemState,
   StocktakeScan,
   StocktakeScanOutcome,
   StocktakeScanResult,
 } from '../../../contract/stocktakes.ts'
+import type { HookRef } from '../../../contract/whereabouts.ts'
 import type { Db } from '../../db/client.ts'
 import {
   hooks,

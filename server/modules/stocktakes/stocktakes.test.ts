@@ -75,7 +75,7 @@ const scan = (
   body: { value: string; hookId?: string | null; deviceId?: string; deviceSeq?: number },
   key: string = randomUUID(),
 ) => {
-  const deviceId = body.deviceId ?? 'device-one'
+  const deviceId = body.deviceId ?? '00000000-0000-4000-8000-000000000006'
   const deviceSeq = body.deviceSeq ?? (seqs.get(deviceId) ?? 0) + 1
   seqs.set(deviceId, deviceSeq)
   return t.post(`/api/stocktakes/${stocktakeId}/scans`, {
@@ -279,7 +279,7 @@ describe('POST /api/stocktakes/:id/scans', () => {
     })
     expect(read.devices).toEqual([
       {
-        deviceId: 'device-one',
+        deviceId: '00000000-0000-4000-8000-000000000006',
         person: expect.objectContaining({ id: w.member.id }),
         made: 15,
         received: 15,
@@ -291,11 +291,11 @@ describe('POST /api/stocktakes/:id/scans', () => {
     const w = await world()
     const stocktake = await start(w, w.a.board.id)
     const key = randomUUID()
-    const body = { value: w.home[0]!.tag.code, deviceId: 'device-replay', deviceSeq: 1 }
+    const body = { value: w.home[0]!.tag.code, deviceId: '00000000-0000-4000-8000-000000000007', deviceSeq: 1 }
     const first = await scan(w.member.cookie, stocktake.id, body, key)
     await scanned(w.member.cookie, stocktake.id, {
       value: w.home[1]!.tag.code,
-      deviceId: 'device-replay',
+      deviceId: '00000000-0000-4000-8000-000000000007',
       deviceSeq: 2,
     })
     const replay = await scan(w.member.cookie, stocktake.id, body, key)
@@ -314,7 +314,7 @@ describe('POST /api/stocktakes/:id/scans', () => {
     expect(taken.status).toBe(409)
     const read = await detail(w.admin.cookie, stocktake.id)
     expect(read).toMatchObject({ scanCount: 2, counts: { found: 2 } })
-    expect(read.devices).toMatchObject([{ deviceId: 'device-replay', made: 2, received: 2 }])
+    expect(read.devices).toMatchObject([{ deviceId: '00000000-0000-4000-8000-000000000007', made: 2, received: 2 }])
   })
 
   it('refuses a bad body (400), a foreign stocktake (404), a CONTACT and a role below the organization’s (403)', async () => {
@@ -326,7 +326,7 @@ describe('POST /api/stocktakes/:id/scans', () => {
         json,
         headers: { 'idempotency-key': randomUUID(), ...headers },
       })
-    const valid = { value: 'A', deviceId: 'device-bad', deviceSeq: 1 }
+    const valid = { value: 'A', deviceId: '00000000-0000-4000-8000-000000000001', deviceSeq: 1 }
     expect((await post(w.member.cookie, { ...valid, value: '   ' })).status).toBe(400)
     expect((await post(w.member.cookie, { ...valid, deviceId: 'short' })).status).toBe(400)
     expect((await post(w.member.cookie, { ...valid, deviceSeq: 0 })).status).toBe(400)
@@ -346,7 +346,7 @@ describe('POST /api/stocktakes/:id/scans', () => {
     expect((await post(w.member.cookie, valid)).status).toBe(403)
     expect(
       (
-        await t.put(`/api/stocktakes/${stocktake.id}/devices/device-bad`, {
+        await t.put(`/api/stocktakes/${stocktake.id}/devices/00000000-0000-4000-8000-000000000001`, {
           cookie: w.member.cookie,
           json: { made: 1 },
         })
@@ -361,12 +361,12 @@ describe('PUT /api/stocktakes/:id/devices/:deviceId', () => {
     const w = await world()
     const stocktake = await start(w, w.a.board.id)
     const put = (made: unknown) =>
-      t.put(`/api/stocktakes/${stocktake.id}/devices/device-count`, {
+      t.put(`/api/stocktakes/${stocktake.id}/devices/00000000-0000-4000-8000-000000000002`, {
         cookie: w.member.cookie,
         json: { made },
       })
     expect(await (await put(3)).json()).toEqual({
-      deviceId: 'device-count',
+      deviceId: '00000000-0000-4000-8000-000000000002',
       person: expect.objectContaining({ id: w.member.id }),
       made: 3,
       received: 0,
@@ -385,7 +385,7 @@ describe('PUT /api/stocktakes/:id/devices/:deviceId', () => {
     const foreign = await organizationWithAdmin(t, 'Ailleurs')
     expect(
       (
-        await t.put(`/api/stocktakes/${stocktake.id}/devices/device-count`, {
+        await t.put(`/api/stocktakes/${stocktake.id}/devices/00000000-0000-4000-8000-000000000002`, {
           cookie: foreign.admin.cookie,
           json: { made: 1 },
         })
@@ -400,10 +400,10 @@ describe('POST /api/stocktakes/:id/close', () => {
     const stocktake = await start(w, w.site.id)
     await scanned(w.member.cookie, stocktake.id, {
       value: w.home[0]!.tag.code,
-      deviceId: 'device-late',
+      deviceId: '00000000-0000-4000-8000-000000000003',
       deviceSeq: 1,
     })
-    await t.put(`/api/stocktakes/${stocktake.id}/devices/device-late`, {
+    await t.put(`/api/stocktakes/${stocktake.id}/devices/00000000-0000-4000-8000-000000000003`, {
       cookie: w.member.cookie,
       json: { made: 3 },
     })
@@ -412,18 +412,18 @@ describe('POST /api/stocktakes/:id/close', () => {
     const body = await refused.json()
     expect(body.error).toMatchObject({
       code: 'stocktake_scans_unsent',
-      unsent: [{ deviceId: 'device-late', person: { id: w.member.id }, made: 3, received: 1 }],
+      unsent: [{ deviceId: '00000000-0000-4000-8000-000000000003', person: { id: w.member.id }, made: 3, received: 1 }],
     })
     expect(body.error.message).toContain(w.member.email)
     await scanned(w.member.cookie, stocktake.id, {
       value: w.home[1]!.tag.code,
       hookId: w.b.hooks[0]!.id,
-      deviceId: 'device-late',
+      deviceId: '00000000-0000-4000-8000-000000000003',
       deviceSeq: 2,
     })
     await scanned(w.member.cookie, stocktake.id, {
       value: w.held!.tag.code,
-      deviceId: 'device-late',
+      deviceId: '00000000-0000-4000-8000-000000000003',
       deviceSeq: 3,
     })
     expect((await t.post(`/api/stocktakes/${stocktake.id}/close`, { cookie: w.member.cookie })).status).toBe(
@@ -473,7 +473,7 @@ describe('POST /api/stocktakes/:id/close', () => {
     const late = await scanned(w.member.cookie, stocktake.id, {
       value: w.home[2]!.tag.code,
       hookId: w.a.hooks[2]!.id,
-      deviceId: 'device-late',
+      deviceId: '00000000-0000-4000-8000-000000000003',
       deviceSeq: 4,
     })
     expect(late).toMatchObject({ outcome: 'FOUND', late: true, counts: { found: 1, missing: 3 } })

@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core'
-import type { Person } from '../../../contract/common.ts'
-import type { HookRef } from '../../../contract/places.ts'
+import type { Person } from '../../../contract/person.ts'
 import type {
   StocktakeCounts,
   StocktakeDetail,
   StocktakeItem,
   StocktakeSummary,
 } from '../../../contract/stocktakes.ts'
+import type { HookRef } from '../../../contract/whereabouts.ts'
 import type { Db } from '../../db/client.ts'
 import {
   hooks,

@@ -172,7 +172,7 @@ function HookGrid({
           <li
             key={hook.id}
             className={`flex min-h-16 flex-col gap-1 rounded-lg border p-2 text-sm ${
-              hook.homeOf.length > 0 ? 'border-brand-200 bg-brand-50' : 'border-slate-200 bg-white'
+              hook.homeOf.length > 0 ? 'border-brand-300 bg-brand-50' : 'border-slate-200 bg-white'
             }`}
           >
             <span className="flex items-center justify-between gap-1">

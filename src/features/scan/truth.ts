@@ -1,4 +1,4 @@
-import type { Person } from '../../../contract/common.ts'
+import type { Person } from '../../../contract/person.ts'
 import type { ScanResult } from '../../../contract/scans.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 

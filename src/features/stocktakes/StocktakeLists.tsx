@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import type { ReactNode } from 'react'
-import type { HookRef } from '../../../contract/places.ts'
 import type { StocktakeDetail, StocktakeItem } from '../../../contract/stocktakes.ts'
+import type { HookRef } from '../../../contract/whereabouts.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 

@@ -1,8 +1,8 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo } from 'react'
-import type { HookRef } from '../../../contract/places.ts'
 import type { StocktakeDetail } from '../../../contract/stocktakes.ts'
+import type { HookRef } from '../../../contract/whereabouts.ts'
 import {
   reportScansMade,
   stocktakeBoardsQuery,

@@ -35,12 +35,12 @@ export function TallyStrip({ counts, closed }: { counts: StocktakeCounts; closed
       <Figure
         label={closed ? <Trans>Missing</Trans> : <Trans>To find</Trans>}
         value={counts.missing}
-        tone="border-rose-200 bg-rose-50 text-rose-900"
+        tone="border-red-200 bg-red-50 text-red-900"
       />
       <Figure
         label={<Trans>Unexpected</Trans>}
         value={counts.unexpected}
-        tone="border-sky-200 bg-sky-50 text-sky-900"
+        tone="border-sky-300 bg-sky-50 text-sky-950"
       />
     </dl>
   )

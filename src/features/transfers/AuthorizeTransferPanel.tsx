@@ -1,14 +1,20 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import type { Member } from '../../../contract/organizations.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import { subscriptionQuery } from '../../api/subscriptions.ts'
 import { formatDate } from '../../lib/format.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
-import { SubscriptionRequiredBanner } from '../../ui/SubscriptionRequiredBanner.tsx'
 import { TransferForm } from './TransferForm.tsx'
+
+// Only an organization without a plan sees it.
+const SubscriptionRequiredBanner = lazy(() =>
+  import('../../ui/SubscriptionRequiredBanner.tsx').then((module) => ({
+    default: module.SubscriptionRequiredBanner,
+  })),
+)
 
 /**
  * The way to authorize a transfer of one keychain: the subscription-required banner without a plan, the
@@ -45,7 +51,11 @@ export function AuthorizeTransferPanel({
     )
   const plan = subscription.data
   if (missing || plan?.status !== 'ACTIVE')
-    return <SubscriptionRequiredBanner plansHref={href('/app/plans')} />
+    return (
+      <Suspense fallback={null}>
+        <SubscriptionRequiredBanner plansHref={href('/app/plans')} />
+      </Suspense>
+    )
 
   const used = plan.transfersUsedThisMonth
   const allowance = plan.transfersPerMonth

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useStore } from '@tanstack/react-form'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { calendarDayIn } from '../../../contract/calendar-day.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Member } from '../../../contract/organizations.ts'
@@ -17,7 +17,12 @@ import { useAppForm } from '../../ui/form.tsx'
 import { BoundDateField } from '../../ui/form-date-field.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { EndDatePresets } from './EndDatePresets.tsx'
-import { OverlapWarning } from './OverlapWarning.tsx'
+
+// The warning waits on a request of its own (the keychain's other transfers on those days): its code loads
+// beside it rather than with the form.
+const OverlapWarning = lazy(() =>
+  import('./OverlapWarning.tsx').then((module) => ({ default: module.OverlapWarning })),
+)
 
 const NEW_RECIPIENT = 'email'
 
@@ -194,7 +199,9 @@ export function TransferForm({
           )}
         </form.AppField>
       </div>
-      <OverlapWarning keychainId={keychainId} fromDate={fromDate} toDate={toDate} />
+      <Suspense fallback={null}>
+        <OverlapWarning keychainId={keychainId} fromDate={fromDate} toDate={toDate} />
+      </Suspense>
       {problem ? (
         <p role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 font-medium text-red-900">
           {problem}
