@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { keychains, keys, orders, tags, transfers, users } from '../../server/db/schema.ts'
+import { keychains, keys, orders, places, tags, transfers, users } from '../../server/db/schema.ts'
 import { storeFoundReport } from '../../server/modules/found-reports/service.ts'
+import { startStocktake } from '../../server/modules/stocktakes/start.ts'
 import { DEMO_MEMBERS, DEMO_ORGANIZATION_ID, seedDemo } from '../../server/seed/demo.ts'
 import { openAccountMenu } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
@@ -50,6 +51,17 @@ beforeAll(async () => {
     locale: 'fr',
     now: stack.deps.clock.now(),
   })
+  const [board] = await db
+    .select({ id: places.id })
+    .from(places)
+    .where(and(eq(places.organizationId, DEMO_ORGANIZATION_ID), eq(places.kind, 'BOARD')))
+    .limit(1)
+  const [adminUser] = await db.select({ id: users.id }).from(users).where(eq(users.email, ADMIN))
+  const stocktake = await startStocktake(stack.deps, {
+    organizationId: DEMO_ORGANIZATION_ID,
+    actorId: adminUser!.id,
+    placeId: board!.id,
+  })
   const tagPage = `/tags/${onKeychain!.publicId}`
   const organization = `/app/organizations/${DEMO_ORGANIZATION_ID}`
   routes = {
@@ -91,6 +103,10 @@ beforeAll(async () => {
       `/app/found-reports/${found.id}`,
       '/app/webhooks',
       '/app/tags',
+      '/app/places',
+      `/app/places/${board!.id}`,
+      '/app/stocktakes',
+      `/app/stocktakes/${stocktake.id}`,
       '/tags',
       tagPage,
       // Last: the English page makes the locale cookie English for what follows.

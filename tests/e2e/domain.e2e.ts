@@ -68,6 +68,8 @@ describe('organizations, members, keychains, tags and scanning in a real browser
         'Trousseaux',
         'Transferts',
         'Étiquettes',
+        'Emplacements',
+        'Inventaires',
       ])
       await menu.getByRole('link', { name: 'Trousseaux' }).click()
       await page.getByRole('heading', { name: 'Trousseaux' }).waitFor()

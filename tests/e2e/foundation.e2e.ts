@@ -50,6 +50,8 @@ describe('foundation, in a real browser against the real server', () => {
         'Trousseaux',
         'Transferts',
         'Étiquettes',
+        'Emplacements',
+        'Inventaires',
         'Utilisateurs',
         'Commandes',
         'Rapports',

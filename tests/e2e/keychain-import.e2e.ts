@@ -124,13 +124,13 @@ describe('the keychain CSV import in a real browser', () => {
       const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await exported.body())
       expect(text).toBe(
         [
-          '\uFEFFkeychain_name,custodian_email,key_name,key_type,tag_code',
-          `Bureau,,Badge,TAG,${second!.code}`,
-          `Cave,${MEMBER},Porte,KEY,`,
-          `Cave,${MEMBER},Badge,TAG,${first!.code}`,
-          `Garage,${MEMBER},Portail,KEY,`,
-          'Grenier,,Lucarne,KEY,',
-          'Vide,,,,',
+          '\uFEFFkeychain_name,custodian_email,key_name,key_type,tag_code,home',
+          `Bureau,,Badge,TAG,${second!.code},`,
+          `Cave,${MEMBER},Porte,KEY,,`,
+          `Cave,${MEMBER},Badge,TAG,${first!.code},`,
+          `Garage,${MEMBER},Portail,KEY,,`,
+          'Grenier,,Lucarne,KEY,,',
+          'Vide,,,,,',
           '',
         ].join('\r\n'),
       )

@@ -120,6 +120,8 @@ describe('menu (issue 23)', () => {
         'Trousseaux',
         'Transferts',
         'Étiquettes',
+        'Emplacements',
+        'Inventaires',
         'Utilisateurs',
         'Commandes',
         'Rapports',

@@ -1,3 +1,4 @@
+import { today } from '@internationalized/date'
 import { eq, inArray } from 'drizzle-orm'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -8,7 +9,9 @@ import {
   stocktakeDevices,
   stocktakeItems,
   stocktakeScans,
+  users,
 } from '../../server/db/schema.ts'
+import { createTransfer } from '../../server/modules/transfers/service.ts'
 import { type Stack, startStack } from './harness.ts'
 import { storedTags } from './mirror.ts'
 import { organizationOfNewAdmin } from './organizations.ts'
@@ -213,5 +216,98 @@ describe('a stocktake of a board, offline on a phone', () => {
     expect(received.filter((row) => row.outcome === 'UNEXPECTED').map((row) => row.keychainId)).toEqual([
       keychainIds[AT_HOME],
     ])
+  })
+})
+
+describe('putting a keychain back on its hook after a return', () => {
+  it('records the hook it goes on: another than its home is misplaced, and a manager makes it its home', async () => {
+    const { deps } = stack
+    const db = deps.database.db
+    const now = deps.clock.now()
+    const admin = 'iris.retour@example.com'
+    const member = 'theo.retrait@example.com'
+    const organizationId = await organizationOfNewAdmin(stack, admin, 'Régie Rivoli', {
+      line1: '2 rue de Rivoli',
+      postalCode: '75004',
+      city: 'Paris',
+    })
+    await stack.subscribe(organizationId)
+    const memberId = await stack.addMember(organizationId, member, 'MEMBER', 'Théo')
+    const [board] = await db
+      .insert(places)
+      .values({
+        organizationId,
+        kind: 'BOARD',
+        name: 'Loge',
+        depth: 0,
+        publicId: 'logeaaaaaaaaaaaa',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+    const [homeHook, otherHook] = await db
+      .insert(hooks)
+      .values(
+        [1, 2].map((index) => ({
+          organizationId,
+          placeId: board!.id,
+          code: code(index),
+          position: index,
+          publicId: publicIdOf(100 + index),
+          createdAt: now,
+        })),
+      )
+      .returning()
+    const [tag] = await stack.createTags(organizationId, { alphaCode: 'RIV', count: 1, name: 'Loge' })
+    const keychainId = await stack.createKeychainWithTag(organizationId, 'Loge du 2', tag!.id)
+    await db.update(keychains).set({ homeHookId: homeHook!.id }).where(eq(keychains.id, keychainId))
+    const [adminRow] = await db.select().from(users).where(eq(users.email, admin))
+    await createTransfer(deps, {
+      organizationId,
+      actor: adminRow!,
+      keychainId,
+      transfer: {
+        recipient: { kind: 'member', userId: memberId },
+        fromDate: today('Europe/Paris').toString(),
+        toDate: today('Europe/Paris').add({ days: 2 }).toString(),
+      },
+    })
+
+    const scanTag = async (page: Page) => {
+      await page.goto('/app/scan')
+      await page.getByLabel("Code ou lien de l'étiquette").fill(tag!.code)
+      await page.keyboard.press('Enter')
+      await page.getByRole('region', { name: 'Transfert' }).waitFor()
+    }
+    await stack.withPage(async (page) => {
+      await stack.signInByCode(page, member)
+      await page.waitForURL((url) => url.pathname === '/app')
+      await scanTag(page)
+      await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      await page.getByLabel('Votre nom').fill('Théo')
+      await page.getByRole('button', { name: 'Accepter et confirmer le retrait' }).click()
+      await page.getByText('Retrait confirmé.').waitFor()
+      // Taken: it is on no hook any more.
+      const [held] = await db.select().from(keychains).where(eq(keychains.id, keychainId))
+      expect(held!.hookId).toBeNull()
+    })
+
+    await stack.withPage(async (page) => {
+      await stack.signInByCode(page, admin)
+      await page.waitForURL((url) => url.pathname === '/app')
+      await scanTag(page)
+      await page.getByRole('button', { name: 'Confirmer le retour' }).click()
+      await page.getByText('Retour confirmé.').waitFor()
+      const card = page.getByRole('region', { name: 'Le remettre sur son crochet' })
+      await card.getByLabel('Étiquette du crochet où il va').fill(`h:${publicIdOf(102)}`)
+      await card.getByRole('button', { name: 'Enregistrer' }).click()
+      await card.getByText('Enregistré sur A-02 (Loge) ; son attache est A-01 (Loge).').waitFor()
+      const [misplaced] = await db.select().from(keychains).where(eq(keychains.id, keychainId))
+      expect([misplaced!.homeHookId, misplaced!.hookId]).toEqual([homeHook!.id, otherHook!.id])
+      await card.getByRole('button', { name: 'Faire de A-02 son attache' }).click()
+      await card.getByText('A-02 (Loge) est maintenant son attache.').waitFor()
+      const [moved] = await db.select().from(keychains).where(eq(keychains.id, keychainId))
+      expect([moved!.homeHookId, moved!.hookId]).toEqual([otherHook!.id, otherHook!.id])
+    })
   })
 })

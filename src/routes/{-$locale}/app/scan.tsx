@@ -32,6 +32,10 @@ const ScanPairing = lazy(() => import('../../../features/scan/PairingPanel.tsx')
 const loadResultCard = () => import('../../../features/scan/ScanResultCard.tsx')
 const loadPickupCard = () => import('../../../features/transfers/TransferPickupCard.tsx')
 const ScanResultCard = lazy(() => loadResultCard().then((module) => ({ default: module.ScanResultCard })))
+// After a return: the hook it goes back on (loads with the return, not with the screen).
+const HookReturnCard = lazy(() =>
+  import('../../../features/scan/HookReturnCard.tsx').then((module) => ({ default: module.HookReturnCard })),
+)
 const TransferPickupCard = lazy(() =>
   loadPickupCard().then((module) => ({ default: module.TransferPickupCard })),
 )
@@ -129,6 +133,13 @@ function Scan() {
                   ) : null
                 }
               />
+              {result.status === 'resolved' &&
+              result.keychain &&
+              moved?.scanId === result.scanId &&
+              moved.transfer.status === 'RETURNED' &&
+              permissions.includes('read__place') ? (
+                <HookReturnCard context={field(organizationId)} keychain={result.keychain} />
+              ) : null}
               {result.status === 'resolved' &&
               !result.keychain &&
               (canCreate || permissions.includes('create__key'))
