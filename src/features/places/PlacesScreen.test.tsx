@@ -120,16 +120,16 @@ describe('the places screen', () => {
     server()
     await open(MEMBER)
     expect(screen.queryByRole('button', { name: 'Add a place' })).toBeNull()
-    expect(screen.queryByRole('button', { name: /^(Add a place in|Rename|Move|Delete) / })).toBeNull()
+    expect(screen.queryByRole('button', { name: /^(Add inside|Rename|Move|Delete) / })).toBeNull()
   })
 
   it('creates a place under another, with the kinds its parent allows, and shows it in the tree', async () => {
     const { writes } = server()
     await open(MANAGER)
     // A board holds hooks, not places: nothing can be added inside it.
-    expect(screen.queryByRole('button', { name: 'Add a place in Tableau A' })).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Add inside Tableau A' })).toBeNull()
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Add a place in Accueil' }))
+      fireEvent.click(screen.getByRole('button', { name: 'Add inside Accueil' }))
     })
     const form = screen.getByRole('form', { name: 'Place form' })
     expect(within(form).getByRole('heading').textContent).toBe('New place in Accueil')

@@ -75,7 +75,7 @@ function PlaceRow({
             <button
               type="button"
               className={`${action} text-brand-800`}
-              aria-label={t`Add a place in ${name}`}
+              aria-label={t`Add inside ${name}`}
               onClick={() => onEdit({ action: 'create', parent: place })}
             >
               <Plus aria-hidden className="size-4" />
