@@ -6,11 +6,13 @@ import { AllowanceCard } from './AllowanceCard.tsx'
 import { MyKeychains } from './MyKeychains.tsx'
 import { ReturnsList } from './ReturnsList.tsx'
 import { SetupChecklist } from './SetupChecklist.tsx'
+import { StocktakesDue } from './StocktakesDue.tsx'
 
 /**
  * What the dashboard says beside its counts, in their own chunk (asked for with the counts): this month's allowance (for who authorizes
  * transfers), the setup checklist (for an admin, until every step is done), and the caller's own keychains (a
- * member always, anyone else when they hold some). A dashboard mirrored before these existed shows none.
+ * member always, anyone else when they hold some), and the places whose stocktake is due (for who starts them). A
+ * dashboard mirrored before these existed shows none.
  */
 export default function DashboardDetails({ figures }: { figures: DashboardOrganization }) {
   const ability = useAbility()
@@ -24,6 +26,7 @@ export default function DashboardDetails({ figures }: { figures: DashboardOrgani
         <SetupChecklist setup={setup} organizationId={figures.id} />
       ) : null}
       {mine && (mine.total > 0 || !ability.can('update', 'keychain')) ? <MyKeychains mine={mine} /> : null}
+      {ability.can('create', 'stocktake') ? <StocktakesDue organizationId={figures.id} /> : null}
     </>
   )
 }

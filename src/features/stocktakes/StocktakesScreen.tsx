@@ -5,7 +5,7 @@ import type { StocktakeSummary } from '../../../contract/stocktakes.ts'
 import { placeTreeQuery } from '../../api/places.ts'
 import { stocktakeListQuery, stocktakesDueQuery, useStartStocktake } from '../../api/stocktakes.ts'
 import { useAbility } from '../../lib/ability.tsx'
-import { formatDate, formatDateTime } from '../../lib/format.ts'
+import { formatCalendarDate, formatDateTime } from '../../lib/format.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Badge } from '../../ui/Badge.tsx'
@@ -116,11 +116,11 @@ export function StocktakesScreen({
               <li key={entry.place.id}>
                 {entry.overdue ? (
                   <Trans>
-                    {entry.place.name}: overdue since {formatDate(entry.dueOn, locale)}
+                    {entry.place.name}: overdue since {formatCalendarDate(entry.dueOn, locale)}
                   </Trans>
                 ) : (
                   <Trans>
-                    {entry.place.name}: due on {formatDate(entry.dueOn, locale)}
+                    {entry.place.name}: due on {formatCalendarDate(entry.dueOn, locale)}
                   </Trans>
                 )}
               </li>
