@@ -33,7 +33,7 @@ const projects = {
         name: 'web',
         root,
         environment: 'jsdom' as const,
-        include: only ?? ['src/offline/**/*.test.{ts,tsx}'],
+        include: only ?? ['src/offline/**/*.test.{ts,tsx}', 'src/features/stocktakes/local-tally.test.ts'],
         setupFiles: ['tests/setup-web.ts'],
       },
     },
@@ -49,6 +49,9 @@ const projects = {
         // Issue 19 (session 33).
         'server/modules/{keychain-imports,keychain-bulk,labels,keychains}/**/*.test.ts',
         'server/modules/tags/{lost,lost-rules,retired-qr}.test.ts',
+        // Issue 40 (session 46).
+        'server/shared/places.test.ts',
+        'server/modules/{places,stocktakes}/**/*.test.ts',
       ],
     ),
   ],
