@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { EmailSchema } from './auth.ts'
 import { IdSchema, listOf, optionalText, requiredText } from './common.ts'
 import { LocaleSchema } from './locale-schema.ts'
-import { RoleSchema } from './permissions.ts'
+import { type Role, RoleSchema } from './permissions.ts'
 import { PersonSchema } from './person.ts'
 
 export const AddressSchema = v.object({
@@ -30,17 +30,35 @@ export type OrganizationCreate = v.InferInput<typeof OrganizationCreateSchema>
 /** An organization's calendar (days, months of the allowance) unless it says otherwise. */
 export const DEFAULT_TIME_ZONE = 'Europe/Paris'
 
+/**
+ * The least role that may scan into the organization's stocktakes, and every role above it (MEMBER: members,
+ * managers and admins). Never CONTACT: an outside recipient does not count the organization's keys.
+ */
+export const STOCKTAKE_ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const satisfies readonly Role[]
+export type StocktakeRole = (typeof STOCKTAKE_ROLES)[number]
+const StocktakeRoleSchema = v.picklist(
+  STOCKTAKE_ROLES,
+  'Stocktake role must be ADMIN, MANAGER or MEMBER (a CONTACT never scans in stocktakes).',
+)
+
 export const OrganizationSchema = v.object({
   id: v.string(),
   name: v.string(),
   address: AddressSchema,
   timeZone: v.string(),
+  stocktakeRole: StocktakeRoleSchema,
   /** The caller's role in it. */
   role: RoleSchema,
   createdAt: v.string(),
 })
 export type Organization = v.InferOutput<typeof OrganizationSchema>
 export const OrganizationListSchema = listOf(OrganizationSchema)
+
+/** `PATCH /organizations/{id}` (ADMIN): send only the settings that change. */
+export const OrganizationUpdateSchema = v.strictObject({
+  stocktakeRole: v.optional(StocktakeRoleSchema),
+})
+export type OrganizationUpdate = v.InferInput<typeof OrganizationUpdateSchema>
 
 /** `GET /organizations/default`: the selected organization, null when the user has none. */
 export const DefaultOrganizationSchema = v.object({ id: v.nullable(v.string()) })

@@ -68,6 +68,8 @@ import {
   MemberUpdateSchema,
   OrganizationCreateSchema,
   OrganizationListSchema,
+  OrganizationUpdateSchema,
+  STOCKTAKE_ROLES,
 } from './organizations.ts'
 import { PUBLIC_PAGES } from './public-pages.ts'
 import { ScanResultSchema } from './scans.ts'
@@ -157,7 +159,15 @@ describe('answers keep every field', () => {
     })
     keeps(OrganizationListSchema, {
       data: [
-        { id: 'o1', name: 'Org', address, timeZone: 'America/New_York', role: 'CONTACT', createdAt: 'c' },
+        {
+          id: 'o1',
+          name: 'Org',
+          address,
+          timeZone: 'America/New_York',
+          stocktakeRole: 'MANAGER',
+          role: 'CONTACT',
+          createdAt: 'c',
+        },
       ],
     })
     keeps(DefaultOrganizationSchema, { id: null })
@@ -618,6 +628,15 @@ describe('inputs', () => {
     expect(DEFAULT_TIME_ZONE).toBe('Europe/Paris')
     expect(v.parse(DefaultOrganizationUpdateSchema, { id: ID })).toEqual({ id: ID })
     expect(v.is(DefaultOrganizationUpdateSchema, { id: ID, x: 1 })).toBe(false)
+    expect(STOCKTAKE_ROLES).toEqual(['ADMIN', 'MANAGER', 'MEMBER'])
+    for (const stocktakeRole of STOCKTAKE_ROLES)
+      expect(v.parse(OrganizationUpdateSchema, { stocktakeRole })).toEqual({ stocktakeRole })
+    expect(v.parse(OrganizationUpdateSchema, {})).toEqual({})
+    expect(messages(OrganizationUpdateSchema, { stocktakeRole: 'CONTACT' })).toEqual([
+      'Stocktake role must be ADMIN, MANAGER or MEMBER (a CONTACT never scans in stocktakes).',
+    ])
+    expect(v.is(OrganizationUpdateSchema, { stocktakeRole: 'member' })).toBe(false)
+    expect(v.is(OrganizationUpdateSchema, { name: 'x' })).toBe(false)
     expect(
       v.parse(InvitationSchema, { email: "O'Brien@Example.com", role: 'CONTACT', locale: 'en' }),
     ).toEqual({

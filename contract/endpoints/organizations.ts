@@ -8,6 +8,7 @@ import {
   OrganizationCreateSchema,
   OrganizationListSchema,
   OrganizationSchema,
+  OrganizationUpdateSchema,
 } from '../organizations.ts'
 import { TagListQuerySchema, TagPageSchema } from '../tags.ts'
 import { endpoint } from './endpoint.ts'
@@ -32,6 +33,13 @@ export const organizationEndpoints = {
     method: 'get',
     path: '/organizations/:id',
     params: IdParamsSchema,
+    response: OrganizationSchema,
+  }),
+  update: endpoint({
+    method: 'patch',
+    path: '/organizations/:id',
+    params: IdParamsSchema,
+    body: OrganizationUpdateSchema,
     response: OrganizationSchema,
   }),
   tags: endpoint({

@@ -22,7 +22,7 @@ import { BILLING_CYCLES, ORDER_STATUSES, PRODUCT_TYPES } from '../../contract/co
 import { FOUND_REPORT_STATUSES } from '../../contract/found-reports.ts'
 import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
-import type { Address } from '../../contract/organizations.ts'
+import { type Address, STOCKTAKE_ROLES } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
 import { PLACE_KINDS, STOCKTAKE_INTERVALS } from '../../contract/places.ts'
 import { PHOTO_MAX_BYTES } from '../../contract/receipts.ts'
@@ -50,7 +50,7 @@ export const organizations = pgTable('organizations', {
   /** For calendar months (transfer allowances) and dates shown to the organization. */
   timeZone: text('time_zone').notNull().default('Europe/Paris'),
   /** The least role that may scan into a stocktake (MEMBER: members, managers and admins). */
-  stocktakeRole: text('stocktake_role', { enum: ROLES }).notNull().default('MEMBER'),
+  stocktakeRole: text('stocktake_role', { enum: STOCKTAKE_ROLES }).notNull().default('MEMBER'),
   createdAt: at('created_at').notNull(),
 })
 

@@ -330,6 +330,11 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /organizations/:id': inEach(inPath('read__organization'), async (_w, id) => ({
     path: `/api/organizations/${id}`,
   })),
+  // MEMBER, the default: the matrix's stocktake scans keep passing for every role that has `scan__stocktake`.
+  'PATCH /organizations/:id': inEach(inPath('update__organization'), async (_w, id) => ({
+    path: `/api/organizations/${id}`,
+    json: { stocktakeRole: 'MEMBER' },
+  })),
   'GET /organizations/:id/tags': inEach(inPath('read__tag'), async (_w, id) => ({
     path: `/api/organizations/${id}/tags`,
   })),

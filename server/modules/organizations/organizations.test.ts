@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { permissionsFor } from '../../../contract/permissions.ts'
 import {
@@ -9,6 +10,7 @@ import {
   signedInMember,
 } from '../../../tests/server/fixtures.ts'
 import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
+import { keychainsAtHome, openStocktake } from '../../../tests/server/stocktakes.ts'
 
 const t = setupTestApp()
 
@@ -121,6 +123,75 @@ describe('GET /api/organizations/{id}', () => {
     const response = await t.get(`/api/organizations/${organization.id}`, { cookie: contact.cookie })
     expect(response.status).toBe(403)
     expect((await response.json()).error.code).toBe('forbidden')
+  })
+})
+
+describe('PATCH /api/organizations/{id}', () => {
+  it('reads MEMBER by default; an ADMIN keeps stocktake scans to managers, then a MEMBER is refused', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    const path = `/api/organizations/${organization.id}`
+    expect(await (await t.get(path, { cookie: member.cookie })).json()).toMatchObject({
+      stocktakeRole: 'MEMBER',
+    })
+    const listed = await (await t.get('/api/organizations', { cookie: admin.cookie })).json()
+    expect(listed.data[0].stocktakeRole).toBe('MEMBER')
+    const stocktakeId = await openStocktake(t, organization.id)
+    const [keychain] = await keychainsAtHome(t, organization.id, [null])
+    const scan = (cookie: string, deviceSeq: number) =>
+      t.post(`/api/stocktakes/${stocktakeId}/scans`, {
+        cookie,
+        json: { value: keychain!.tag.code, deviceId: randomUUID(), deviceSeq },
+        headers: { 'idempotency-key': randomUUID() },
+      })
+    expect((await scan(member.cookie, 1)).status).toBe(201)
+
+    const response = await t.patch(path, { cookie: admin.cookie, json: { stocktakeRole: 'MANAGER' } })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({
+      id: organization.id,
+      name: 'Acme',
+      stocktakeRole: 'MANAGER',
+      role: 'ADMIN',
+    })
+    expect((await (await t.get(path, { cookie: member.cookie })).json()).stocktakeRole).toBe('MANAGER')
+    const refused = await scan(member.cookie, 1)
+    expect(refused.status).toBe(403)
+    expect((await refused.json()).error.code).toBe('forbidden')
+    expect((await scan(manager.cookie, 1)).status).toBe(201)
+
+    // Nothing sent changes nothing; ADMIN keeps even managers out.
+    const unchanged = await t.patch(path, { cookie: admin.cookie, json: {} })
+    expect((await unchanged.json()).stocktakeRole).toBe('MANAGER')
+    await t.patch(path, { cookie: admin.cookie, json: { stocktakeRole: 'ADMIN' } })
+    expect((await scan(manager.cookie, 1)).status).toBe(403)
+    expect((await scan(admin.cookie, 1)).status).toBe(201)
+  })
+
+  it('refuses CONTACT and unknown settings (400), a foreign organization (404), a MANAGER (403)', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const path = `/api/organizations/${organization.id}`
+    const contact = await t.patch(path, { cookie: admin.cookie, json: { stocktakeRole: 'CONTACT' } })
+    expect(contact.status).toBe(400)
+    expect((await contact.json()).error).toMatchObject({
+      code: 'validation_failed',
+      message: 'Stocktake role must be ADMIN, MANAGER or MEMBER (a CONTACT never scans in stocktakes).',
+    })
+    expect((await t.patch(path, { cookie: admin.cookie, json: { name: 'Other' } })).status).toBe(400)
+    expect((await t.patch(path, { cookie: admin.cookie, json: { stocktakeRole: null } })).status).toBe(400)
+    const foreign = await createOrganization(t, 'Foreign')
+    const elsewhere = await t.patch(`/api/organizations/${foreign.id}`, {
+      cookie: admin.cookie,
+      json: { stocktakeRole: 'ADMIN' },
+    })
+    expect(elsewhere.status).toBe(404)
+    expect((await elsewhere.json()).error.code).toBe('not_found')
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    const forbidden = await t.patch(path, { cookie: manager.cookie, json: { stocktakeRole: 'ADMIN' } })
+    expect(forbidden.status).toBe(403)
+    expect((await (await t.get(path, { cookie: admin.cookie })).json()).stocktakeRole).toBe('MEMBER')
+    expect((await t.get(`/api/organizations/${foreign.id}`, { cookie: admin.cookie })).status).toBe(404)
   })
 })
 

@@ -5,7 +5,13 @@ import type { ApiRouter } from '../../http/api-router.ts'
 import { inviteMember } from '../members/invitations.ts'
 import { listMembers } from '../members/service.ts'
 import { listTags } from '../tags/list.ts'
-import { createOrganization, getOrganization, listOrganizations, selectOrganization } from './service.ts'
+import {
+  createOrganization,
+  getOrganization,
+  listOrganizations,
+  selectOrganization,
+  updateOrganization,
+} from './service.ts'
 
 export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
   const { db } = deps.database
@@ -66,6 +72,22 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
     },
     async (c, { organization }) =>
       c.json(await getOrganization(db, organization.organizationId, organization.role), 200),
+  )
+
+  api.route(
+    {
+      ...organizationEndpoints.update,
+      summary:
+        "Change the organization's settings (send only those that change): `stocktakeRole`, the least role " +
+        'that may scan into its stocktakes (ADMIN, MANAGER or MEMBER, never CONTACT)',
+      access: inPathOrganization('update__organization'),
+      responses: {
+        200: { description: 'The organization as it now is' },
+        400: { description: '`validation_failed`: an unknown setting, or a stocktake role that is CONTACT' },
+      },
+    },
+    async (c, { organization, body }) =>
+      c.json(await updateOrganization(db, organization.organizationId, organization.role, body), 200),
   )
 
   api.route(

@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
-import type { Organization, OrganizationCreate } from '../../../contract/organizations.ts'
+import type { Organization, OrganizationCreate, OrganizationUpdate } from '../../../contract/organizations.ts'
 import type { Role } from '../../../contract/permissions.ts'
 import type { Db } from '../../db/client.ts'
 import { memberships, type OrganizationRow, organizations, type UserRow, users } from '../../db/schema.ts'
@@ -16,6 +16,7 @@ function toOrganization(row: OrganizationRow, role: Role): Organization {
     name: row.name,
     address: addressOf(row),
     timeZone: row.timeZone,
+    stocktakeRole: row.stocktakeRole,
     role,
     createdAt: row.createdAt.toISOString(),
   }
@@ -35,6 +36,25 @@ export async function listOrganizations(db: Db, userId: string): Promise<Organiz
 /** The organization seen by one of its members (the router already checked the membership). */
 export async function getOrganization(db: Db, id: string, role: Role): Promise<Organization> {
   const row = await findOrganization(db, id)
+  if (!row) throw notFound('No such organization.')
+  return toOrganization(row, role)
+}
+
+/**
+ * Changes the settings sent (an ADMIN's: the router checked `update__organization`); nothing sent changes
+ * nothing. The stocktake role applies to the next scan of every open stocktake too.
+ */
+export async function updateOrganization(
+  db: Db,
+  id: string,
+  role: Role,
+  input: OrganizationUpdate,
+): Promise<Organization> {
+  const changes = { ...(input.stocktakeRole ? { stocktakeRole: input.stocktakeRole } : {}) }
+  const [row] =
+    Object.keys(changes).length === 0
+      ? [await findOrganization(db, id)]
+      : await db.update(organizations).set(changes).where(eq(organizations.id, id)).returning()
   if (!row) throw notFound('No such organization.')
   return toOrganization(row, role)
 }
