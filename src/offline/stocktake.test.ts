@@ -65,6 +65,78 @@ describe('stocktake scans on the device', () => {
     expect(inFlight.size).toBe(0)
   })
 
+  it('counts nothing for a stocktake this device never scanned in', async () => {
+    expect(await scansMade('never')).toBe(0)
+    expect(await unsentStocktakeScans('never')).toEqual([])
+  })
+
+  it('keeps a refused scan among the unsent ones, in the order they were made, and no other action', async () => {
+    offline()
+    const values = ['A', 'B', 'C', 'D', 'E', 'F']
+    const made = []
+    for (const value of values) {
+      made.push(
+        await submitStocktakeScan(context, { stocktakeId: STOCKTAKE, value, hookId: null, label: value }),
+      )
+    }
+    await offlineDb().outbox.add({
+      ...made[0]!.item,
+      id: crypto.randomUUID(),
+      kind: 'scan',
+      stocktakeId: undefined,
+      seq: 1,
+    })
+    await offlineDb().outbox.update(made[2]!.item.id, { status: 'failed' })
+    await offlineDb().outbox.update(made[4]!.item.id, { status: 'sent' })
+    expect((await unsentStocktakeScans(STOCKTAKE)).map((item) => item.value)).toEqual([
+      'A',
+      'B',
+      'C',
+      'D',
+      'F',
+    ])
+  })
+
+  it('online, sends a new scan once even when the outbox drains meanwhile', async () => {
+    let answer: (response: Response) => void = () => {}
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)))
+    vi.stubGlobal('fetch', fetch)
+    const pending = submitStocktakeScan(context, {
+      stocktakeId: STOCKTAKE,
+      value: 'A',
+      hookId: null,
+      label: 'A',
+    })
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
+    const drained = await drain((item) => sendItem(item, true), { userId: CONTACT })
+    expect(drained.sent).toBe(0)
+    answer(Response.json(found))
+    expect((await pending).queued).toBe(false)
+    expect(fetch).toHaveBeenCalledTimes(1)
+  })
+
+  it('online, sends a hook scan once even when the outbox drains meanwhile', async () => {
+    let answer: (response: Response) => void = () => {}
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)))
+    vi.stubGlobal('fetch', fetch)
+    const pending = submitHookScan(context, {
+      keychainId: KEYCHAIN,
+      value: 'h:x',
+      makeHome: false,
+      label: 'Hall',
+    })
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(1))
+    expect((await drain((item) => sendItem(item, true), { userId: CONTACT })).sent).toBe(0)
+    answer(
+      Response.json({
+        outcome: 'HOME',
+        location: { whereabouts: 'AT_HOME', home: null, seenOn: null, seenAt: null, seenBy: null },
+      }),
+    )
+    expect((await pending).queued).toBe(false)
+    expect(fetch).toHaveBeenCalledTimes(1)
+  })
+
   it('online, posts the scan with its device number and hook, and keeps the server’s answer', async () => {
     const fetch = vi.fn(async (_url: string, _init: RequestInit) => Response.json(found))
     vi.stubGlobal('fetch', fetch)
@@ -137,7 +209,10 @@ describe('putting a returned keychain on its hook', () => {
     })
     expect(kept).toEqual({ result: null, queued: true })
     vi.unstubAllGlobals()
-    const answer = { outcome: 'NEW_HOME', location: {} }
+    const answer = {
+      outcome: 'NEW_HOME',
+      location: { whereabouts: 'AT_HOME', home: null, seenOn: null, seenAt: null, seenBy: null },
+    }
     const fetch = vi.fn(async (_url: string, _init: RequestInit) => Response.json(answer))
     vi.stubGlobal('fetch', fetch)
     await drain((item) => sendItem(item, true), { userId: CONTACT })

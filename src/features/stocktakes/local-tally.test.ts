@@ -82,6 +82,20 @@ describe('the tally with this device’s unsent scans', () => {
     expect(tally.waiting).toBe(3)
   })
 
+  it('counts a keychain whose home hook is gone as found with no hook scanned, misplaced on any hook', () => {
+    const homeless = { ...item('a'), expectedHook: null }
+    expect(withLocalScans(detail([homeless]), [tag('a')]).counts.found).toBe(1)
+    expect(withLocalScans(detail([homeless]), [tag('a', 'h-x')]).counts.misplaced).toBe(1)
+  })
+
+  it('counts what a closed stocktake missed as missing', () => {
+    const closed = {
+      ...detail([item('a', 'MISSING'), item('b', 'MISSING'), item('c', 'FOUND')]),
+      status: 'CLOSED' as const,
+    }
+    expect(withLocalScans(closed, []).counts).toMatchObject({ expected: 3, found: 1, missing: 2 })
+  })
+
   it('shows the server’s tally when nothing waits', () => {
     const server = detail([item('a', 'FOUND'), item('b')])
     expect(withLocalScans(server, []).counts).toEqual(server.counts)

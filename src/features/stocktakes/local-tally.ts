@@ -22,6 +22,7 @@ export type LocalTally = {
 export function withLocalScans(detail: StocktakeDetail, scans: readonly LocalScan[]): LocalTally {
   const items = new Map(detail.items.map((item) => [item.keychain.id, item]))
   const seenUnexpected = new Set(
+    // Stryker disable next-line ArrayDeclaration: an unknown value names no keychain, and no scan has that id
     detail.unexpected.flatMap((entry) => (entry.keychain ? [entry.keychain.id] : [])),
   )
   let unexpected = detail.counts.unexpected
@@ -36,8 +37,10 @@ export function withLocalScans(detail: StocktakeDetail, scans: readonly LocalSca
       waiting += 1
       continue
     }
-    if (scan.keychainId && seenUnexpected.has(scan.keychainId)) continue
-    if (scan.keychainId) seenUnexpected.add(scan.keychainId)
+    if (scan.keychainId) {
+      if (seenUnexpected.has(scan.keychainId)) continue
+      seenUnexpected.add(scan.keychainId)
+    }
     unexpected += 1
     waiting += 1
   }
