@@ -2,10 +2,11 @@ import { useLingui } from '@lingui/react/macro'
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { useRouter } from '@tanstack/react-router'
 import { organizationEndpoints } from '../../contract/endpoints/organizations.ts'
-import type { OrganizationCreate } from '../../contract/organizations.ts'
+import type { OrganizationCreate, OrganizationUpdate } from '../../contract/organizations.ts'
 import { call } from '../lib/call.ts'
 import { mirrored, mirrorStore } from '../offline/mirrored.ts'
 import { useFailureToast } from '../ui/failure-toast.ts'
+import { useRefetchingMutation } from './refetching-mutation.ts'
 
 const organizationKeys = {
   all: ['organizations'] as const,
@@ -39,6 +40,12 @@ export const organizationTagsQuery = (id: string, cursor: string | null) =>
 export function createOrganization(input: OrganizationCreate) {
   return call(organizationEndpoints.create, { body: input })
 }
+
+/** An ADMIN changes the organization's settings; its page and the list of organizations are fetched again. */
+export const useUpdateOrganization = (id: string) =>
+  useRefetchingMutation(organizationKeys.all, (body: OrganizationUpdate) =>
+    call(organizationEndpoints.update, { params: { id }, body }),
+  )
 
 /**
  * Makes an organization the selected one, then refetches everything that depends on it (the profile's

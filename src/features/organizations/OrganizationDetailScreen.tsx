@@ -18,6 +18,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { Tabs } from '../../ui/Tabs.tsx'
 import { TagTable } from '../../ui/TagTable.tsx'
 import { InviteMemberForm } from './InviteMemberForm.tsx'
+import { OrganizationSettingsCard } from './OrganizationSettingsCard.tsx'
 
 const OrganizationTokensCard = lazy(() => import('./OrganizationTokensCard.tsx'))
 
@@ -235,9 +236,15 @@ export function OrganizationDetailScreen({
         />
       ) : null}
       {hasPermission(granted, 'update', 'organization') ? (
-        <Suspense fallback={null}>
-          <OrganizationTokensCard organizationId={organizationId} />
-        </Suspense>
+        <>
+          <OrganizationSettingsCard
+            organizationId={organizationId}
+            stocktakeRole={organization.stocktakeRole}
+          />
+          <Suspense fallback={null}>
+            <OrganizationTokensCard organizationId={organizationId} />
+          </Suspense>
+        </>
       ) : null}
     </>
   )

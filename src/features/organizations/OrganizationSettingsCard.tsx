@@ -1,0 +1,69 @@
+import type { MessageDescriptor } from '@lingui/core'
+import { msg } from '@lingui/core/macro'
+import { Trans, useLingui } from '@lingui/react/macro'
+import { useState } from 'react'
+import type { StocktakeRole } from '../../../contract/organizations.ts'
+import { useUpdateOrganization } from '../../api/organizations.ts'
+import { Button } from '../../ui/Button.tsx'
+import { Card } from '../../ui/Card.tsx'
+import { useFailureToast } from '../../ui/failure-toast.ts'
+import { SelectField } from '../../ui/SelectField.tsx'
+import { toasts } from '../../ui/toast/store.ts'
+import { useSubmit } from '../../ui/use-submit.ts'
+
+/** Who may scan into a stocktake: the organization's stocktake role and every role above it, widest first. */
+const STOCKTAKE_ROLE_LABELS: Record<StocktakeRole, MessageDescriptor> = {
+  MEMBER: msg`Members, managers and admins`,
+  MANAGER: msg`Managers and admins`,
+  ADMIN: msg`Admins only`,
+}
+
+/** The organization's settings an ADMIN may change (the page shows it to them only), saved together. */
+export function OrganizationSettingsCard({
+  organizationId,
+  stocktakeRole,
+}: {
+  organizationId: string
+  stocktakeRole: StocktakeRole
+}) {
+  const { t, i18n } = useLingui()
+  const update = useUpdateOrganization(organizationId)
+  const failed = useFailureToast()
+  const [role, setRole] = useState(stocktakeRole)
+  const { pending, submit } = useSubmit(async () => {
+    try {
+      await update.mutateAsync({ stocktakeRole: role })
+      toasts.add({ severity: 'success', summary: t`The settings are saved.`, life: 5000 })
+    } catch (error) {
+      await failed(t`The settings could not be saved.`, error)
+    }
+  })
+  return (
+    <Card className="mt-6">
+      <h2 className="mb-4 font-semibold text-slate-900">
+        <Trans>Settings</Trans>
+      </h2>
+      <form
+        noValidate
+        aria-label={t`Settings of the organization`}
+        className="grid items-start gap-4 sm:grid-cols-[minmax(0,24rem)_auto]"
+        onSubmit={(event) => void submit(event)}
+      >
+        <SelectField
+          label={t`Who may scan in stocktakes`}
+          name="stocktakeRole"
+          value={role}
+          options={(Object.keys(STOCKTAKE_ROLE_LABELS) as StocktakeRole[]).map((each) => ({
+            value: each,
+            label: i18n._(STOCKTAKE_ROLE_LABELS[each]),
+          }))}
+          onChange={(value) => setRole(value as StocktakeRole)}
+          description={<Trans>The others can follow a stocktake, but their scans are refused.</Trans>}
+        />
+        <Button type="submit" className="sm:mt-7" isDisabled={pending}>
+          {pending ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
+        </Button>
+      </form>
+    </Card>
+  )
+}
