@@ -150,12 +150,10 @@ export const StocktakeDeviceParamsSchema = v.object({
 })
 
 /** `GET /stocktakes/due`: places whose recurring stocktake is due or overdue (dashboard). */
-export const StocktakesDueSchema = v.object({
-  data: v.array(
-    v.object({
-      place: v.object({ id: v.string(), name: v.string(), kind: PlaceKindSchema }),
-      dueOn: v.string(),
-      overdue: v.boolean(),
-    }),
-  ),
+const StocktakeDueSchema = v.object({
+  place: v.object({ id: v.string(), name: v.string(), kind: PlaceKindSchema }),
+  dueOn: v.string(),
+  overdue: v.boolean(),
 })
+export type StocktakeDue = v.InferOutput<typeof StocktakeDueSchema>
+export const StocktakesDueSchema = v.object({ data: v.array(StocktakeDueSchema) })

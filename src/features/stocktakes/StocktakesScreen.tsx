@@ -5,7 +5,7 @@ import type { StocktakeSummary } from '../../../contract/stocktakes.ts'
 import { placeTreeQuery } from '../../api/places.ts'
 import { stocktakeListQuery, stocktakesDueQuery, useStartStocktake } from '../../api/stocktakes.ts'
 import { useAbility } from '../../lib/ability.tsx'
-import { formatCalendarDate, formatDateTime } from '../../lib/format.ts'
+import { formatDateTime } from '../../lib/format.ts'
 import { useHref, useLocale } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
 import { Badge } from '../../ui/Badge.tsx'
@@ -14,6 +14,7 @@ import { PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
+import { StocktakesDueList } from '../../ui/StocktakesDueList.tsx'
 
 const WHOLE_ORGANIZATION = ''
 
@@ -100,7 +101,6 @@ export function StocktakesScreen({
   onStarted: (id: string) => void
 }) {
   const ability = useAbility()
-  const locale = useLocale()
   const list = useQuery(stocktakeListQuery(organizationId))
   const due = useQuery(stocktakesDueQuery(organizationId))
   return (
@@ -111,21 +111,7 @@ export function StocktakesScreen({
           <h2 className="mb-2 font-semibold">
             <Trans>Due</Trans>
           </h2>
-          <ul className="flex flex-col gap-1">
-            {due.data!.map((entry) => (
-              <li key={entry.place.id}>
-                {entry.overdue ? (
-                  <Trans>
-                    {entry.place.name}: overdue since {formatCalendarDate(entry.dueOn, locale)}
-                  </Trans>
-                ) : (
-                  <Trans>
-                    {entry.place.name}: due on {formatCalendarDate(entry.dueOn, locale)}
-                  </Trans>
-                )}
-              </li>
-            ))}
-          </ul>
+          <StocktakesDueList due={due.data!} />
         </section>
       ) : null}
       {ability.can('create', 'stocktake') ? (
