@@ -1,20 +1,31 @@
 import { Trans, useLingui } from '@lingui/react/macro'
-import type { ReactNode } from 'react'
+import { type ReactNode, useState } from 'react'
 import type { StocktakeDetail, StocktakeItem } from '../../../contract/stocktakes.ts'
 import type { HookRef } from '../../../contract/whereabouts.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import { AppLink } from '../../ui/AppLink.tsx'
+import { Button } from '../../ui/Button.tsx'
 
 const hookName = (hook: HookRef | null) => (hook ? `${hook.code} · ${hook.placeName}` : '—')
 
-function Section({ title, count, children }: { title: ReactNode; count: number; children: ReactNode }) {
-  if (count === 0) return null
+/** Rows shown before "Show all": a long list would be drawn again with every scan. */
+const FIRST_ROWS = 50
+
+function Section({ title, rows }: { title: ReactNode; rows: ReactNode[] }) {
+  const [all, setAll] = useState(false)
+  if (rows.length === 0) return null
+  const shown = all ? rows : rows.slice(0, FIRST_ROWS)
   return (
     <section className="mb-6">
       <h2 className="mb-2 text-lg font-semibold text-slate-900">
-        {title} ({count})
+        {title} ({rows.length})
       </h2>
-      <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">{children}</ul>
+      <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">{shown}</ul>
+      {shown.length < rows.length ? (
+        <Button variant="secondary" className="mt-2" onPress={() => setAll(true)}>
+          <Trans>Show all {rows.length}</Trans>
+        </Button>
+      ) : null}
     </section>
   )
 }
@@ -68,17 +79,19 @@ export function StocktakeLists({ detail, items }: { detail: StocktakeDetail; ite
           </table>
         </section>
       ) : null}
-      <Section title={open ? <Trans>To find</Trans> : <Trans>Missing</Trans>} count={remaining.length}>
-        {remaining.map((item) => (
+      <Section
+        title={open ? <Trans>To find</Trans> : <Trans>Missing</Trans>}
+        rows={remaining.map((item) => (
           <ItemRow
             key={item.keychain.id}
             item={item}
             where={<Trans>home {hookName(item.expectedHook)}</Trans>}
           />
         ))}
-      </Section>
-      <Section title={<Trans>Misplaced</Trans>} count={misplaced.length}>
-        {misplaced.map((item) => (
+      />
+      <Section
+        title={<Trans>Misplaced</Trans>}
+        rows={misplaced.map((item) => (
           <ItemRow
             key={item.keychain.id}
             item={item}
@@ -89,9 +102,10 @@ export function StocktakeLists({ detail, items }: { detail: StocktakeDetail; ite
             }
           />
         ))}
-      </Section>
-      <Section title={<Trans>Not expected here</Trans>} count={detail.unexpected.length}>
-        {detail.unexpected.map((entry) => (
+      />
+      <Section
+        title={<Trans>Not expected here</Trans>}
+        rows={detail.unexpected.map((entry) => (
           <li
             key={`${entry.value}-${entry.scannedAt}`}
             className="flex flex-wrap justify-between gap-2 px-4 py-3"
@@ -103,7 +117,7 @@ export function StocktakeLists({ detail, items }: { detail: StocktakeDetail; ite
             </span>
           </li>
         ))}
-      </Section>
+      />
     </>
   )
 }

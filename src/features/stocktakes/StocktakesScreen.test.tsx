@@ -138,4 +138,34 @@ describe('a stocktake’s lists', () => {
     expect(screen.getByText('unknown to the organization')).toBeTruthy()
     expect(screen.queryByText('Keychain 3')).toBeNull()
   })
+
+  it('shows the first 50 of a long list, and all of them on demand', async () => {
+    await useLocale('en')
+    const items = Array.from({ length: 60 }, (_, index) => ({
+      keychain: { id: `k${index}`, name: `Keychain ${index}`, tagCodes: [] },
+      state: 'PENDING' as const,
+      expectedHook: null,
+      foundHook: null,
+      foundAt: null,
+      foundBy: null,
+    }))
+    const detail: StocktakeDetail = {
+      ...SUMMARY,
+      status: 'OPEN',
+      boards: [],
+      items,
+      unexpected: [],
+      devices: [],
+      scanCount: 0,
+    }
+    await renderWithRouter(<StocktakeLists detail={detail} items={items} />)
+    const list = () => screen.getAllByRole('list')[0]!.querySelectorAll('li').length
+    expect(await screen.findByRole('heading', { name: 'To find (60)' })).toBeTruthy()
+    expect(list()).toBe(50)
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Show all 60' }))
+    })
+    expect(list()).toBe(60)
+    expect(screen.queryByRole('button', { name: 'Show all 60' })).toBeNull()
+  })
 })
