@@ -45,6 +45,16 @@ describe('errorMessage', () => {
     ],
     ['an empty cart', refused(409, ErrorCode.cartEmpty), 'The cart is empty.'],
     [
+      'a stocktake closed while a phone still has scans to send',
+      refused(409, ErrorCode.stocktakeScansUnsent),
+      'A phone still has scans of this stocktake to send: close it once they have arrived.',
+    ],
+    [
+      'a scanned label that names no hook',
+      refused(400, ErrorCode.notAHookLabel),
+      "That is not the label of one of the organization's hooks.",
+    ],
+    [
       'no organization selected',
       refused(409, ErrorCode.noOrganizationSelected),
       'Select an organization first.',

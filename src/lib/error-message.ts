@@ -20,6 +20,10 @@ const BY_CODE: Partial<Record<string, MessageDescriptor>> = {
   [ErrorCode.cartEmpty]: msg`The cart is empty.`,
   [ErrorCode.payloadTooLarge]: msg`What was sent is too large.`,
   [ErrorCode.originRejected]: msg`The request came from a page the server does not trust. Reload the page.`,
+  [ErrorCode.stocktakeScansUnsent]: msg`A phone still has scans of this stocktake to send: close it once they have arrived.`,
+  [ErrorCode.notAHookLabel]: msg`That is not the label of one of the organization's hooks.`,
+  [ErrorCode.keychainHeld]: msg`Someone holds this keychain: it goes back on a hook once it is returned.`,
+  [ErrorCode.placeInUse]: msg`It is still in use: places under it, keychains living on its hooks, or a stocktake.`,
 }
 
 const unreachable = msg`The server could not be reached: check the connection and try again.`
