@@ -252,7 +252,11 @@ describe('POST /keychains/:id/hook-scans', () => {
       recipientId: admin.id,
       status: 'TRANSFERRED',
     })
-    expect((await hookScan(admin.cookie, lent.id, { value: label(hooks[0]!.publicId) })).status).toBe(409)
+    const refused = await hookScan(admin.cookie, lent.id, { value: label(hooks[0]!.publicId) })
+    expect(refused.status).toBe(409)
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(
+      'Someone holds this keychain: it goes on a hook once it has been returned.',
+    )
     expect(await eventsOf(t, organization.id, ['keychain.hung'])).toEqual([])
   })
 
@@ -271,7 +275,13 @@ describe('POST /keychains/:id/hook-scans', () => {
     ]) {
       const response = await hookScan(admin.cookie, keychain.id, { value })
       expect(response.status, value).toBe(400)
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_a_hook_label')
+      const { error } = (await response.json()) as { error: { code: string; message: string } }
+      expect(error.code).toBe('not_a_hook_label')
+      expect(error.message, value).toBe(
+        value.includes('/p/')
+          ? 'This is the label of a board or cabinet: scan the label of the hook itself.'
+          : 'This is not the label of one of the organization’s hooks.',
+      )
     }
     expect((await hookScan(admin.cookie, keychain.id, { value: '' })).status).toBe(400)
     expect(

@@ -102,8 +102,16 @@ describe('two devices scanning one stocktake at once', () => {
     expect(read.counts).toEqual({ expected: 22, found: 19, misplaced: 1, missing: 2, unexpected: 1 })
     expect(read.scanCount).toBe(first.length + second.length)
     expect(read.devices).toEqual([
-      expect.objectContaining({ deviceId: '00000000-0000-4000-8000-000000000004', made: first.length, received: first.length }),
-      expect.objectContaining({ deviceId: '00000000-0000-4000-8000-000000000005', made: second.length, received: second.length }),
+      expect.objectContaining({
+        deviceId: '00000000-0000-4000-8000-000000000004',
+        made: first.length,
+        received: first.length,
+      }),
+      expect.objectContaining({
+        deviceId: '00000000-0000-4000-8000-000000000005',
+        made: second.length,
+        received: second.length,
+      }),
     ])
     expect(
       read.items

@@ -291,7 +291,11 @@ describe('POST /api/stocktakes/:id/scans', () => {
     const w = await world()
     const stocktake = await start(w, w.a.board.id)
     const key = randomUUID()
-    const body = { value: w.home[0]!.tag.code, deviceId: '00000000-0000-4000-8000-000000000007', deviceSeq: 1 }
+    const body = {
+      value: w.home[0]!.tag.code,
+      deviceId: '00000000-0000-4000-8000-000000000007',
+      deviceSeq: 1,
+    }
     const first = await scan(w.member.cookie, stocktake.id, body, key)
     await scanned(w.member.cookie, stocktake.id, {
       value: w.home[1]!.tag.code,
@@ -314,7 +318,9 @@ describe('POST /api/stocktakes/:id/scans', () => {
     expect(taken.status).toBe(409)
     const read = await detail(w.admin.cookie, stocktake.id)
     expect(read).toMatchObject({ scanCount: 2, counts: { found: 2 } })
-    expect(read.devices).toMatchObject([{ deviceId: '00000000-0000-4000-8000-000000000007', made: 2, received: 2 }])
+    expect(read.devices).toMatchObject([
+      { deviceId: '00000000-0000-4000-8000-000000000007', made: 2, received: 2 },
+    ])
   })
 
   it('refuses a bad body (400), a foreign stocktake (404), a CONTACT and a role below the organization’s (403)', async () => {
@@ -412,7 +418,14 @@ describe('POST /api/stocktakes/:id/close', () => {
     const body = await refused.json()
     expect(body.error).toMatchObject({
       code: 'stocktake_scans_unsent',
-      unsent: [{ deviceId: '00000000-0000-4000-8000-000000000003', person: { id: w.member.id }, made: 3, received: 1 }],
+      unsent: [
+        {
+          deviceId: '00000000-0000-4000-8000-000000000003',
+          person: { id: w.member.id },
+          made: 3,
+          received: 1,
+        },
+      ],
     })
     expect(body.error.message).toContain(w.member.email)
     await scanned(w.member.cookie, stocktake.id, {
