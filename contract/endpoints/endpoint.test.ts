@@ -82,7 +82,7 @@ describe('the endpoint tables', () => {
       labelEndpoints: 2,
       memberEndpoints: 3,
       orderEndpoints: 12,
-      organizationEndpoints: 8,
+      organizationEndpoints: 9,
       paymentEndpoints: 3,
       placeEndpoints: 12,
       planEndpoints: 1,
