@@ -189,11 +189,6 @@ export function KeychainDetailScreen({
         <Trans>Organization: {keychain.organizationName}</Trans>
       </p>
       <KeychainSummaryCard keychain={keychain} timeZone={timeZone} />
-      {ability.can('read', 'place') ? (
-        <Suspense fallback={null}>
-          <KeychainPlaceSection keychain={keychain} timeZone={timeZone} />
-        </Suspense>
-      ) : null}
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex flex-col gap-6">
           {editing && canEdit ? (
@@ -218,6 +213,12 @@ export function KeychainDetailScreen({
         </Card>
       </div>
       {transfers ? <div className="mt-6">{transfers(keychain)}</div> : null}
+      {/* Last on the page: it loads after the rest, and what arrives late must not push what is already there. */}
+      {ability.can('read', 'place') ? (
+        <Suspense fallback={null}>
+          <KeychainPlaceSection keychain={keychain} timeZone={timeZone} />
+        </Suspense>
+      ) : null}
       <ConfirmDialog
         isOpen={confirming}
         onOpenChange={setConfirming}

@@ -213,7 +213,7 @@ export function KeychainPlaceSection({ keychain, timeZone }: { keychain: Keychai
   const canEdit = ability.can('update', 'keychain')
   const data = location.data
   return (
-    <Card className="mb-6">
+    <Card className="mt-6">
       <section aria-labelledby="place-title" className="flex flex-col gap-3">
         <h2 id="place-title" className="flex items-center gap-2 font-semibold text-slate-900">
           <MapPin aria-hidden className="size-4" />
