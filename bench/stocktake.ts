@@ -16,7 +16,16 @@ import { promisify } from 'node:util'
 import { eq, sql } from 'drizzle-orm'
 import pg from 'pg'
 import type { Page } from 'playwright-core'
-import { hooks, keychains, keys, places, stocktakeItems } from '../server/db/schema.ts'
+import {
+  hooks,
+  keychains,
+  keys,
+  memberships,
+  organizations,
+  places,
+  stocktakeItems,
+  users,
+} from '../server/db/schema.ts'
 import { closeStocktake } from '../server/modules/stocktakes/close.ts'
 import { startStocktake } from '../server/modules/stocktakes/start.ts'
 import { type Stack, startStack } from '../tests/e2e/harness.ts'
@@ -56,21 +65,57 @@ async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> 
 
 type Scene = { organizationId: string; adminId: string; stocktakeId: string; tagCodes: string[] }
 
+/** An organization and its admin written straight into the database. */
+async function organizationInDatabase(stack: Stack, email: string, name: string): Promise<string> {
+  const db = stack.deps.database.db
+  const now = stack.deps.clock.now()
+  const [user] = await db
+    .insert(users)
+    .values({ email, createdAt: now, lastSeenAt: now })
+    .returning({ id: users.id })
+  const [organization] = await db
+    .insert(organizations)
+    .values({
+      name,
+      addressLine1: '1 rue du Banc',
+      city: 'Paris',
+      postalCode: '75001',
+      country: 'FR',
+      createdAt: now,
+    })
+    .returning({ id: organizations.id })
+  await db.insert(memberships).values({
+    userId: user!.id,
+    organizationId: organization!.id,
+    role: 'ADMIN',
+    status: 'ACTIVE',
+    createdAt: now,
+  })
+  return organization!.id
+}
+
 /**
  * An organization with `count` keychains, each with one tag and a home on one of `boards` boards of 50 hooks,
  * written set-based (a seed, not a measure), and a stocktake of all of it started.
  */
-async function scene(stack: Stack, admin: string, count: number, boards: number): Promise<Scene> {
+async function scene(
+  stack: Stack,
+  admin: string,
+  count: number,
+  boards: number,
+  options: { signedIn: boolean } = { signedIn: true },
+): Promise<Scene> {
   const db = stack.deps.database.db
   const now = stack.deps.clock.now()
-  const organizationId = await organizationOfNewAdmin(stack, admin, `Bench ${count}`, {
-    line1: '1 rue du Banc',
-    postalCode: '75001',
-    city: 'Paris',
-  })
-  const [adminRow] = await db
-    .execute(sql`select id from users where email = ${admin}`)
-    .then((result) => (result as unknown as { rows: Array<{ id: string }> }).rows)
+  // A phone signs in as this admin (through the real sign-in); the close alone needs no browser.
+  const organizationId = options.signedIn
+    ? await organizationOfNewAdmin(stack, admin, `Bench ${count}`, {
+        line1: '1 rue du Banc',
+        postalCode: '75001',
+        city: 'Paris',
+      })
+    : await organizationInDatabase(stack, admin, `Bench ${count}`)
+  const [adminRow] = await db.select({ id: users.id }).from(users).where(eq(users.email, admin))
   const [site] = await db
     .insert(places)
     .values({ organizationId, kind: 'SITE', name: 'Site', depth: 0, createdAt: now, updatedAt: now })
@@ -244,6 +289,7 @@ async function timedClose(databaseUrl: string | null): Promise<number> {
       `close.${randomBytes(3).toString('hex')}@example.com`,
       BOARDS * HOOKS_PER_BOARD,
       BOARDS,
+      { signedIn: false },
     )
     const db = stack.deps.database.db
     await db
