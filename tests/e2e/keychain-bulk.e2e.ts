@@ -48,7 +48,7 @@ describe('bulk actions on the keychain list in a real browser', () => {
       const grenier = page.getByRole('checkbox', { name: 'Sélectionner Grenier' })
       await grenier.focus()
       await page.keyboard.press('Space')
-      expect(await grenier.isChecked()).toBe(true)
+      await expect.poll(() => grenier.isChecked()).toBe(true)
       const bar = page.getByRole('region', { name: 'Trousseaux sélectionnés' })
       await bar.getByText('3 trousseaux sélectionnés').waitFor()
 

@@ -49,8 +49,9 @@ describe('theme (issue 23)', () => {
       await page.waitForURL((url) => url.pathname === '/app')
       await openAccountMenu(page)
       await page.locator('label', { hasText: 'Sombre' }).click()
-      expect(await page.getByRole('radio', { name: 'Sombre' }).isChecked()).toBe(true)
-      expect(await page.evaluate(isDark)).toBe(true)
+      // The radio follows the profile's cached copy, re-rendered after the click: wait for it, not for a frame.
+      await expect.poll(() => page.getByRole('radio', { name: 'Sombre' }).isChecked()).toBe(true)
+      await expect.poll(() => page.evaluate(isDark)).toBe(true)
       await expect
         .poll(
           async () => ((await (await page.request.get('/api/profile')).json()) as { theme: string }).theme,
@@ -89,7 +90,7 @@ describe('theme (issue 23)', () => {
       await page.goto('/app')
       await openAccountMenu(page)
       await page.locator('label', { hasText: 'Clair' }).click()
-      expect(await page.evaluate(isDark)).toBe(false)
+      await expect.poll(() => page.evaluate(isDark)).toBe(false)
       await page.reload()
       await page.getByRole('heading', { level: 1 }).first().waitFor()
       expect(await page.evaluate(isDark)).toBe(false)
