@@ -25,11 +25,13 @@ export const placeTreeQuery = (organizationId: string) =>
     queryFn: async () => (await call(placeEndpoints.tree)).data,
   })
 
-/** A place, the path to it from its site, and its hooks in order. */
+/** A place, the path to it from its site, and its hooks in order (also read for a stocktake's boards). */
+export const fetchPlace = (id: string) => call(placeEndpoints.one, { params: { id } })
+
 export const placeQuery = (organizationId: string, id: string) =>
   queryOptions({
     queryKey: placeKeys.one(organizationId, id),
-    queryFn: () => call(placeEndpoints.one, { params: { id } }),
+    queryFn: () => fetchPlace(id),
   })
 
 /** Where a keychain is: held, on its home hook, misplaced, or nowhere known. */

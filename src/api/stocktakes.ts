@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { placeEndpoints } from '../../contract/endpoints/places.ts'
 import { stocktakeEndpoints } from '../../contract/endpoints/stocktakes.ts'
 import type { StocktakeStatus } from '../../contract/stocktakes.ts'
 import { call } from '../lib/call.ts'
+import { fetchPlace } from './places.ts'
 
 const stocktakeKeys = {
   all: (organizationId: string) => ['stocktakes', organizationId] as const,
@@ -42,7 +42,7 @@ export const stocktakeQuery = (organizationId: string, id: string) =>
 export const stocktakeBoardsQuery = (organizationId: string, id: string, boardIds: readonly string[]) =>
   queryOptions({
     queryKey: [...stocktakeKeys.one(organizationId, id), 'boards', boardIds.join(',')] as const,
-    queryFn: () => Promise.all(boardIds.map((board) => call(placeEndpoints.one, { params: { id: board } }))),
+    queryFn: () => Promise.all(boardIds.map((board) => fetchPlace(board))),
     staleTime: 5 * 60_000,
   })
 

@@ -36,6 +36,27 @@ export async function sendOnce(item: OutboxItem): Promise<SendOutcome> {
 /** The caller's side of a field action: who, where, with what rights. */
 export type FieldContext = { userId: string; organizationId: string; permissions: readonly string[] }
 
+/** The server's answer to a field action tried at once, or none while the action waits in the outbox. */
+type KeptThenSent<T> = { item: OutboxItem } & ({ result: T; queued: false } | { result: null; queued: true })
+
+/**
+ * A field action made online: kept in the outbox first (it survives a reload or a crash), then tried once at
+ * once. The server's "no" is thrown and nothing is kept; without an answer the worker sends it later.
+ */
+export async function keepThenSend<T>(
+  action: Omit<Parameters<typeof enqueue>[0], 'claim'>,
+): Promise<KeptThenSent<T>> {
+  const item = await enqueue({ ...action, claim: true })
+  const outcome = await sendOnce(item)
+  if (outcome.kind === 'sent') return { item, result: outcome.result as T, queued: false }
+  if (outcome.kind === 'refused') {
+    await withDb((db) => db.outbox.delete(item.id))
+    // The server's "no" to an action made online is shown at once, so nothing is kept.
+    throw new ApiError(outcome.status, outcome.code, outcome.message)
+  }
+  return { item, result: null, queued: true }
+}
+
 /**
  * Records a scan: first in the outbox (it survives a reload or a crash), then sent. Without an answer it stays
  * queued and resolves from the mirror, so the same result screen shows offline.
@@ -53,20 +74,14 @@ export async function submitScan(
     ])
     return { result, queued: true }
   }
-  const item = await enqueue({ kind: 'scan', ...context, value, label: value, claim: true })
-  const outcome = await sendOnce(item)
-  if (outcome.kind === 'sent') {
-    const result = outcome.result as ScanResult
+  const sent = await keepThenSend<ScanResult>({ kind: 'scan', ...context, value, label: value })
+  if (!sent.queued) {
+    const { result } = sent
     if (result.status === 'resolved' && result.transfer)
       await mirrorTransfers([result.transfer], context.userId)
     return { result, queued: false }
   }
-  if (outcome.kind === 'refused') {
-    await withDb((db) => db.outbox.delete(item.id))
-    // The server's "no" to an action made online is shown at once, so nothing is kept.
-    throw new ApiError(outcome.status, outcome.code, outcome.message)
-  }
-  const result = await resolveScanOffline({ ...context, value, scanId: item.id })
+  const result = await resolveScanOffline({ ...context, value, scanId: sent.item.id })
   return { result, queued: true }
 }
 
@@ -93,26 +108,18 @@ async function submitTransferAction(
   action: { kind: 'pickup'; acceptance?: Acceptance } | { kind: 'extension'; toDate: string },
   whileQueued: (item: OutboxItem) => Transfer,
 ): Promise<{ transfer: Transfer; queued: boolean }> {
-  const item = await enqueue({
+  const sent = await keepThenSend<Transfer>({
     ...action,
     ...context,
     organizationId: transfer.organizationId,
     value: transfer.id,
     label: transfer.keychain.name,
-    claim: true,
   })
-  const outcome = await sendOnce(item)
-  if (outcome.kind === 'sent') {
-    const done = outcome.result as Transfer
-    await mirrorTransfers([done], context.userId)
-    return { transfer: done, queued: false }
+  if (!sent.queued) {
+    await mirrorTransfers([sent.result], context.userId)
+    return { transfer: sent.result, queued: false }
   }
-  if (outcome.kind === 'refused') {
-    await withDb((db) => db.outbox.delete(item.id))
-    // The server's "no" to an action made online is shown at once, so nothing is kept.
-    throw new ApiError(outcome.status, outcome.code, outcome.message)
-  }
-  const waiting = whileQueued(item)
+  const waiting = whileQueued(sent.item)
   await mirrorTransfers([waiting], context.userId)
   return { transfer: waiting, queued: true }
 }

@@ -1,9 +1,7 @@
 import type { HookScanResult } from '../../contract/places.ts'
 import type { StocktakeScanResult } from '../../contract/stocktakes.ts'
-import { ApiError } from '../lib/api.ts'
 import { type OutboxItem, withDb } from './db.ts'
-import { type FieldContext, sendOnce } from './field.ts'
-import { enqueue } from './outbox.ts'
+import { type FieldContext, keepThenSend } from './field.ts'
 
 // Stryker disable next-line StringLiteral: the meta key's name is no rule (any fixed name will do)
 const DEVICE_KEY = 'device-id'
@@ -44,18 +42,6 @@ export async function unsentStocktakeScans(stocktakeId: string): Promise<OutboxI
   )
 }
 
-/** A field action kept first, then tried at once: the answer, or null while it waits in the outbox. */
-async function keptThenSent<T>(item: OutboxItem): Promise<{ result: T | null; queued: boolean }> {
-  const outcome = await sendOnce(item)
-  if (outcome.kind === 'sent') return { result: outcome.result as T, queued: false }
-  if (outcome.kind === 'refused') {
-    await withDb((db) => db.outbox.delete(item.id))
-    // The server's "no" to an action made online is shown at once, so nothing is kept.
-    throw new ApiError(outcome.status, outcome.code, outcome.message)
-  }
-  return { result: null, queued: true }
-}
-
 /**
  * A label or tag scanned in a stocktake: kept in the outbox with this device's next number for that stocktake
  * and the hook scanned last (where the tag hangs), then sent. Offline, `result` is null: the screen counts it
@@ -65,7 +51,7 @@ export async function submitStocktakeScan(
   context: FieldContext,
   scan: { stocktakeId: string; value: string; hookId: string | null; label: string },
 ): Promise<{ item: OutboxItem; result: StocktakeScanResult | null; queued: boolean }> {
-  const item = await enqueue({
+  return keepThenSend<StocktakeScanResult>({
     kind: 'stocktakeScan',
     ...context,
     value: scan.value,
@@ -76,9 +62,7 @@ export async function submitStocktakeScan(
       deviceId: await deviceId(),
       counter: scanCounter(scan.stocktakeId),
     },
-    claim: true,
   })
-  return { item, ...(await keptThenSent<StocktakeScanResult>(item)) }
 }
 
 /**
@@ -89,13 +73,12 @@ export async function submitHookScan(
   context: FieldContext,
   scan: { keychainId: string; value: string; makeHome: boolean; label: string },
 ): Promise<{ result: HookScanResult | null; queued: boolean }> {
-  const item = await enqueue({
+  const { result, queued } = await keepThenSend<HookScanResult>({
     kind: 'hookScan',
     ...context,
     value: scan.value,
     label: scan.label,
     hook: { keychainId: scan.keychainId, makeHome: scan.makeHome },
-    claim: true,
   })
-  return keptThenSent<HookScanResult>(item)
+  return { result, queued }
 }
