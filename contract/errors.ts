@@ -79,6 +79,8 @@ export const ErrorCode = {
   notAHookLabel: 'not_a_hook_label',
   /** A keychain someone holds (a custodian, or out on a transfer) cannot be put on a hook (409). */
   keychainHeld: 'keychain_held',
+  /** A handover the server does not apply (409; `reason` is one of `HANDOVER_REFUSALS`, the body may hold `handover`). */
+  handoverRefused: 'handover_refused',
   payloadTooLarge: 'payload_too_large',
   internal: 'internal_error',
   unavailable: 'service_unavailable',
@@ -95,7 +97,7 @@ export const ApiErrorSchema = v.object({
     allowed: v.optional(v.array(v.string())),
     /** `price_mismatch`: the server's unit price, to show instead of the stale one. */
     expectedUnitAmountInCents: v.optional(v.number()),
-    /** `pickup_refused`: which rule refused it (one of `PICKUP_REFUSALS`). */
+    /** `pickup_refused`, `handover_refused`: which rule refused it (`PICKUP_REFUSALS`, `HANDOVER_REFUSALS`). */
     reason: v.optional(v.string()),
     /** `transfer_allowance_exceeded`: transfers counted this month, the plan's allowance, when it renews. */
     used: v.optional(v.number()),

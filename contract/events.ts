@@ -45,6 +45,10 @@ export const EVENT_KINDS = [
   'stocktake.started',
   /** The result: counts, the missing and misplaced keychains' ids. */
   'stocktake.closed',
+  /** Handed from phone to phone, offline: the payload holds the handover's id and both signed codes. */
+  'keychain.handed_over',
+  /** A signed handover the server did not apply (another came first…): its reason and both codes. */
+  'handover.refused',
 ] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 
@@ -58,4 +62,5 @@ export const LOG_ONLY_KINDS: ReadonlySet<EventKind> = new Set<EventKind>([
   'hook.removed',
   'stocktake.started',
   'stocktake.closed',
+  'handover.refused',
 ])

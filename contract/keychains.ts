@@ -50,6 +50,8 @@ export const KeychainSchema = v.object({
   /** Where it stands and the transfer behind it, as on the list (absent from copies mirrored before issue 23). */
   status: v.optional(v.picklist(KEYCHAIN_STATUSES)),
   transfer: v.optional(v.nullable(v.object({ startsAt: v.string(), endsAt: v.string() }))),
+  /** The sequence number of its last custody change (0: none): a handover offer's `base`. */
+  custodySeq: v.optional(v.number()),
 })
 export type Keychain = v.InferOutput<typeof KeychainSchema>
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { EmailSchema } from './auth.ts'
 import { IdSchema, listOf, optionalText, requiredText } from './common.ts'
+import { HandoverReceiversSchema } from './handover.ts'
 import { LocaleSchema } from './locale-schema.ts'
 import { type Role, RoleSchema } from './permissions.ts'
 import { PersonSchema } from './person.ts'
@@ -47,6 +48,7 @@ export const OrganizationSchema = v.object({
   address: AddressSchema,
   timeZone: v.string(),
   stocktakeRole: StocktakeRoleSchema,
+  handoverReceivers: HandoverReceiversSchema,
   /** The caller's role in it. */
   role: RoleSchema,
   createdAt: v.string(),
@@ -57,6 +59,7 @@ export const OrganizationListSchema = listOf(OrganizationSchema)
 /** `PATCH /organizations/{id}` (ADMIN): send only the settings that change. */
 export const OrganizationUpdateSchema = v.strictObject({
   stocktakeRole: v.optional(StocktakeRoleSchema),
+  handoverReceivers: v.optional(HandoverReceiversSchema),
 })
 export type OrganizationUpdate = v.InferInput<typeof OrganizationUpdateSchema>
 

@@ -15,8 +15,10 @@ import {
 
 /** The whole role × permission matrix, written out: a changed cell fails here. */
 const MEMBER = [
+  'create__handover',
   'create__scan',
   'pickup__transfer',
+  'read__handover',
   'read__keychain',
   'read__key',
   'read__organization',
@@ -63,7 +65,7 @@ const ADMIN = [
   'update__member',
   'update__organization',
 ]
-const CONTACT = ['create__scan', 'pickup__transfer', 'read__transfer']
+const CONTACT = ['create__handover', 'create__scan', 'pickup__transfer', 'read__handover', 'read__transfer']
 const OPERATOR = ['export__tag', 'manage__order']
 
 const sorted = (list: readonly string[]) => [...list].sort()
@@ -71,7 +73,7 @@ const sorted = (list: readonly string[]) => [...list].sort()
 const cells = (list: readonly string[]) => [...new Set(list)].sort()
 
 describe('the role × permission matrix', () => {
-  it('names four roles, eight actions and sixteen subjects', () => {
+  it('names four roles, eight actions and seventeen subjects', () => {
     expect(ROLES).toEqual(['ADMIN', 'MANAGER', 'MEMBER', 'CONTACT'])
     expect(ACTIONS).toEqual(['read', 'create', 'update', 'delete', 'manage', 'scan', 'pickup', 'export'])
     expect(SUBJECTS).toEqual([
@@ -91,6 +93,7 @@ describe('the role × permission matrix', () => {
       'webhook',
       'place',
       'stocktake',
+      'handover',
     ])
     expect(v.is(RoleSchema, 'MANAGER')).toBe(true)
     expect(v.is(RoleSchema, 'OWNER')).toBe(false)

@@ -24,6 +24,7 @@ export const SUBJECTS = [
   'webhook',
   'place',
   'stocktake',
+  'handover',
 ] as const
 export type Subject = (typeof SUBJECTS)[number]
 
@@ -51,6 +52,9 @@ const MEMBER_PERMISSIONS: Permission[] = [
   'read__place',
   'read__stocktake',
   'scan__stocktake',
+  // Handing a keychain from phone to phone: sending the signed pair, reading the handovers one took part in.
+  'create__handover',
+  'read__handover',
 ]
 
 const MANAGER_PERMISSIONS: Permission[] = [
@@ -95,7 +99,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   ],
   MANAGER: MANAGER_PERMISSIONS,
   MEMBER: MEMBER_PERMISSIONS,
-  CONTACT: ['read__transfer', 'create__scan', 'pickup__transfer'],
+  // A contact may be handed a keychain within their transfer's window when the organization allows it.
+  CONTACT: ['read__transfer', 'create__scan', 'pickup__transfer', 'create__handover', 'read__handover'],
 }
 
 /** What platform operators may do on top of their memberships: move every order through production. */

@@ -165,6 +165,7 @@ describe('answers keep every field', () => {
           address,
           timeZone: 'America/New_York',
           stocktakeRole: 'MANAGER',
+          handoverReceivers: 'MEMBERS_AND_CONTACTS',
           role: 'CONTACT',
           createdAt: 'c',
         },
@@ -238,9 +239,20 @@ describe('answers keep every field', () => {
         reset: true,
         phase,
         organizationId: 'o1',
-        keychains: [keychain],
+        keychains: [keychain, { ...keychain, id: 'kc2', custodySeq: 7 }],
         tags: [CAVE_TAG],
         transfers: [withPickup],
+        deviceKeys: [
+          {
+            id: 'd1',
+            userId: 'u1',
+            person,
+            publicKey: 'k',
+            fingerprint: 'ABCD1234',
+            expiresAt: 'e',
+            revokedAt: null,
+          },
+        ],
         deleted: { keychains: ['kc9'] },
         cursor: 'c',
         more: false,
@@ -450,6 +462,7 @@ describe('error codes', () => {
       hooksRefused: 'hooks_refused',
       notAHookLabel: 'not_a_hook_label',
       keychainHeld: 'keychain_held',
+      handoverRefused: 'handover_refused',
       internal: 'internal_error',
       unavailable: 'service_unavailable',
     })
@@ -636,6 +649,11 @@ describe('inputs', () => {
       'Stocktake role must be ADMIN, MANAGER or MEMBER (a CONTACT never scans in stocktakes).',
     ])
     expect(v.is(OrganizationUpdateSchema, { stocktakeRole: 'member' })).toBe(false)
+    for (const handoverReceivers of ['MEMBERS', 'MEMBERS_AND_CONTACTS'])
+      expect(v.parse(OrganizationUpdateSchema, { handoverReceivers })).toEqual({ handoverReceivers })
+    expect(messages(OrganizationUpdateSchema, { handoverReceivers: 'CONTACTS' })).toEqual([
+      'Handover receivers must be MEMBERS or MEMBERS_AND_CONTACTS.',
+    ])
     expect(v.is(OrganizationUpdateSchema, { name: 'x' })).toBe(false)
     expect(
       v.parse(InvitationSchema, { email: "O'Brien@Example.com", role: 'CONTACT', locale: 'en' }),

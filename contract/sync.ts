@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { MirroredDeviceKeySchema } from './handover.ts'
 import { KeychainSchema } from './keychains.ts'
 import { TagSchema } from './tags.ts'
 import { TransferSchema } from './transfers.ts'
@@ -42,6 +43,8 @@ export const SyncPageSchema = v.object({
   keychains: v.array(KeychainSchema),
   tags: v.array(TagSchema),
   transfers: v.array(TransferSchema),
+  /** The active device keys of the organization's members (every page carries them all: they are few). */
+  deviceKeys: v.array(MirroredDeviceKeySchema),
   deleted: v.object({ keychains: v.array(v.string()) }),
   cursor: v.string(),
   more: v.boolean(),

@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'found_report.received',
   'order.status_changed',
   'stocktake.closed',
+  'keychain.handed_over',
 ] as const
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
 /** The "send test" button's event: sent to one endpoint on demand, never subscribed to. */

@@ -23,7 +23,9 @@ import { authRoutes } from './modules/auth/routes.ts'
 import { resolveSession } from './modules/auth/sessions.ts'
 import { calendarRoutes } from './modules/calendar/routes.ts'
 import { dashboardRoutes } from './modules/dashboard/routes.ts'
+import { deviceRoutes } from './modules/devices/routes.ts'
 import { foundReportRoutes } from './modules/found-reports/routes.ts'
+import { handoverRoutes } from './modules/handovers/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { keychainBulkRoutes } from './modules/keychain-bulk/routes.ts'
 import { keychainImportRoutes } from './modules/keychain-imports/routes.ts'
@@ -61,6 +63,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'auth', mount: authRoutes },
   { tag: 'profile', mount: profileRoutes },
   { tag: 'api-tokens', mount: apiTokenRoutes },
+  { tag: 'devices', mount: deviceRoutes },
   { tag: 'organizations', mount: organizationRoutes },
   { tag: 'members', mount: memberRoutes },
   { tag: 'members', mount: memberPageRoutes },
@@ -72,6 +75,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'labels', mount: labelRoutes },
   { tag: 'scans', mount: scanRoutes },
   { tag: 'stocktakes', mount: stocktakeRoutes },
+  { tag: 'handovers', mount: handoverRoutes },
   { tag: 'transfers', mount: transferRoutes },
   { tag: 'calendar', mount: calendarRoutes },
   { tag: 'activity', mount: activityRoutes },

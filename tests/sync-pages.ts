@@ -24,6 +24,7 @@ export const page = (overrides: Partial<SyncPage> = {}): SyncPage => ({
   keychains: [],
   tags: [],
   transfers: [],
+  deviceKeys: [],
   deleted: { keychains: [] },
   cursor: `cursor-${++cursors}`,
   more: false,

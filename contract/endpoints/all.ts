@@ -7,6 +7,7 @@ import { dashboardEndpoints } from './dashboard.ts'
 import { dashboardChartEndpoints } from './dashboard-charts.ts'
 import type { Endpoint } from './endpoint.ts'
 import { foundReportEndpoints } from './found-reports.ts'
+import { deviceEndpoints, handoverEndpoints } from './handovers.ts'
 import { healthEndpoints } from './health.ts'
 import { keychainBulkEndpoints } from './keychain-bulk.ts'
 import { keychainImportEndpoints } from './keychain-imports.ts'
@@ -38,7 +39,9 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   cartEndpoints,
   dashboardEndpoints,
   dashboardChartEndpoints,
+  deviceEndpoints,
   foundReportEndpoints,
+  handoverEndpoints,
   healthEndpoints,
   keychainBulkEndpoints,
   keychainImportEndpoints,

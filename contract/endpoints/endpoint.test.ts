@@ -21,6 +21,7 @@ const notJson = new Set([
   'placeEndpoints.labelsPdf',
   'stocktakeEndpoints.reportCsv',
   'stocktakeEndpoints.reportPdf',
+  'handoverEndpoints.receiptPdf',
 ])
 const all = Object.entries(tables).flatMap(([table, entries]) =>
   Object.entries(entries).map(([name, spec]) => [`${table}.${name}`, spec] as const),
@@ -49,7 +50,8 @@ describe('pathOf', () => {
 
 describe('the endpoint tables', () => {
   it.each(all)('%s: its path names exactly the parameters its schema reads', (_, spec) => {
-    expect(spec.path).toMatch(/^\/[a-z-]+(\/(:[A-Za-z]+|[a-z-]+))*$/)
+    // A file's name may end in its extension (`receipt.json`).
+    expect(spec.path).toMatch(/^\/[a-z-]+(\/(:[A-Za-z]+|[a-z-]+(\.[a-z]+)?))*$/)
     expect(pathNames(spec.path)).toEqual(schemaKeys(spec.params))
   })
 
@@ -74,7 +76,9 @@ describe('the endpoint tables', () => {
       cartEndpoints: 6,
       dashboardEndpoints: 1,
       dashboardChartEndpoints: 1,
+      deviceEndpoints: 3,
       foundReportEndpoints: 4,
+      handoverEndpoints: 6,
       healthEndpoints: 2,
       keychainBulkEndpoints: 3,
       keychainImportEndpoints: 3,

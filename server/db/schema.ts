@@ -20,6 +20,8 @@ import {
 import { CALENDAR_FEED_SCOPES } from '../../contract/calendar.ts'
 import { BILLING_CYCLES, ORDER_STATUSES, PRODUCT_TYPES } from '../../contract/commerce.ts'
 import { FOUND_REPORT_STATUSES } from '../../contract/found-reports.ts'
+import { HANDOVER_RECEIVERS, HANDOVER_STATUSES } from '../../contract/handover.ts'
+import { HANDOVER_REFUSALS } from '../../contract/handover-check.ts'
 import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
 import { type Address, STOCKTAKE_ROLES } from '../../contract/organizations.ts'
@@ -51,6 +53,8 @@ export const organizations = pgTable('organizations', {
   timeZone: text('time_zone').notNull().default('Europe/Paris'),
   /** The least role that may scan into a stocktake (MEMBER: members, managers and admins). */
   stocktakeRole: text('stocktake_role', { enum: STOCKTAKE_ROLES }).notNull().default('MEMBER'),
+  /** Who may be handed a keychain from phone to phone: members, or also contacts within their transfer's window. */
+  handoverReceivers: text('handover_receivers', { enum: HANDOVER_RECEIVERS }).notNull().default('MEMBERS'),
   createdAt: at('created_at').notNull(),
 })
 
@@ -1124,3 +1128,75 @@ export const stocktakeDevices = pgTable(
   },
   (table) => [primaryKey({ columns: [table.stocktakeId, table.deviceId] })],
 )
+
+/**
+ * A device's signing key (ECDSA P-256), made on the device and registered by its user: it signs handover offers
+ * and acceptances. Never deleted: a revoked or expired key still checks what it signed before.
+ */
+export const deviceKeys = pgTable(
+  'device_keys',
+  {
+    /** Made by the device. */
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The raw public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** `fingerprintOf(publicKey)`: the device's short name in receive codes. */
+    fingerprint: text('fingerprint').notNull(),
+    registeredAt: at('registered_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+  },
+  (table) => [index('device_keys_user_idx').on(table.userId, table.registeredAt)],
+)
+
+export type DeviceKeyRow = typeof deviceKeys.$inferSelect
+
+/**
+ * A keychain handed from phone to phone: the signed pair as it arrived first (its id is the offer's digest),
+ * applied, or refused for a reason of the server's records. Names are kept as they were, for the receipt.
+ */
+export const handovers = pgTable(
+  'handovers',
+  {
+    /** `offerIdOf(offer text)`, base64url. */
+    id: text('id').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** No foreign key: a handover is history, it outlives its keychain (as transfers do). */
+    keychainId: uuid('keychain_id').notNull(),
+    keychainName: text('keychain_name').notNull(),
+    status: text('status', { enum: HANDOVER_STATUSES }).notNull(),
+    reason: text('reason', { enum: HANDOVER_REFUSALS }),
+    giverId: uuid('giver_id').references(() => users.id, { onDelete: 'set null' }),
+    giverName: text('giver_name').notNull(),
+    giverDeviceId: uuid('giver_device_id').notNull(),
+    receiverId: uuid('receiver_id').references(() => users.id, { onDelete: 'set null' }),
+    receiverName: text('receiver_name').notNull(),
+    receiverDeviceId: uuid('receiver_device_id').notNull(),
+    /** The signed codes, exactly as the phones exchanged them. */
+    offer: text('offer').notNull(),
+    acceptance: text('acceptance').notNull(),
+    /** The giver's device time, the receiver's, the server's. */
+    offeredAt: at('offered_at').notNull(),
+    acceptedAt: at('accepted_at').notNull(),
+    receivedAt: at('received_at').notNull(),
+    sentById: uuid('sent_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Applied as the pickup of this transfer (a contact handed the keychain within its window). */
+    transferId: uuid('transfer_id'),
+  },
+  (table) => [
+    index('handovers_organization_received_idx').on(table.organizationId, table.receivedAt, table.id),
+    index('handovers_giver_idx').on(table.giverId, table.receivedAt),
+    index('handovers_receiver_idx').on(table.receiverId, table.receivedAt),
+    index('handovers_giver_device_idx').on(table.giverDeviceId),
+    index('handovers_receiver_device_idx').on(table.receiverDeviceId),
+    check('handovers_reason_iff_refused', sql`(${table.status} = 'REFUSED') = (${table.reason} is not null)`),
+  ],
+)
+
+export type HandoverRow = typeof handovers.$inferSelect

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ApiErrorBody } from '../../contract/errors.ts'
 import { ErrorCode } from '../../contract/errors.ts'
+import type { Handover } from '../../contract/handover.ts'
 import type { Person } from '../../contract/person.ts'
 import type { AppEnv } from './env.ts'
 
@@ -12,8 +13,10 @@ export type Issue = { path: string; message: string }
 export type ErrorFields = {
   allowed?: string[]
   expectedUnitAmountInCents?: number
-  /** `pickup_refused`: which rule refused it. */
+  /** `pickup_refused`, `handover_refused`: which rule refused it. */
   reason?: string
+  /** `handover_refused` of a handover the server keeps (refused for a reason of its records). */
+  handover?: Handover
   /** `transfer_allowance_exceeded`: transfers counted this month, the allowance, when it renews. */
   used?: number
   allowance?: number

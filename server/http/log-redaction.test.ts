@@ -81,8 +81,15 @@ describe('which path parameters are logged', () => {
           if (schema.format === 'uuid' || Array.isArray(schema.enum)) continue
           notIds.push(`${method.toUpperCase()} ${path} ${parameter.name}`)
         }
-    // A tag's public id is printed on the tag for finders: public by design.
-    expect(notIds).toEqual(['GET /tags/{publicId} publicId', 'POST /tags/{publicId}/found-reports publicId'])
+    // A tag's public id is printed on the tag for finders: public by design. A handover's id is its offer's
+    // digest: it names a record the caller must be allowed to read, it opens nothing.
+    expect(notIds).toEqual([
+      'GET /tags/{publicId} publicId',
+      'POST /tags/{publicId}/found-reports publicId',
+      'GET /handovers/{id} id',
+      'GET /handovers/{id}/receipt.json id',
+      'GET /handovers/{id}/receipt.pdf id',
+    ])
   })
 })
 

@@ -34,6 +34,7 @@ import {
   signedInMember,
   TAG_CONFIGURATION,
 } from './fixtures.ts'
+import { appliedHandover, makeDevice, storedDevice } from './handovers.ts'
 import { type TestApp, uniqueEmail } from './harness.ts'
 import { makeBoard, makePlace } from './places.ts'
 import { openStocktake } from './stocktakes.ts'
@@ -784,6 +785,63 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /stocktakes/:id/report/pdf': inEach(selected('read__stocktake'), async (w, id) => ({
     path: `/api/stocktakes/${await openStocktake(w.t, id)}/report/pdf`,
   })),
+
+  // Device keys (server/modules/devices): a person's own, from a session.
+  'GET /devices': single('signedIn', get('/api/devices'), LIST_ONLY),
+  'POST /devices': single(
+    'signedIn',
+    // The caller's device registered again with the same key: answered as it is (200).
+    async (w, caller) => {
+      const device = caller ? await storedDevice(w.t, caller.id) : await makeDevice({ id: randomUUID() })
+      return { path: '/api/devices', json: { id: device.id, publicKey: device.publicKey, name: 'Phone' } }
+    },
+    'registers a device of the caller’s own: nothing foreign to name',
+  ),
+  'DELETE /devices/:id': {
+    access: 'signedIn',
+    own: async (w, caller) => ({
+      path: `/api/devices/${(await storedDevice(w.t, caller?.id ?? w.callers.ADMIN.id)).id}`,
+    }),
+    foreign: async (w) => ({ path: `/api/devices/${(await storedDevice(w.t, w.foreignAdminId)).id}` }),
+  },
+
+  // Handovers from phone to phone (server/modules/handovers): the caller is the giver of the own one.
+  'GET /handovers': single(selected('read__handover'), get('/api/handovers'), LIST_ONLY),
+  'GET /handovers/keys': single(selected('read__handover'), get('/api/handovers/keys'), LIST_ONLY),
+  'POST /handovers': {
+    access: selected('create__handover'),
+    // Applied before: the same pair again answers it (200).
+    own: async (w, caller) => ({
+      path: '/api/handovers',
+      json: await handoverBody(w, w.own, caller?.id ?? w.callers.ADMIN.id),
+    }),
+    foreign: async (w) => ({
+      path: '/api/handovers',
+      json: await handoverBody(w, w.foreign, w.foreignAdminId),
+    }),
+  },
+  'GET /handovers/:id': handoverPath(''),
+  'GET /handovers/:id/receipt.json': handoverPath('/receipt.json'),
+  'GET /handovers/:id/receipt.pdf': handoverPath('/receipt.pdf'),
+}
+
+/** An applied handover's pair, given by `giverId` in the organization. */
+async function handoverBody(w: World, organizationId: string, giverId: string) {
+  const { offer, acceptance } = await appliedHandover(w.t, organizationId, giverId)
+  return { offer, acceptance }
+}
+
+/** A handover the caller gave in the own organization; the foreign one's admin gave the foreign one. */
+function handoverPath(suffix: string): Fixture {
+  return {
+    access: selected('read__handover'),
+    own: async (w, caller) => ({
+      path: `/api/handovers/${(await appliedHandover(w.t, w.own, caller?.id ?? w.callers.ADMIN.id)).offerId}${suffix}`,
+    }),
+    foreign: async (w) => ({
+      path: `/api/handovers/${(await appliedHandover(w.t, w.foreign, w.foreignAdminId)).offerId}${suffix}`,
+    }),
+  }
 }
 
 /** A transfer picked up by its recipient (the caller in the own organization) with its receipt; gives its id. */

@@ -45,6 +45,7 @@ const FROM_EVENT_LOG: ReadonlySet<EventKind & WebhookEventType> = new Set([
   'transfer.returned',
   'found_report.received',
   'stocktake.closed',
+  'keychain.handed_over',
 ] as const)
 
 /**

@@ -195,6 +195,54 @@ describe('PATCH /api/organizations/{id}', () => {
   })
 })
 
+describe('handover receivers', () => {
+  it('are members by default; an ADMIN lets contacts in, both ways, each setting alone', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const member = await signedInMember(t, organization.id, 'MEMBER')
+    const path = `/api/organizations/${organization.id}`
+    expect(await (await t.get(path, { cookie: member.cookie })).json()).toMatchObject({
+      handoverReceivers: 'MEMBERS',
+      stocktakeRole: 'MEMBER',
+    })
+    const changed = await t.patch(path, {
+      cookie: admin.cookie,
+      json: { handoverReceivers: 'MEMBERS_AND_CONTACTS' },
+    })
+    expect(changed.status).toBe(200)
+    expect(await changed.json()).toMatchObject({
+      handoverReceivers: 'MEMBERS_AND_CONTACTS',
+      stocktakeRole: 'MEMBER',
+    })
+    const listed = await (await t.get('/api/organizations', { cookie: member.cookie })).json()
+    expect(listed.data[0].handoverReceivers).toBe('MEMBERS_AND_CONTACTS')
+    await t.patch(path, { cookie: admin.cookie, json: { stocktakeRole: 'MANAGER' } })
+    expect(await (await t.get(path, { cookie: admin.cookie })).json()).toMatchObject({
+      handoverReceivers: 'MEMBERS_AND_CONTACTS',
+      stocktakeRole: 'MANAGER',
+    })
+    const back = await t.patch(path, { cookie: admin.cookie, json: { handoverReceivers: 'MEMBERS' } })
+    expect((await back.json()).handoverReceivers).toBe('MEMBERS')
+  })
+
+  it('refuses an unknown value (400) and anyone but an ADMIN (403)', async () => {
+    const { organization, admin } = await organizationWithAdmin(t)
+    const path = `/api/organizations/${organization.id}`
+    const unknown = await t.patch(path, { cookie: admin.cookie, json: { handoverReceivers: 'EVERYONE' } })
+    expect(unknown.status).toBe(400)
+    expect((await unknown.json()).error).toMatchObject({
+      code: 'validation_failed',
+      message: 'Handover receivers must be MEMBERS or MEMBERS_AND_CONTACTS.',
+    })
+    const manager = await signedInMember(t, organization.id, 'MANAGER')
+    const refused = await t.patch(path, {
+      cookie: manager.cookie,
+      json: { handoverReceivers: 'MEMBERS_AND_CONTACTS' },
+    })
+    expect(refused.status).toBe(403)
+    expect((await (await t.get(path, { cookie: admin.cookie })).json()).handoverReceivers).toBe('MEMBERS')
+  })
+})
+
 describe('GET|PATCH /api/organizations/default', () => {
   it('answers {id: null} without a selection, and selects an organization the caller belongs to', async () => {
     const { cookie, profile } = await t.signIn(uniqueEmail())

@@ -79,11 +79,16 @@ export function organizationRoutes(api: ApiRouter, deps: AppDeps): void {
       ...organizationEndpoints.update,
       summary:
         "Change the organization's settings (send only those that change): `stocktakeRole`, the least role " +
-        'that may scan into its stocktakes (ADMIN, MANAGER or MEMBER, never CONTACT)',
+        'that may scan into its stocktakes (ADMIN, MANAGER or MEMBER, never CONTACT); `handoverReceivers`, who ' +
+        'may be handed a keychain from phone to phone (MEMBERS, or MEMBERS_AND_CONTACTS: also a contact within ' +
+        'the window of a transfer of that keychain to them)',
       access: inPathOrganization('update__organization'),
       responses: {
         200: { description: 'The organization as it now is' },
-        400: { description: '`validation_failed`: an unknown setting, or a stocktake role that is CONTACT' },
+        400: {
+          description:
+            '`validation_failed`: an unknown setting, a stocktake role that is CONTACT, an unknown handover receivers value',
+        },
       },
     },
     async (c, { organization, body }) =>

@@ -17,6 +17,7 @@ function toOrganization(row: OrganizationRow, role: Role): Organization {
     address: addressOf(row),
     timeZone: row.timeZone,
     stocktakeRole: row.stocktakeRole,
+    handoverReceivers: row.handoverReceivers,
     role,
     createdAt: row.createdAt.toISOString(),
   }
@@ -42,7 +43,8 @@ export async function getOrganization(db: Db, id: string, role: Role): Promise<O
 
 /**
  * Changes the settings sent (an ADMIN's: the router checked `update__organization`); nothing sent changes
- * nothing. The stocktake role applies to the next scan of every open stocktake too.
+ * nothing. The stocktake role applies to the next scan of every open stocktake too; who may be handed a keychain
+ * applies to the next handover that reaches the server (however long ago the phones made it).
  */
 export async function updateOrganization(
   db: Db,
@@ -50,7 +52,10 @@ export async function updateOrganization(
   role: Role,
   input: OrganizationUpdate,
 ): Promise<Organization> {
-  const changes = { ...(input.stocktakeRole ? { stocktakeRole: input.stocktakeRole } : {}) }
+  const changes = {
+    ...(input.stocktakeRole ? { stocktakeRole: input.stocktakeRole } : {}),
+    ...(input.handoverReceivers ? { handoverReceivers: input.handoverReceivers } : {}),
+  }
   const [row] =
     Object.keys(changes).length === 0
       ? [await findOrganization(db, id)]

@@ -4,6 +4,7 @@ import type { Permission, Role } from '../../../contract/permissions.ts'
 import { SYNC_PAGE_DEFAULT, SYNC_RETENTION_MS, type SyncPage } from '../../../contract/sync.ts'
 import type { Db } from '../../db/client.ts'
 import { organizationEventCounters, organizationEvents } from '../../db/schema.ts'
+import { mirroredDeviceKeys } from '../devices/service.ts'
 import {
   type CursorInput,
   decodeSyncCursor,
@@ -31,6 +32,8 @@ export type FeedCaller = {
 }
 
 type FeedContext = { db: Db; now: Date; publicUrl: string; caller: FeedCaller; limit: number }
+/** A page but its device keys, which every page carries alike. */
+type FeedPage = Omit<SyncPage, 'deviceKeys'>
 
 const emptyPage = (caller: FeedCaller) => ({
   organizationId: caller.organizationId,
@@ -60,14 +63,21 @@ const readerOf = (caller: FeedCaller): TransferReader => ({
  * `GET /sync/changes`: one page of the field mirror's change feed. Without a cursor, or with one that no longer
  * holds (another organization, user or role, older than the retention, an older format), the answer is the first
  * page of a snapshot of the organization with `reset: true`; a snapshot's cursor goes on with the next page,
- * then with the events since the snapshot began; an events cursor reads the events after it.
+ * then with the events since the snapshot began; an events cursor reads the events after it. Every page carries
+ * the device keys of the organization's members whole (a few per person): a phone checks a colleague's
+ * signature offline with them, and learns that its own key was revoked.
  */
 export async function readFeed(
   db: Db,
   input: { caller: FeedCaller; cursor: string | undefined; limit?: number; now: Date; publicUrl: string },
 ): Promise<SyncPage> {
   const context: FeedContext = { db, ...input, limit: input.limit ?? SYNC_PAGE_DEFAULT }
-  const cursor = input.cursor === undefined ? null : decodeSyncCursor(input.cursor)
+  const page = await readPage(context, input.cursor)
+  return { ...page, deviceKeys: await mirroredDeviceKeys(db, input.caller.organizationId, input.now) }
+}
+
+function readPage(context: FeedContext, text: string | undefined): Promise<FeedPage> {
+  const cursor = text === undefined ? null : decodeSyncCursor(text)
   if (!cursor || !holds(cursor, context)) return startSnapshot(context)
   if (cursor.p) return snapshotPage(context, cursor, false)
   return changesPage(context, cursor)
@@ -82,7 +92,7 @@ function holds(cursor: SyncCursor, { caller, now }: FeedContext): boolean {
   )
 }
 
-async function startSnapshot(context: FeedContext): Promise<SyncPage> {
+async function startSnapshot(context: FeedContext): Promise<FeedPage> {
   const { db, caller } = context
   // Read before any row: what changes while the snapshot is read is in the events after this number.
   const [counter] = await db
@@ -104,7 +114,7 @@ function issue(context: FeedContext, at: Pick<CursorInput, 's' | 'p'>): SyncCurs
   return { v: 1, o: caller.organizationId, u: caller.userId, r: caller.role, t: now.getTime(), ...at }
 }
 
-async function snapshotPage(context: FeedContext, cursor: SyncCursor, reset: boolean): Promise<SyncPage> {
+async function snapshotPage(context: FeedContext, cursor: SyncCursor, reset: boolean): Promise<FeedPage> {
   const { db, caller, limit, now, publicUrl } = context
   const progress = cursor.p!
   const organizationId = caller.organizationId
@@ -145,7 +155,7 @@ async function snapshotPage(context: FeedContext, cursor: SyncCursor, reset: boo
   }
 }
 
-async function changesPage(context: FeedContext, cursor: SyncCursor): Promise<SyncPage> {
+async function changesPage(context: FeedContext, cursor: SyncCursor): Promise<FeedPage> {
   const { db, caller, limit, now, publicUrl } = context
   const organizationId = caller.organizationId
   // The one query of a device that is up to date (primary key range; an empty answer ends here).
