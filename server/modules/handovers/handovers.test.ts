@@ -16,6 +16,7 @@ import { makeTransfer, parisDay } from '../../../tests/server/transfers.ts'
 import {
   custodyLog,
   handovers,
+  jobs,
   keychains,
   organizationEvents,
   organizations,
@@ -386,6 +387,13 @@ describe('the server’s records refuse a genuine pair, and keep the refusal', (
     ])
     const [event] = await eventsOf(w.organization.id, 'keychain.handed_over')
     expect(event).toMatchObject({ transferIds: [transfer.id], payload: { transferId: transfer.id } })
+    const notices = await t.db.select().from(jobs).where(eq(jobs.kind, 'notice'))
+    expect(notices.map((job) => job.payload)).toContainEqual({
+      kind: 'transfer.picked_up',
+      transferId: transfer.id,
+      actorId: w.contact.id,
+      at: t.clock.now().toISOString(),
+    })
     const seen = await (await t.get(`/api/transfers/${transfer.id}`, { cookie: w.contact.cookie })).json()
     expect(seen.status).toBe('TRANSFERRED')
     // The contact reads the handovers they took part in.

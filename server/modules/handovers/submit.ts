@@ -21,12 +21,14 @@ import {
 } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { forbidden, notFound } from '../../http/errors.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
 import { displayName } from '../../shared/person.ts'
 import { OFF_THE_HOOK } from '../../shared/places.ts'
 import { hasTransferOut } from '../../shared/transfer-conditions.ts'
 import { devicesOf, toKeyRecord } from '../devices/service.ts'
 import { appendEvent } from '../events/append.ts'
 import { appendCustody } from '../keychains/custody.ts'
+import { noticeJob } from '../notices/job.ts'
 import { handoverRefused } from './refusals.ts'
 import { findHandover } from './view.ts'
 
@@ -149,6 +151,18 @@ async function decide(
         serverTime: now,
         fromQueue: true,
       })
+      // Told as any pickup is (the transfer's authorizer and managers, by mail).
+      await enqueueJobs(tx, [
+        noticeJob(
+          {
+            kind: 'transfer.picked_up',
+            transferId: decision.transferId,
+            actorId: offer.receiverId,
+            at: at.toISOString(),
+          },
+          { now, organizationId: offer.organizationId },
+        ),
+      ])
     }
   }
   const names = await namesOf(tx, [offer.giverId, offer.receiverId])
