@@ -4,6 +4,7 @@ import {
   ArrowRightLeft,
   ChartNoAxesColumn,
   ClipboardCheck,
+  Handshake,
   History,
   Inbox,
   KeyRound,
@@ -34,6 +35,12 @@ export type MenuEntry = {
 export const FIELD_MENU: MenuEntry[] = [
   { path: '/app', label: <Trans>Dashboard</Trans>, icon: LayoutDashboard, exact: true },
   { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine, needs: ['create', 'scan'] },
+  {
+    path: '/app/handover/receive',
+    label: <Trans>Receive a keychain</Trans>,
+    icon: Handshake,
+    needs: ['create', 'handover'],
+  },
   { path: '/app/transfers/requests', label: <Trans>Transfer requests</Trans>, icon: Inbox },
 ]
 

@@ -64,6 +64,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       expect(withoutSyncStatus(await menu.getByRole('link').allTextContents())).toEqual([
         'Tableau de bord',
         'Scanner une étiquette',
+        'Recevoir un trousseau',
         'Demandes de transfert',
         'Trousseaux',
         'Transferts',

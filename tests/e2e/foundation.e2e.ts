@@ -46,6 +46,7 @@ describe('foundation, in a real browser against the real server', () => {
       expect(entries).toEqual([
         'Tableau de bord',
         'Scanner une étiquette',
+        'Recevoir un trousseau',
         'Demandes de transfert',
         'Trousseaux',
         'Transferts',

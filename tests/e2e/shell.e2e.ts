@@ -117,6 +117,7 @@ describe('menu (issue 23)', () => {
       expect(withoutSyncStatus(await menu.getByRole('link').allTextContents())).toEqual([
         'Tableau de bord',
         'Scanner une étiquette',
+        'Recevoir un trousseau',
         'Demandes de transfert',
         'Trousseaux',
         'Transferts',

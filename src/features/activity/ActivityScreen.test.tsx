@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
+import { offerText, signedCode } from '../../../contract/handover-codes.ts'
 import { renderWithProviders, renderWithRouter, useLocale } from '../../../tests/render.tsx'
 import { type ActivityFilter, activityExportHref } from '../../api/activity.ts'
 import { AbilityProvider } from '../../lib/ability.tsx'
@@ -88,6 +89,37 @@ const STORY: ActivityEntry[] = [
     payload: { name: 'Porte', type: 'TAG' },
   }),
   entry(1, { kind: 'found_report.received', actor: null, tagIds: [TAG], payload: { reportId: 'r1' } }),
+]
+
+/** Léa hands Cave 12 to Marc from phone to phone; the server applies it, then refuses a second offer of it. */
+const offerToMarc = signedCode(
+  offerText({
+    organizationId: '00000000-0000-4000-8000-0000000000f1',
+    keychainId: CAVE,
+    giverId: LEA.id,
+    giverDeviceId: '00000000-0000-4000-8000-0000000000a1',
+    receiverId: MARC.id,
+    receiverDeviceId: '00000000-0000-4000-8000-0000000000b1',
+    receiverNonce: 'ABCDEFGH',
+    giverNonce: 'JKMNPQRS',
+    base: 3,
+    at: Date.parse('2030-01-15T08:00:00.000Z'),
+  }),
+  'signature',
+)
+const HANDOVERS: ActivityEntry[] = [
+  entry(2, {
+    kind: 'handover.refused',
+    keychainIds: [CAVE],
+    fromQueue: true,
+    payload: { offer: offerToMarc, acceptance: 'TRH1|A|…', reason: 'conflict' },
+  }),
+  entry(1, {
+    kind: 'keychain.handed_over',
+    keychainIds: [CAVE],
+    fromQueue: true,
+    payload: { offer: offerToMarc, acceptance: 'TRH1|A|…', custodian: { from: LEA.id, to: MARC.id } },
+  }),
 ]
 
 /** The log's head as the server signs it. */
@@ -212,6 +244,17 @@ describe('the activity screen, in English', () => {
     expect(key).toContain('Added key “Porte” with tag AGC-00042 to Cave 12')
     expect(found).toContain('Found keys reported through tag AGC-00042')
     expect(found).toContain('Someone who found the keys')
+  })
+
+  it('says who handed a keychain to whom from phone to phone, and a handover refused with its reason', async () => {
+    server(HANDOVERS)
+    const [refused, handed] = await lines(screenOf({}))
+    expect(handed).toContain('Handed Cave 12 over from phone to phone: custody Léa Dupont → Marc Petit')
+    expect(handed).toContain('Handed over from phone to phone')
+    expect(refused).toContain(
+      'Refused the handover of Cave 12 from Léa Dupont to Marc Petit (reason: conflict)',
+    )
+    expect(refused).toContain('Handover refused')
   })
 
   it('says who did it: the author, someone who left, or Trousseau itself for the tags of a paid order', async () => {
@@ -405,6 +448,13 @@ describe('the activity screen, in French', () => {
     expect(member).toContain('Membre Marc Petit modifié : rôle : Gestionnaire')
     expect(key).toContain('Clé « Porte » avec l’étiquette AGC-00042 ajoutée à Cave 12')
     expect(found).toContain('Clés trouvées signalées par l’étiquette AGC-00042')
+  })
+
+  it('says in French who handed a keychain to whom, and a refused handover', async () => {
+    server(HANDOVERS)
+    const [refused, handed] = await lines(screenOf({}))
+    expect(handed).toContain('Cave 12 remis de téléphone à téléphone : détention Léa Dupont → Marc Petit')
+    expect(refused).toContain('Remise de Cave 12 de Léa Dupont à Marc Petit refusée (motif : conflict)')
   })
 
   it('shows the signed head of the ledger in French', async () => {

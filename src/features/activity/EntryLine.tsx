@@ -1,6 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import type { MouseEvent, ReactNode } from 'react'
 import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
+import { parseOffer } from '../../../contract/handover-codes.ts'
 import type { ActivityFilter } from '../../api/activity.ts'
 import { formatCalendarDate, formatCalendarRange } from '../../lib/format.ts'
 import { personName, ROLE_LABELS, STATUS_LABELS } from '../../lib/labels.ts'
@@ -326,5 +327,26 @@ export function EntryLine({
     }
     case 'found_report.replied':
       return <Trans>Replied to the finder of tag {tag}</Trans>
+    case 'keychain.handed_over': {
+      const giver = personOf(custody.from)
+      const receiver = personOf(custody.to)
+      return (
+        <Trans>
+          Handed {keychain} over from phone to phone: custody {giver} → {receiver}
+        </Trans>
+      )
+    }
+    case 'handover.refused': {
+      // Who gave and who received are in the signed offer the entry carries.
+      const offer = typeof payload.offer === 'string' ? parseOffer(payload.offer)?.value : undefined
+      const giver = personOf(offer?.giverId)
+      const receiver = personOf(offer?.receiverId)
+      const reason = text(payload.reason) ?? '?'
+      return (
+        <Trans>
+          Refused the handover of {keychain} from {giver} to {receiver} (reason: {reason})
+        </Trans>
+      )
+    }
   }
 }

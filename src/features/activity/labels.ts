@@ -39,6 +39,8 @@ export const EVENT_KIND_LABELS: Record<EventKind, MessageDescriptor> = {
   'keychain.hung': msg`Put back on a hook`,
   'stocktake.started': msg`Stocktake started`,
   'stocktake.closed': msg`Stocktake closed`,
+  'keychain.handed_over': msg`Handed over from phone to phone`,
+  'handover.refused': msg`Handover refused`,
 }
 
 /** A found-keys report's status, as an entry of the ledger names it (the status it left and the one it took). */

@@ -105,3 +105,57 @@ describe('deleting a keychain from its page', () => {
     expect(cached.map((query) => query.queryKey)).toEqual([])
   })
 })
+
+describe('handing a keychain over from its page', () => {
+  const HOLDER = {
+    id: '44444444-4444-4444-8444-444444444444',
+    email: 'ines@example.com',
+    firstName: 'Inès',
+    lastName: 'Roy',
+  }
+  const open = async (
+    keychain: Keychain,
+    viewerId: string,
+    permissions = ['read__keychain', 'create__handover'],
+  ) => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string) => {
+        const path = new URL(String(input), 'http://app.test').pathname
+        if (path === `/api/keychains/${KEYCHAIN.id}`) return Response.json(keychain)
+        return Response.json({ data: [] })
+      }),
+    )
+    const shown = await renderWithRouter(
+      <AbilityProvider permissions={permissions}>
+        <KeychainDetailScreen
+          organizationId={ORGANIZATION}
+          keychainId={KEYCHAIN.id}
+          members={[]}
+          timeZone="Europe/Paris"
+          viewerId={viewerId}
+          onDeleted={() => undefined}
+        />
+      </AbilityProvider>,
+    )
+    await screen.findByRole('heading', { level: 1, name: 'Local vélos' })
+    return shown
+  }
+  const held = { ...KEYCHAIN, custodian: HOLDER, status: 'HELD' as const }
+
+  it('offers "Hand over" to the one who holds it', async () => {
+    await open(held, HOLDER.id)
+    expect(screen.getByRole('link', { name: 'Hand over' }).getAttribute('href')).toBe(
+      `/en/app/handover/give/${KEYCHAIN.id}`,
+    )
+  })
+
+  it.each([
+    ['someone else', held, 'another-user', undefined],
+    ['a role that may not', held, HOLDER.id, ['read__keychain']],
+    ['a keychain out on a transfer', { ...held, status: 'OUT' as const }, HOLDER.id, undefined],
+  ])('does not offer it to %s', async (_, keychain, viewer, permissions) => {
+    await open(keychain, viewer, permissions)
+    expect(screen.queryByRole('link', { name: 'Hand over' })).toBeNull()
+  })
+})

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Pencil, Send, Trash2, UserRoundPen } from 'lucide-react'
+import { HandHelping, Pencil, Send, Trash2, UserRoundPen } from 'lucide-react'
 import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'react'
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
@@ -91,9 +91,12 @@ export function KeychainDetailScreen({
   timeZone,
   onDeleted,
   transfers,
+  viewerId = '',
 }: {
   organizationId: string
   keychainId: string
+  /** Who is looking: the one who holds it may hand it over to someone's phone. */
+  viewerId?: string
   members: Member[]
   timeZone: string
   /** After a deletion (its undo is offered on the list it goes back to). */
@@ -146,10 +149,23 @@ export function KeychainDetailScreen({
   }
   const canEdit = ability.can('update', 'keychain')
   const canEditKeys = ability.can('create', 'key')
+  // Out on a transfer, it goes back through its transfer, not from hand to hand.
+  const canHandOver =
+    ability.can('create', 'handover') &&
+    viewerId !== '' &&
+    keychain.custodian?.id === viewerId &&
+    keychain.status !== 'OUT' &&
+    keychain.status !== 'OVERDUE'
   return (
     <>
       <PageHeader title={keychain.name}>
         <div className="flex flex-wrap items-center gap-2">
+          {canHandOver ? (
+            <AppLink href={href(`/app/handover/give/${keychain.id}`)} className={buttonClass('primary')}>
+              <HandHelping aria-hidden className="size-4" />
+              <Trans>Hand over</Trans>
+            </AppLink>
+          ) : null}
           {ability.can('create', 'transfer') ? (
             <AppLink
               href={href(`/app/keychains/${keychain.id}/create-transfer`)}

@@ -240,6 +240,7 @@ export function OrganizationDetailScreen({
           <OrganizationSettingsCard
             organizationId={organizationId}
             stocktakeRole={organization.stocktakeRole}
+            handoverReceivers={organization.handoverReceivers}
           />
           <Suspense fallback={null}>
             <OrganizationTokensCard organizationId={organizationId} />

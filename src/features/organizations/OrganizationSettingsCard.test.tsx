@@ -7,12 +7,16 @@ import { OrganizationDetailScreen } from './OrganizationDetailScreen.tsx'
 import { OrganizationSettingsCard } from './OrganizationSettingsCard.tsx'
 
 const ORGANIZATION = '00000000-0000-4000-8000-0000000000d1'
-const organization = (stocktakeRole: Organization['stocktakeRole']): Organization => ({
+const organization = (
+  stocktakeRole: Organization['stocktakeRole'],
+  handoverReceivers: Organization['handoverReceivers'] = 'MEMBERS',
+): Organization => ({
   id: ORGANIZATION,
   name: 'Agence du Port',
   address: { line1: '3 quai Est', line2: '', city: 'Marseille', postalCode: '13002', country: 'FR' },
   timeZone: 'Europe/Paris',
   stocktakeRole,
+  handoverReceivers,
   role: 'ADMIN',
   createdAt: '2030-01-10T09:00:00.000Z',
 })
@@ -25,6 +29,8 @@ afterEach(() => {
 })
 
 const select = () => screen.getByRole('combobox', { name: 'Qui peut scanner pendant les inventaires' })
+const receivers = () =>
+  screen.getByRole('combobox', { name: 'Qui peut recevoir des trousseaux de téléphone à téléphone' })
 const save = async () => {
   await act(async () => {
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer' }))
@@ -41,10 +47,16 @@ describe('the organization’s settings', () => {
         expect(init?.method).toBe('PATCH')
         const body = JSON.parse(String(init?.body))
         writes.push(body)
-        return Response.json(organization(body.stocktakeRole))
+        return Response.json(organization(body.stocktakeRole ?? 'MANAGER', body.handoverReceivers))
       }),
     )
-    renderWithProviders(<OrganizationSettingsCard organizationId={ORGANIZATION} stocktakeRole="MEMBER" />)
+    renderWithProviders(
+      <OrganizationSettingsCard
+        organizationId={ORGANIZATION}
+        stocktakeRole="MEMBER"
+        handoverReceivers="MEMBERS"
+      />,
+    )
     expect((select() as HTMLSelectElement).value).toBe('MEMBER')
     expect([...(select() as HTMLSelectElement).options].map((option) => [option.value, option.text])).toEqual(
       [
@@ -64,6 +76,19 @@ describe('the organization’s settings', () => {
       summary: 'Les réglages sont enregistrés.',
     })
     expect((select() as HTMLSelectElement).value).toBe('MANAGER')
+
+    // Then who may be handed keychains: only that change is sent.
+    expect((receivers() as HTMLSelectElement).value).toBe('MEMBERS')
+    expect(
+      [...(receivers() as HTMLSelectElement).options].map((option) => [option.value, option.text]),
+    ).toEqual([
+      ['MEMBERS', 'Les membres seulement'],
+      ['MEMBERS_AND_CONTACTS', 'Les membres, et les contacts pendant un transfert autorisé pour eux'],
+    ])
+    fireEvent.change(receivers(), { target: { value: 'MEMBERS_AND_CONTACTS' } })
+    await save()
+    expect(writes).toEqual([{ stocktakeRole: 'MANAGER' }, { handoverReceivers: 'MEMBERS_AND_CONTACTS' }])
+    expect((receivers() as HTMLSelectElement).value).toBe('MEMBERS_AND_CONTACTS')
   })
 
   it('starts from the organization’s role and says so when the server refuses', async () => {
@@ -76,8 +101,16 @@ describe('the organization’s settings', () => {
         ),
       ),
     )
-    renderWithProviders(<OrganizationSettingsCard organizationId={ORGANIZATION} stocktakeRole="ADMIN" />)
+    renderWithProviders(
+      <OrganizationSettingsCard
+        organizationId={ORGANIZATION}
+        stocktakeRole="ADMIN"
+        handoverReceivers="MEMBERS_AND_CONTACTS"
+      />,
+    )
     expect((select() as HTMLSelectElement).value).toBe('ADMIN')
+    expect((receivers() as HTMLSelectElement).value).toBe('MEMBERS_AND_CONTACTS')
+    fireEvent.change(select(), { target: { value: 'MEMBER' } })
     await save()
     await vi.waitFor(() =>
       expect(toasts.getSnapshot().at(-1)).toMatchObject({
@@ -95,7 +128,7 @@ describe('the organization page', () => {
       vi.fn(async (url: string) => {
         const path = new URL(url, 'http://localhost').pathname
         if (path === `/api/organizations/${ORGANIZATION}`)
-          return Response.json({ ...organization('MANAGER'), role })
+          return Response.json({ ...organization('MANAGER', 'MEMBERS_AND_CONTACTS'), role })
         return Response.json({ data: [], nextCursor: null })
       }),
     )
@@ -110,9 +143,10 @@ describe('the organization page', () => {
     await screen.findByRole('heading', { name: 'Agence du Port' })
   }
 
-  it('offers the settings to an ADMIN, with the organization’s stocktake role', async () => {
+  it('offers the settings to an ADMIN, with the organization’s stocktake role and handover receivers', async () => {
     await open('ADMIN')
     expect((select() as HTMLSelectElement).value).toBe('MANAGER')
+    expect((receivers() as HTMLSelectElement).value).toBe('MEMBERS_AND_CONTACTS')
   })
 
   it('does not offer them to a MANAGER', async () => {

@@ -2,7 +2,8 @@ import type { MessageDescriptor } from '@lingui/core'
 import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useState } from 'react'
-import type { StocktakeRole } from '../../../contract/organizations.ts'
+import type { HandoverReceivers } from '../../../contract/handover.ts'
+import type { OrganizationUpdate, StocktakeRole } from '../../../contract/organizations.ts'
 import { useUpdateOrganization } from '../../api/organizations.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'
@@ -18,21 +19,37 @@ const STOCKTAKE_ROLE_LABELS: Record<StocktakeRole, MessageDescriptor> = {
   ADMIN: msg`Admins only`,
 }
 
+/** Who may be handed a keychain from phone to phone. */
+const HANDOVER_RECEIVERS_LABELS: Record<HandoverReceivers, MessageDescriptor> = {
+  MEMBERS: msg`Members only`,
+  MEMBERS_AND_CONTACTS: msg`Members, and contacts during a transfer authorized to them`,
+}
+
 /** The organization's settings an ADMIN may change (the page shows it to them only), saved together. */
 export function OrganizationSettingsCard({
   organizationId,
   stocktakeRole,
+  handoverReceivers,
 }: {
   organizationId: string
   stocktakeRole: StocktakeRole
+  handoverReceivers: HandoverReceivers
 }) {
   const { t, i18n } = useLingui()
   const update = useUpdateOrganization(organizationId)
   const failed = useFailureToast()
   const [role, setRole] = useState(stocktakeRole)
+  const [receivers, setReceivers] = useState(handoverReceivers)
+  const [saved, setSaved] = useState({ role: stocktakeRole, receivers: handoverReceivers })
   const { pending, submit } = useSubmit(async () => {
     try {
-      await update.mutateAsync({ stocktakeRole: role })
+      // Only what changed: two admins changing different settings at once keep both changes.
+      const changes: OrganizationUpdate = {
+        ...(role === saved.role ? {} : { stocktakeRole: role }),
+        ...(receivers === saved.receivers ? {} : { handoverReceivers: receivers }),
+      }
+      if (Object.keys(changes).length > 0) await update.mutateAsync(changes)
+      setSaved({ role, receivers })
       toasts.add({ severity: 'success', summary: t`The settings are saved.`, life: 5000 })
     } catch (error) {
       await failed(t`The settings could not be saved.`, error)
@@ -46,7 +63,7 @@ export function OrganizationSettingsCard({
       <form
         noValidate
         aria-label={t`Settings of the organization`}
-        className="grid items-start gap-4 sm:grid-cols-[minmax(0,24rem)_auto]"
+        className="grid max-w-xl items-start gap-4"
         onSubmit={(event) => void submit(event)}
       >
         <SelectField
@@ -60,7 +77,23 @@ export function OrganizationSettingsCard({
           onChange={(value) => setRole(value as StocktakeRole)}
           description={<Trans>The others can follow a stocktake, but their scans are refused.</Trans>}
         />
-        <Button type="submit" className="sm:mt-7" isDisabled={pending}>
+        <SelectField
+          label={t`Who may be handed keychains from phone to phone`}
+          name="handoverReceivers"
+          value={receivers}
+          options={(Object.keys(HANDOVER_RECEIVERS_LABELS) as HandoverReceivers[]).map((each) => ({
+            value: each,
+            label: i18n._(HANDOVER_RECEIVERS_LABELS[each]),
+          }))}
+          onChange={(value) => setReceivers(value as HandoverReceivers)}
+          description={
+            <Trans>
+              Whoever holds a keychain may hand it over without the office. A contact receives it only within
+              their transfer's dates, as its pickup.
+            </Trans>
+          }
+        />
+        <Button type="submit" className="justify-self-start" isDisabled={pending}>
           {pending ? <Trans>Saving…</Trans> : <Trans>Save</Trans>}
         </Button>
       </form>

@@ -13,6 +13,8 @@ import { useSubmit } from '../../ui/use-submit.ts'
 import { CalendarFeedsCard } from './CalendarFeedsCard.tsx'
 
 const PersonalTokensCard = lazy(() => import('./PersonalTokensCard.tsx'))
+// The devices' list and the device key it marks load after the profile form.
+const DevicesCard = lazy(() => import('./DevicesCard.tsx'))
 
 type ProfileValues = { firstName: string; lastName: string; phoneNumber: string }
 
@@ -103,6 +105,9 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
       </Card>
       <ReminderMailsSetting profile={profile} />
       <CalendarFeedsCard canFollowOrganization={profile.permissions.includes('create__transfer')} />
+      <Suspense fallback={null}>
+        <DevicesCard userId={profile.id} />
+      </Suspense>
       <Suspense fallback={null}>
         <PersonalTokensCard />
       </Suspense>

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
+import { renderWithProviders, renderWithRouter, useLocale } from '../../../tests/render.tsx'
 import { resolvedScan, returned, returning, scheduled, transferred } from '../../../tests/scan-rows.ts'
 import { ScanResultCard } from './ScanResultCard.tsx'
 import { shortDay } from './TruthLine.tsx'
@@ -181,6 +181,29 @@ describe('scan result card', () => {
     expect(screen.queryByText('This tag is not on a key yet.')).toBeNull()
     expect(truthLine()).toBeNull()
     expect(document.body.textContent).not.toMatch(/nobody|Free/)
+  })
+
+  it('offers its holder to hand it over from phone to phone, not while it is out on a transfer', async () => {
+    const held = resolvedScan({ keychain: { id: 'k1', name: 'Cave du 14', custodian: keeper } })
+    const { unmount } = await renderWithRouter(
+      <ScanResultCard result={held} viewerId={keeper.id} canOpenKeychain={false} canHandOver />,
+    )
+    expect(screen.getByRole('link', { name: 'Hand over' }).getAttribute('href')).toBe(
+      '/en/app/handover/give/k1',
+    )
+    unmount()
+    // Someone else's, a role that may not, or lent on a transfer (it goes back through its transfer).
+    for (const [result, viewer, may] of [
+      [held, ME, true],
+      [held, keeper.id, false],
+      [resolvedScan({ transfer: transferred }), recipient.id, true],
+    ] as const) {
+      const shown = await renderWithRouter(
+        <ScanResultCard result={result} viewerId={viewer} canOpenKeychain={false} canHandOver={may} />,
+      )
+      expect(screen.queryByRole('link', { name: 'Hand over' })).toBeNull()
+      shown.unmount()
+    }
   })
 
   it('says a free tag is on no key', () => {

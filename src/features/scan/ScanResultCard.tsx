@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro'
-import { CircleHelp, KeyRound } from 'lucide-react'
+import { CircleHelp, HandHelping, KeyRound } from 'lucide-react'
 import { type ReactNode, useId } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
@@ -18,8 +18,11 @@ export function ScanResultCard({
   offline = false,
   moved = null,
   viewerId = '',
+  canHandOver = false,
 }: {
   result: ScanResult
+  /** The caller's role may hand keychains over: the one holding it gets "Hand over" (offline too). */
+  canHandOver?: boolean
   /** Who scanned: the card says "with you" when they hold the keychain. */
   viewerId?: string
   /** The keychain's transfer as the pickup or return just confirmed on this card left it. */
@@ -110,6 +113,16 @@ export function ScanResultCard({
       {keychain ? (
         <>
           {transfer}
+          {/* Held outright (not out on a transfer, which has a due day): handed from phone to phone. */}
+          {canHandOver && truth?.kind === 'mine' && truth.due === null ? (
+            <AppLink
+              href={href(`/app/handover/give/${keychain.id}`)}
+              className={buttonClass('secondary', 'self-start')}
+            >
+              <HandHelping aria-hidden className="size-4" />
+              <Trans>Hand over</Trans>
+            </AppLink>
+          ) : null}
           {canOpen ? (
             <AppLink
               href={href(`/app/keychains/${keychain.id}`)}

@@ -2,7 +2,7 @@ import { act, fireEvent, screen } from '@testing-library/react'
 import { lazy } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ScanResult } from '../../../contract/scans.ts'
-import { renderWithProviders } from '../../../tests/render.tsx'
+import { renderWithProviders, renderWithRouter, useLocale } from '../../../tests/render.tsx'
 import { ApiError } from '../../lib/api.ts'
 import { ScanScreen } from './ScanScreen.tsx'
 
@@ -26,6 +26,19 @@ describe('scan screen', () => {
     expect(send).toHaveBeenCalledExactlyOnceWith('zz-00001')
     expect(renderResult).toHaveBeenCalledWith(unknown, true)
     expect((input as HTMLInputElement).value).toBe('')
+  })
+
+  it('leads to receiving a keychain from another phone, for the roles that may', async () => {
+    await useLocale('en')
+    const { unmount } = await renderWithRouter(
+      <ScanScreen renderResult={() => null} send={vi.fn()} canReceive />,
+    )
+    expect(screen.getByRole('link', { name: 'Receive a keychain' }).getAttribute('href')).toBe(
+      '/en/app/handover/receive',
+    )
+    unmount()
+    await renderWithRouter(<ScanScreen renderResult={() => null} send={vi.fn()} />)
+    expect(screen.queryByRole('link', { name: 'Receive a keychain' })).toBeNull()
   })
 
   it('says when the scan could not be sent', async () => {

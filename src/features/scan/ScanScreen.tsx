@@ -3,7 +3,9 @@ import { LoaderCircle, ScanLine, X } from 'lucide-react'
 import { type FormEvent, type ReactNode, Suspense, useRef, useState } from 'react'
 import type { ScanResult } from '../../../contract/scans.ts'
 import { ApiError } from '../../lib/api.ts'
-import { Button } from '../../ui/Button.tsx'
+import { useHref } from '../../lib/use-locale.ts'
+import { AppLink } from '../../ui/AppLink.tsx'
+import { Button, buttonClass } from '../../ui/Button.tsx'
 import { Card, PageHeader } from '../../ui/Card.tsx'
 import { CameraView } from '../../ui/camera/CameraView.tsx'
 import { signalRead } from './feedback.ts'
@@ -28,7 +30,10 @@ export function ScanScreen({
   send,
   extra,
   placeholder = 'ABC-00042',
+  canReceive = false,
 }: {
+  /** The caller's role may be handed keychains from phone to phone: a way to "Receive a keychain". */
+  canReceive?: boolean
   /** An example code in the scan field: one of the organization's own (its tag prefix). */
   placeholder?: string
   /** Composed in by the route under the typed-code field (the pairing session's switch and count). */
@@ -40,6 +45,7 @@ export function ScanScreen({
   send: SendScan
 }) {
   const { t } = useLingui()
+  const href = useHref()
   const [typed, setTyped] = useState('')
   const [busy, setBusy] = useState(false)
   const [outcome, setOutcome] = useState<Outcome>(null)
@@ -92,7 +98,14 @@ export function ScanScreen({
 
   return (
     <>
-      <PageHeader title={<Trans>Scan a tag</Trans>} />
+      <PageHeader title={<Trans>Scan a tag</Trans>}>
+        {/* No icon: the scan page's first load is at its ceiling. */}
+        {canReceive ? (
+          <AppLink href={href('/app/handover/receive')} className={buttonClass('secondary')}>
+            <Trans>Receive a keychain</Trans>
+          </AppLink>
+        ) : null}
+      </PageHeader>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card className="flex min-w-0 flex-col gap-4">
           <CameraView onRead={submit} />

@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType | 'webhook.test', Mes
   'found_report.received': msg`Found-key report`,
   'order.status_changed': msg`Order status changed`,
   'stocktake.closed': msg`Stocktake closed`,
+  'keychain.handed_over': msg`Keychain handed over`,
   'webhook.test': msg`Test`,
 }
 

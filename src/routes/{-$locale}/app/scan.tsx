@@ -92,6 +92,7 @@ function Scan() {
       {(organizationId) => (
         <ScanScreen
           placeholder={example}
+          canReceive={permissions.includes('create__handover')}
           send={(value) => withFieldActions((actions) => actions.submitScan(field(organizationId), value))}
           extra={
             canCreate ? (
@@ -120,6 +121,7 @@ function Scan() {
                 moved={moved && moved.scanId === result.scanId ? moved.transfer : null}
                 canOpenKeychain={opensHere(result)}
                 viewerId={profile?.id ?? ''}
+                canHandOver={permissions.includes('create__handover')}
                 transfer={
                   result.status === 'resolved' && result.transfer ? (
                     <TransferPickupCard

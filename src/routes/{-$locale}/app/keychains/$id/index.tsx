@@ -1,5 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
 import { useMembersIfAllowed } from '../../../../../api/members.ts'
+import { useProfile } from '../../../../../api/profile.ts'
 import { startLoadingKeychain } from '../../../../../app/keychain-loader.ts'
 import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
 import { useTimeZone } from '../../../../../app/useTimeZone.ts'
@@ -24,6 +25,7 @@ function KeychainDetail({ organizationId }: { organizationId: string }) {
   const members = useMembersIfAllowed(organizationId)
   const timeZone = useTimeZone(organizationId)
   const canReadTransfers = useAbility().can('read', 'transfer')
+  const viewerId = useProfile()?.id ?? ''
   return (
     <KeychainDetailScreen
       key={id}
@@ -31,6 +33,7 @@ function KeychainDetail({ organizationId }: { organizationId: string }) {
       keychainId={id}
       members={members}
       timeZone={timeZone}
+      viewerId={viewerId}
       onDeleted={() => void navigate({ href: localizedHref(locale, '/app/keychains'), replace: true })}
       transfers={(keychain) =>
         canReadTransfers ? (

@@ -1,0 +1,33 @@
+import { Trans } from '@lingui/react/macro'
+import { createFileRoute } from '@tanstack/react-router'
+import { useProfile } from '../../../../api/profile.ts'
+import { RequireOrganization } from '../../../../app/RequireOrganization.tsx'
+import { HandoverListScreen } from '../../../../features/handover/HandoverListScreen.tsx'
+import { useAbility } from '../../../../lib/ability.tsx'
+import { EmptyState } from '../../../../ui/States.tsx'
+
+/** Keychains handed from phone to phone (`/app/handovers`): a manager's whole organization, anyone else's own. */
+export const Route = createFileRoute('/{-$locale}/app/handovers/')({
+  component: Handovers,
+})
+
+function Handovers() {
+  const profile = useProfile()
+  const ability = useAbility()
+  if (!ability.can('read', 'handover'))
+    return <EmptyState title={<Trans>Your role does not show handovers.</Trans>} />
+  return (
+    <RequireOrganization>
+      {(organizationId) =>
+        profile ? (
+          <HandoverListScreen
+            key={organizationId}
+            userId={profile.id}
+            organizationId={organizationId}
+            everyone={ability.can('update', 'keychain')}
+          />
+        ) : null
+      }
+    </RequireOrganization>
+  )
+}
