@@ -56,7 +56,6 @@ export const HandoverSubmitSchema = v.strictObject({
   offer: v.pipe(v.string('offer is required.'), v.maxLength(1000, 'offer is too long.')),
   acceptance: v.pipe(v.string('acceptance is required.'), v.maxLength(500, 'acceptance is too long.')),
 })
-export type HandoverSubmit = v.InferInput<typeof HandoverSubmitSchema>
 
 export const HANDOVER_STATUSES = ['APPLIED', 'REFUSED'] as const
 
@@ -116,7 +115,7 @@ export const HandoverReceiptSchema = v.strictObject({
 })
 export type HandoverReceipt = v.InferOutput<typeof HandoverReceiptSchema>
 
-export const PublishedDeviceKeySchema = v.strictObject({
+const PublishedDeviceKeySchema = v.strictObject({
   id: v.string(),
   userId: v.string(),
   publicKey: v.string(),
