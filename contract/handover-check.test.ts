@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { makeDevice, signedPair, type TestDevice } from '../tests/handover-devices.ts'
+import { keyRecord, makeDevice, signPair, type TestDevice } from '../tests/handover-devices.ts'
 import {
   checkOfferTime,
   checkSignedPair,
@@ -18,12 +18,16 @@ const AT = Date.parse('2026-11-29T10:00:00Z')
 const keysOf =
   (...devices: (TestDevice | DeviceKeyRecord)[]) =>
   (id: string) =>
-    devices.map((device) => ('record' in device ? device.record : device)).find((record) => record.id === id)
+    devices
+      .map((device) => ('privateKey' in device ? keyRecord(device) : device))
+      .find((record) => record.id === id)
 
 async function twoPhones() {
-  const giver = await makeDevice(crypto.randomUUID())
-  const receiver = await makeDevice(crypto.randomUUID())
-  const pair = await signedPair(giver, receiver, {
+  const giver = await makeDevice({ id: crypto.randomUUID() })
+  const receiver = await makeDevice({ id: crypto.randomUUID() })
+  const pair = await signPair({
+    giver,
+    receiver,
     organizationId: ORG,
     keychainId: KEYCHAIN,
     base: 3,
@@ -44,12 +48,12 @@ function changed(code: string, index: number): string {
 describe('checkSignedPair', () => {
   it('holds for an offer and its acceptance signed by the two devices', async () => {
     const { giver, receiver, pair } = await twoPhones()
-    const check = await checkSignedPair(pair.offerCode, pair.acceptanceCode, keysOf(giver, receiver))
+    const check = await checkSignedPair(pair.offer, pair.acceptance, keysOf(giver, receiver))
     expect(check).toEqual({
       ok: true,
       value: {
         offerId: pair.offerId,
-        offer: expect.objectContaining({ value: pair.offer }),
+        offer: expect.objectContaining({ value: pair.value }),
         acceptance: expect.objectContaining({ value: expect.objectContaining({ offerId: pair.offerId }) }),
       },
     })
@@ -58,15 +62,15 @@ describe('checkSignedPair', () => {
   it('refuses codes that do not parse', async () => {
     const { giver, receiver, pair } = await twoPhones()
     const keys = keysOf(giver, receiver)
-    expect(await checkSignedPair('nonsense', pair.acceptanceCode, keys)).toEqual({
+    expect(await checkSignedPair('nonsense', pair.acceptance, keys)).toEqual({
       ok: false,
       reason: 'malformed',
     })
-    expect(await checkSignedPair(pair.offerCode, 'nonsense', keys)).toEqual({
+    expect(await checkSignedPair(pair.offer, 'nonsense', keys)).toEqual({
       ok: false,
       reason: 'malformed',
     })
-    expect(await checkSignedPair(pair.acceptanceCode, pair.offerCode, keys)).toEqual({
+    expect(await checkSignedPair(pair.acceptance, pair.offer, keys)).toEqual({
       ok: false,
       reason: 'malformed',
     })
@@ -77,14 +81,14 @@ describe('checkSignedPair', () => {
     const keys = keysOf(giver, receiver)
     // Ids, nonces, base, time: the acceptance no longer names the offer, or the signature no longer holds.
     for (const index of [3, 8, 9, 10, 11]) {
-      const check = await checkSignedPair(changed(pair.offerCode, index), pair.acceptanceCode, keys)
+      const check = await checkSignedPair(changed(pair.offer, index), pair.acceptance, keys)
       expect(check.ok).toBe(false)
     }
-    expect(await checkSignedPair(changed(pair.offerCode, 12), pair.acceptanceCode, keys)).toEqual({
+    expect(await checkSignedPair(changed(pair.offer, 12), pair.acceptance, keys)).toEqual({
       ok: false,
       reason: 'bad_signature',
     })
-    expect(await checkSignedPair(pair.offerCode, changed(pair.acceptanceCode, 5), keys)).toEqual({
+    expect(await checkSignedPair(pair.offer, changed(pair.acceptance, 5), keys)).toEqual({
       ok: false,
       reason: 'bad_signature',
     })
@@ -92,26 +96,32 @@ describe('checkSignedPair', () => {
 
   it('refuses an acceptance of another offer, or from another device than the offer names', async () => {
     const { giver, receiver, pair } = await twoPhones()
-    const other = await signedPair(giver, receiver, { organizationId: ORG, keychainId: KEYCHAIN, at: AT })
+    const other = await signPair({ giver, receiver, organizationId: ORG, keychainId: KEYCHAIN, at: AT })
     const keys = keysOf(giver, receiver)
-    expect(await checkSignedPair(pair.offerCode, other.acceptanceCode, keys)).toEqual({
+    expect(await checkSignedPair(pair.offer, other.acceptance, keys)).toEqual({
       ok: false,
       reason: 'not_for_this_offer',
     })
-    const stranger = await makeDevice(receiver.userId)
+    const stranger = await makeDevice({ id: receiver.userId })
     const text = acceptanceText({ offerId: pair.offerId, receiverDeviceId: stranger.id, at: AT })
-    const fromStranger = signedCode(text, await signText(stranger.keys.privateKey, text))
-    expect(await checkSignedPair(pair.offerCode, fromStranger, keysOf(giver, receiver, stranger))).toEqual({
+    const fromStranger = signedCode(text, await signText(stranger.privateKey, text))
+    expect(await checkSignedPair(pair.offer, fromStranger, keysOf(giver, receiver, stranger))).toEqual({
       ok: false,
       reason: 'not_for_this_offer',
     })
   })
 
   it('refuses a handover to oneself', async () => {
-    const giver = await makeDevice(crypto.randomUUID())
-    const second = await makeDevice(giver.userId)
-    const pair = await signedPair(giver, second, { organizationId: ORG, keychainId: KEYCHAIN, at: AT })
-    expect(await checkSignedPair(pair.offerCode, pair.acceptanceCode, keysOf(giver, second))).toEqual({
+    const giver = await makeDevice({ id: crypto.randomUUID() })
+    const second = await makeDevice({ id: giver.userId })
+    const pair = await signPair({
+      giver: giver,
+      receiver: second,
+      organizationId: ORG,
+      keychainId: KEYCHAIN,
+      at: AT,
+    })
+    expect(await checkSignedPair(pair.offer, pair.acceptance, keysOf(giver, second))).toEqual({
       ok: false,
       reason: 'same_person',
     })
@@ -120,45 +130,45 @@ describe('checkSignedPair', () => {
   it('names the side whose device is unknown, foreign, revoked or expired', async () => {
     const { giver, receiver, pair } = await twoPhones()
     const check = (keys: (id: string) => DeviceKeyRecord | undefined) =>
-      checkSignedPair(pair.offerCode, pair.acceptanceCode, keys)
+      checkSignedPair(pair.offer, pair.acceptance, keys)
     expect(await check(keysOf(receiver))).toEqual({ ok: false, reason: 'unknown_device' })
     expect(await check(keysOf(giver))).toEqual({ ok: false, reason: 'unknown_device' })
-    expect(await check(keysOf({ ...giver.record, userId: receiver.userId }, receiver))).toEqual({
+    expect(await check(keysOf({ ...keyRecord(giver), userId: receiver.userId }, receiver))).toEqual({
       ok: false,
       reason: 'wrong_device',
     })
-    expect(await check(keysOf(giver, { ...receiver.record, userId: giver.userId }))).toEqual({
+    expect(await check(keysOf(giver, { ...keyRecord(receiver), userId: giver.userId }))).toEqual({
       ok: false,
       reason: 'wrong_device',
     })
     const at = (ms: number) => new Date(ms).toISOString()
-    expect(await check(keysOf({ ...giver.record, revokedAt: at(AT) }, receiver))).toEqual({
+    expect(await check(keysOf({ ...keyRecord(giver), revokedAt: at(AT) }, receiver))).toEqual({
       ok: false,
       reason: 'device_revoked',
     })
-    expect(await check(keysOf(giver, { ...receiver.record, revokedAt: at(AT - 1) }))).toEqual({
+    expect(await check(keysOf(giver, { ...keyRecord(receiver), revokedAt: at(AT - 1) }))).toEqual({
       ok: false,
       reason: 'device_revoked',
     })
     // Revoked after the offer was made: the handover stands.
-    expect((await check(keysOf({ ...giver.record, revokedAt: at(AT + 1) }, receiver))).ok).toBe(true)
-    expect(await check(keysOf({ ...giver.record, expiresAt: at(AT) }, receiver))).toEqual({
+    expect((await check(keysOf({ ...keyRecord(giver), revokedAt: at(AT + 1) }, receiver))).ok).toBe(true)
+    expect(await check(keysOf({ ...keyRecord(giver), expiresAt: at(AT) }, receiver))).toEqual({
       ok: false,
       reason: 'key_expired',
     })
-    expect(await check(keysOf(giver, { ...receiver.record, expiresAt: at(AT) }))).toEqual({
+    expect(await check(keysOf(giver, { ...keyRecord(receiver), expiresAt: at(AT) }))).toEqual({
       ok: false,
       reason: 'key_expired',
     })
-    expect((await check(keysOf({ ...giver.record, expiresAt: at(AT + 1) }, receiver))).ok).toBe(true)
+    expect((await check(keysOf({ ...keyRecord(giver), expiresAt: at(AT + 1) }, receiver))).ok).toBe(true)
   })
 
   it('refuses a signature made by another key than the device’s', async () => {
     const { giver, receiver, pair } = await twoPhones()
-    const impostor = await makeDevice(giver.userId)
-    const text = offerText(pair.offer)
-    const forged = signedCode(text, await signText(impostor.keys.privateKey, text))
-    expect(await checkSignedPair(forged, pair.acceptanceCode, keysOf(giver, receiver))).toEqual({
+    const impostor = await makeDevice({ id: giver.userId })
+    const text = offerText(pair.value)
+    const forged = signedCode(text, await signText(impostor.privateKey, text))
+    expect(await checkSignedPair(forged, pair.acceptance, keysOf(giver, receiver))).toEqual({
       ok: false,
       reason: 'bad_signature',
     })
@@ -167,15 +177,15 @@ describe('checkSignedPair', () => {
 
 describe('checkSigner', () => {
   it('checks the device, then the signature, then the key’s validity', async () => {
-    const device = await makeDevice(crypto.randomUUID())
+    const device = await makeDevice({ id: crypto.randomUUID() })
     const text = 'TRH1|A|x'
-    const signed = { text, signature: await signText(device.keys.privateKey, text) }
+    const signed = { text, signature: await signText(device.privateKey, text) }
     expect(await checkSigner(undefined, device.userId, AT, signed)).toBe('unknown_device')
-    expect(await checkSigner(device.record, crypto.randomUUID(), AT, signed)).toBe('wrong_device')
+    expect(await checkSigner(keyRecord(device), crypto.randomUUID(), AT, signed)).toBe('wrong_device')
     expect(
-      await checkSigner(device.record, device.userId, AT, { text: 'other', signature: signed.signature }),
+      await checkSigner(keyRecord(device), device.userId, AT, { text: 'other', signature: signed.signature }),
     ).toBe('bad_signature')
-    expect(await checkSigner(device.record, device.userId, AT, signed)).toBeNull()
+    expect(await checkSigner(keyRecord(device), device.userId, AT, signed)).toBeNull()
   })
 })
 

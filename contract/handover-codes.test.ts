@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { makeDevice, signedPair } from '../tests/handover-devices.ts'
+import { makeDevice, signPair } from '../tests/handover-devices.ts'
 import {
   acceptanceText,
   fingerprintOf,
@@ -77,38 +77,43 @@ describe('the receive code', () => {
 
 describe('the offer and the acceptance', () => {
   it('round-trips a signed offer and a signed acceptance, each checkable with its device key', async () => {
-    const giver = await makeDevice(crypto.randomUUID())
-    const receiver = await makeDevice(crypto.randomUUID())
-    const pair = await signedPair(giver, receiver, {
+    const giver = await makeDevice({ id: crypto.randomUUID() })
+    const receiver = await makeDevice({ id: crypto.randomUUID() })
+    const pair = await signPair({
+      giver,
+      receiver,
       organizationId: ORG,
       keychainId: KEYCHAIN,
       base: 42,
       at: 1700,
     })
-    const offer = parseOffer(pair.offerCode)
-    expect(offer?.value).toEqual(pair.offer)
-    expect(offer?.text).toBe(offerText(pair.offer))
+    const offer = parseOffer(pair.offer)
+    expect(offer?.value).toEqual(pair.value)
+    expect(offer?.text).toBe(offerText(pair.value))
     expect(offer?.text.split('|').slice(0, 3)).toEqual(['TRH1', 'O', ORG])
     expect(offer?.text.endsWith('|42|1700')).toBe(true)
     expect(await verifyText(giver.publicKey, offer?.text ?? '', offer?.signature ?? '')).toBe(true)
     expect(await verifyText(receiver.publicKey, offer?.text ?? '', offer?.signature ?? '')).toBe(false)
 
-    const acceptance = parseAcceptance(pair.acceptanceCode)
+    const acceptance = parseAcceptance(pair.acceptance)
     expect(acceptance?.value).toEqual({ offerId: pair.offerId, receiverDeviceId: receiver.id, at: 6700 })
     expect(acceptance?.text).toBe(`TRH1|A|${pair.offerId}|${receiver.id}|6700`)
     expect(await verifyText(receiver.publicKey, acceptance?.text ?? '', acceptance?.signature ?? '')).toBe(
       true,
     )
-    expect(pair.offerId).toBe(await offerIdOf(offerText(pair.offer)))
+    expect(pair.offerId).toBe(await offerIdOf(offerText(pair.value)))
     expect(pair.offerId).toMatch(/^[A-Za-z0-9_-]{43}$/)
   })
 
   it('refuses an offer spelled any other way than it is written', async () => {
-    const giver = await makeDevice(crypto.randomUUID())
-    const receiver = await makeDevice(crypto.randomUUID())
-    const { offerCode, offer } = await signedPair(giver, receiver, {
+    const giver = await makeDevice({ id: crypto.randomUUID() })
+    const receiver = await makeDevice({ id: crypto.randomUUID() })
+    const { offer: offerCode, value: offer } = await signPair({
+      giver,
+      receiver,
       organizationId: ORG,
       keychainId: KEYCHAIN,
+      at: 1700,
     })
     const parts = offerCode.split('|')
     const withPart = (index: number, value: string) =>
@@ -138,11 +143,14 @@ describe('the offer and the acceptance', () => {
   })
 
   it('refuses an acceptance spelled any other way than it is written', async () => {
-    const giver = await makeDevice(crypto.randomUUID())
-    const receiver = await makeDevice(crypto.randomUUID())
-    const { acceptanceCode, offerCode } = await signedPair(giver, receiver, {
+    const giver = await makeDevice({ id: crypto.randomUUID() })
+    const receiver = await makeDevice({ id: crypto.randomUUID() })
+    const { acceptance: acceptanceCode, offer: offerCode } = await signPair({
+      giver,
+      receiver,
       organizationId: ORG,
       keychainId: KEYCHAIN,
+      at: 1700,
     })
     const parts = acceptanceCode.split('|')
     const withPart = (index: number, value: string) =>
@@ -163,10 +171,10 @@ describe('the offer and the acceptance', () => {
   })
 
   it('checks a signature against the key and the text it was made for only', async () => {
-    const device = await makeDevice(crypto.randomUUID())
-    const other = await makeDevice(crypto.randomUUID())
+    const device = await makeDevice({ id: crypto.randomUUID() })
+    const other = await makeDevice({ id: crypto.randomUUID() })
     const text = acceptanceText({ offerId: 'x'.repeat(43), receiverDeviceId: device.id, at: 1 })
-    const signature = await signText(device.keys.privateKey, text)
+    const signature = await signText(device.privateKey, text)
     expect(signature).toMatch(/^[A-Za-z0-9_-]{86}$/)
     expect(await verifyText(device.publicKey, text, signature)).toBe(true)
     expect(await verifyText(device.publicKey, `${text} `, signature)).toBe(false)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { makeDevice, signedPair, type TestDevice } from '../tests/handover-devices.ts'
+import { keyRecord, makeDevice, signPair, type TestDevice } from '../tests/handover-devices.ts'
 import {
   DEVICE_KEYS_FORMAT,
   type DeviceKeysFile,
@@ -9,6 +9,7 @@ import {
   receiptJson,
   receiptStatement,
 } from './handover.ts'
+import type { DeviceKeyRecord } from './handover-check.ts'
 import { toBase64Url } from './handover-codes.ts'
 import { checkReceipt } from './handover-receipt.ts'
 
@@ -41,21 +42,26 @@ async function issued(receipt: Omit<HandoverReceipt, 'server'>, key: ServerKey):
   return { ...unsigned, server: { keyId: key.keyId, signature: toBase64Url(new Uint8Array(signature)) } }
 }
 
-function keysFile(key: ServerKey, devices: TestDevice[], organizationId = ORG): string {
+function keysFile(key: ServerKey, devices: (TestDevice | DeviceKeyRecord)[], organizationId = ORG): string {
   const file: DeviceKeysFile = {
     format: DEVICE_KEYS_FORMAT,
     organizationId,
     server: { keyId: key.keyId, publicKey: key.publicKey },
-    devices: devices.map(({ record }) => ({ ...record, registeredAt: new Date(AT - 1000).toISOString() })),
+    devices: devices.map((device) => ({
+      ...('privateKey' in device ? keyRecord(device) : device),
+      registeredAt: new Date(AT - 1000).toISOString(),
+    })),
   }
   return JSON.stringify(file)
 }
 
 async function genuine() {
   const key = await serverKey()
-  const giver = await makeDevice(crypto.randomUUID())
-  const receiver = await makeDevice(crypto.randomUUID())
-  const pair = await signedPair(giver, receiver, {
+  const giver = await makeDevice({ id: crypto.randomUUID() })
+  const receiver = await makeDevice({ id: crypto.randomUUID() })
+  const pair = await signPair({
+    giver,
+    receiver,
     organizationId: ORG,
     keychainId: KEYCHAIN,
     base: 7,
@@ -66,8 +72,8 @@ async function genuine() {
       format: RECEIPT_FORMAT,
       organizationId: ORG,
       handoverId: pair.offerId,
-      offer: pair.offerCode,
-      acceptance: pair.acceptanceCode,
+      offer: pair.offer,
+      acceptance: pair.acceptance,
       record: {
         keychainName: 'Bâtiment B — passe général',
         giverName: 'Paul Martin',
@@ -131,13 +137,10 @@ describe('checkReceipt', () => {
     expect(await problem(bytes, keysFile({ ...another, keyId: key.keyId }, [giver, receiver]))).toBe(
       'the server’s signature does not match',
     )
-    // Re-signed by the server over a changed record: the server's signature holds, the codes decide.
+    // The server's signature holds; the device keys decide.
     const withoutReceiver = keysFile(key, [giver])
     expect(await problem(bytes, withoutReceiver)).toBe('the handover’s codes do not hold: unknown_device')
-    const revoked: TestDevice = {
-      ...giver,
-      record: { ...giver.record, revokedAt: new Date(AT).toISOString() },
-    }
+    const revoked = keyRecord(giver, { revokedAt: new Date(AT) })
     expect(await problem(bytes, keysFile(key, [revoked, receiver]))).toBe(
       'the handover’s codes do not hold: device_revoked',
     )

@@ -3,7 +3,6 @@ import {
   acceptanceText,
   DEVICE_KEY_ALGORITHM,
   exportPublicKey,
-  fingerprintOf,
   freshNonce,
   type HandoverOffer,
   offerIdOf,
@@ -12,70 +11,81 @@ import {
   signText,
 } from '../contract/handover-codes.ts'
 
-/** A phone of a test: its id, its key pair (made with WebCrypto as a browser does) and the record the server keeps. */
-export type TestDevice = {
-  id: string
-  userId: string
-  keys: CryptoKeyPair
-  publicKey: string
-  fingerprint: string
-  record: DeviceKeyRecord
+/** A device of a test person: its WebCrypto key pair (the private half never leaves it), as a phone holds one. */
+export type TestDevice = { id: string; userId: string; privateKey: CryptoKey; publicKey: string }
+
+/** A new P-256 key pair under a new device id, for `person`. */
+export async function makeDevice(person: { id: string }): Promise<TestDevice> {
+  const pair = (await crypto.subtle.generateKey(DEVICE_KEY_ALGORITHM, false, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair
+  return {
+    id: crypto.randomUUID(),
+    userId: person.id,
+    privateKey: pair.privateKey,
+    publicKey: await exportPublicKey(pair.publicKey),
+  }
 }
 
 const DAY = 24 * 60 * 60 * 1000
 
-export async function makeDevice(
-  userId: string,
+/** The device as the organization publishes it: valid 180 days from now unless told otherwise. */
+export function keyRecord(
+  device: TestDevice,
   validity: { expiresAt?: Date; revokedAt?: Date | null } = {},
-): Promise<TestDevice> {
-  const keys = (await crypto.subtle.generateKey(DEVICE_KEY_ALGORITHM, false, [
-    'sign',
-    'verify',
-  ])) as CryptoKeyPair
-  const publicKey = await exportPublicKey(keys.publicKey)
-  const id = crypto.randomUUID()
+): DeviceKeyRecord {
   return {
-    id,
-    userId,
-    keys,
-    publicKey,
-    fingerprint: await fingerprintOf(publicKey),
-    record: {
-      id,
-      userId,
-      publicKey,
-      expiresAt: (validity.expiresAt ?? new Date(Date.now() + 180 * DAY)).toISOString(),
-      revokedAt: validity.revokedAt?.toISOString() ?? null,
-    },
+    id: device.id,
+    userId: device.userId,
+    publicKey: device.publicKey,
+    expiresAt: (validity.expiresAt ?? new Date(Date.now() + 180 * DAY)).toISOString(),
+    revokedAt: validity.revokedAt?.toISOString() ?? null,
   }
 }
 
-/** The signed offer and acceptance of a handover from `giver` to `receiver`, as the two phones would make them. */
-export async function signedPair(
-  giver: TestDevice,
-  receiver: TestDevice,
-  offer: { organizationId: string; keychainId: string; base?: number; at?: number; acceptedAt?: number },
-) {
+export type PairInput = {
+  organizationId: string
+  keychainId: string
+  giver: TestDevice
+  receiver: TestDevice
+  /** The last custody change the giver's phone knew of (default 0: none). */
+  base?: number
+  /** The giver's device time. */
+  at: number
+  /** The receiver's device time (default: `at`, a few seconds later). */
+  acceptedAt?: number
+  /** Signs the offer with this device instead of the giver's (a forgery). */
+  offerSigner?: TestDevice
+  /** Signs the acceptance with this device instead of the receiver's. */
+  acceptanceSigner?: TestDevice
+}
+
+/** A signed offer from the giver's device and the receiver's signed acceptance of it, as two phones make them. */
+export async function signPair(input: PairInput) {
   const value: HandoverOffer = {
-    organizationId: offer.organizationId,
-    keychainId: offer.keychainId,
-    giverId: giver.userId,
-    giverDeviceId: giver.id,
-    receiverId: receiver.userId,
-    receiverDeviceId: receiver.id,
+    organizationId: input.organizationId,
+    keychainId: input.keychainId,
+    giverId: input.giver.userId,
+    giverDeviceId: input.giver.id,
+    receiverId: input.receiver.userId,
+    receiverDeviceId: input.receiver.id,
     receiverNonce: freshNonce(),
     giverNonce: freshNonce(),
-    base: offer.base ?? 0,
-    at: offer.at ?? Date.now(),
+    base: input.base ?? 0,
+    at: input.at,
   }
   const text = offerText(value)
-  const offerCode = signedCode(text, await signText(giver.keys.privateKey, text))
   const offerId = await offerIdOf(text)
+  const offer = signedCode(text, await signText((input.offerSigner ?? input.giver).privateKey, text))
   const accepted = acceptanceText({
     offerId,
-    receiverDeviceId: receiver.id,
-    at: offer.acceptedAt ?? value.at + 5000,
+    receiverDeviceId: input.receiver.id,
+    at: input.acceptedAt ?? value.at + 5_000,
   })
-  const acceptanceCode = signedCode(accepted, await signText(receiver.keys.privateKey, accepted))
-  return { offer: value, offerCode, offerId, acceptanceCode }
+  const acceptance = signedCode(
+    accepted,
+    await signText((input.acceptanceSigner ?? input.receiver).privateKey, accepted),
+  )
+  return { offerId, offer, acceptance, value }
 }

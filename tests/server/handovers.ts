@@ -1,41 +1,15 @@
-import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
 import type { Device } from '../../contract/handover.ts'
 import { DEVICE_KEY_LIFETIME_MS } from '../../contract/handover-check.ts'
-import {
-  acceptanceText,
-  DEVICE_KEY_ALGORITHM,
-  exportPublicKey,
-  fingerprintOf,
-  freshNonce,
-  type HandoverOffer,
-  offerIdOf,
-  offerText,
-  signedCode,
-  signText,
-} from '../../contract/handover-codes.ts'
+import { fingerprintOf } from '../../contract/handover-codes.ts'
 import { deviceKeys, users } from '../../server/db/schema.ts'
 import { submitHandover } from '../../server/modules/handovers/submit.ts'
+import { makeDevice, type PairInput, signPair, type TestDevice } from '../handover-devices.ts'
 import { addMember, makeKeychain, organizationWithAdmin, signedInMember } from './fixtures.ts'
 import { type TestApp, uniqueEmail } from './harness.ts'
 
-/** A device of a test person: its WebCrypto key pair (the private half never leaves it), as a phone holds one. */
-export type TestDevice = { id: string; userId: string; privateKey: CryptoKey; publicKey: string }
-
-/** A new P-256 key pair under a new device id, for `person` (not registered: see `registerDevice`). */
-export async function makeDevice(person: { id: string }): Promise<TestDevice> {
-  const pair = (await crypto.subtle.generateKey(DEVICE_KEY_ALGORITHM, false, [
-    'sign',
-    'verify',
-  ])) as CryptoKeyPair
-  return {
-    id: randomUUID(),
-    userId: person.id,
-    privateKey: pair.privateKey,
-    publicKey: await exportPublicKey(pair.publicKey),
-  }
-}
+export { makeDevice, type TestDevice }
 
 /** A new device of the signed-in person, registered through `POST /api/devices` at the test clock's now. */
 export async function registeredDevice(
@@ -52,51 +26,9 @@ export async function registeredDevice(
   return { ...made, device: (await response.json()) as Device }
 }
 
-export type PairInput = {
-  organizationId: string
-  keychainId: string
-  giver: TestDevice
-  receiver: TestDevice
-  /** The last custody change the giver's phone knew of (default 0: none). */
-  base?: number
-  /** The giver's device time (default: the test clock's now). */
-  at?: number
-  /** The receiver's device time (default: `at`, a few seconds later). */
-  acceptedAt?: number
-  /** Signs the offer with this device instead of the giver's (a forgery). */
-  offerSigner?: TestDevice
-  /** Signs the acceptance with this device instead of the receiver's. */
-  acceptanceSigner?: TestDevice
-}
-
-/** A signed offer from the giver's device and the receiver's signed acceptance of it, as two phones make them. */
-export async function signedPair(t: TestApp, input: PairInput) {
-  const offer: HandoverOffer = {
-    organizationId: input.organizationId,
-    keychainId: input.keychainId,
-    giverId: input.giver.userId,
-    giverDeviceId: input.giver.id,
-    receiverId: input.receiver.userId,
-    receiverDeviceId: input.receiver.id,
-    receiverNonce: freshNonce(),
-    giverNonce: freshNonce(),
-    base: input.base ?? 0,
-    at: input.at ?? t.clock.now().getTime(),
-  }
-  const text = offerText(offer)
-  const offerId = await offerIdOf(text)
-  const offerCode = signedCode(text, await signText((input.offerSigner ?? input.giver).privateKey, text))
-  const accepted = acceptanceText({
-    offerId,
-    receiverDeviceId: input.receiver.id,
-    at: input.acceptedAt ?? offer.at + 5_000,
-  })
-  const acceptanceCode = signedCode(
-    accepted,
-    await signText((input.acceptanceSigner ?? input.receiver).privateKey, accepted),
-  )
-  return { offerId, offer: offerCode, acceptance: acceptanceCode, value: offer }
-}
+/** A signed pair as two phones make it, the giver's device time the test clock's now unless told. */
+export const signedPair = (t: TestApp, input: Omit<PairInput, 'at'> & { at?: number }) =>
+  signPair({ ...input, at: input.at ?? t.clock.now().getTime() })
 
 /** `POST /api/handovers` of a pair, sent by `sender`. */
 export const submitPair = (
