@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process'
 import { verify } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { and, eq } from 'drizzle-orm'
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
@@ -15,6 +21,7 @@ import { createOrganization, signedInMember } from '../../../tests/server/fixtur
 import { handoverWorld, registeredDevice, signedPair, submitPair } from '../../../tests/server/handovers.ts'
 import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
 import { organizationEvents, users } from '../../db/schema.ts'
+import { fromRoot } from '../../paths.ts'
 import { publicKeyFrom } from '../activity/signed-head.ts'
 
 const t = setupTestAppAtEpoch()
@@ -154,5 +161,52 @@ describe('GET /api/handovers/keys', () => {
       expiresAt: w.giverPhone.device.expiresAt,
       revokedAt: t.clock.now().toISOString(),
     })
+  })
+})
+
+describe('npm run verify-handover', () => {
+  it('says valid for the receipt and keys the API gives, even after the giver revoked the phone; a changed byte is not', async () => {
+    const w = await appliedWorld()
+    const receipt = await (
+      await t.get(`/api/handovers/${w.pair.offerId}/receipt.json`, { cookie: w.giver.cookie })
+    ).text()
+    // Revoked after the handover: the receipt still holds (the offer was made before).
+    t.clock.advance(MINUTE)
+    await t.delete(`/api/devices/${w.giverPhone.id}`, { cookie: w.giver.cookie })
+    const keys = await (await t.get('/api/handovers/keys', { cookie: w.receiver.cookie })).text()
+    const directory = await mkdtemp(join(tmpdir(), 'verify-handover-'))
+    try {
+      await writeFile(join(directory, 'keys.json'), keys)
+      const run = async (text: string, ...options: string[]) => {
+        await writeFile(join(directory, 'receipt.json'), text)
+        const script = fileURLToPath(fromRoot('scripts/verify-handover.ts'))
+        return promisify(execFile)(process.execPath, [
+          script,
+          join(directory, 'receipt.json'),
+          ...options,
+        ]).then(
+          ({ stdout }) => ({ code: 0, stdout }),
+          (error: { code: number; stdout: string; stderr: string }) => ({
+            code: error.code,
+            stdout: error.stdout + error.stderr,
+          }),
+        )
+      }
+      const keysOption = ['--keys', join(directory, 'keys.json')]
+      expect(await run(receipt, ...keysOption)).toEqual({
+        code: 0,
+        stdout: expect.stringMatching(
+          /^Valid: Nadia Night handed "Master set" to Marc Morning, offered .* \(event \d+, handover .{43}\)\.\n$/,
+        ),
+      })
+      const changed = receipt.replace('Marc Morning', 'Marc Mourning')
+      expect(await run(changed, ...keysOption)).toEqual({
+        code: 1,
+        stdout: 'NOT VALID: the server’s signature does not match\n',
+      })
+      expect((await run(receipt)).code).toBe(2)
+    } finally {
+      await rm(directory, { recursive: true, force: true })
+    }
   })
 })
