@@ -28,6 +28,7 @@ const KIND_LABELS: Record<OutboxItem['kind'], MessageDescriptor> = {
   pairAttach: msg`Scanned tag added to a keychain`,
   hookScan: msg`Keychain put back on a hook`,
   stocktakeScan: msg`Stocktake scan`,
+  handover: msg`Keychain handed over`,
 }
 
 function ItemRow({ item, onChanged }: { item: OutboxItem; onChanged: () => void }) {

@@ -1,5 +1,7 @@
+import { parseOffer } from '../../contract/handover-codes.ts'
 import type { SyncPage } from '../../contract/sync.ts'
-import type { MirroredTag, TrousseauDb } from './db.ts'
+import type { MirroredTag, OutboxKind, TrousseauDb } from './db.ts'
+import { mirrorDeviceKeys } from './device-key.ts'
 import { asMirroredTag, asMirroredTransfer, mirrorOwner } from './mirror.ts'
 import { putTags, removeTags } from './tag-store.ts'
 
@@ -30,7 +32,9 @@ const newGen = () => crypto.randomUUID().slice(0, 8)
  * Writes one page of the feed into the mirror, in one transaction with the cursor it leads to, and answers the
  * new state; null when nothing was written: the mirror changed hands meanwhile (signed out, another account) or
  * `expected` is no longer the stored state (another tab synced meanwhile). A transfer with a pickup waiting in
- * the outbox, or sent since `requestedAt`, keeps the device's picture until the server's next word on it.
+ * the outbox, or sent since `requestedAt`, keeps the device's picture until the server's next word on it; so
+ * does the custodian of a keychain handed over on this device until the feed shows a later custody change than
+ * the handover's base. The page's device keys replace the mirrored ones.
  */
 export async function applySyncPage(
   db: TrousseauDb,
@@ -44,7 +48,16 @@ export async function applySyncPage(
   },
 ): Promise<SyncState | null> {
   const { page, userId } = input
-  return db.transaction('rw', [db.keychains, db.tagBuckets, db.transfers, db.outbox, db.meta], async () => {
+  const tables = [
+    db.keychains,
+    db.tagBuckets,
+    db.transfers,
+    db.outbox,
+    db.meta,
+    db.deviceKeys,
+    db.deviceKeyPairs,
+  ]
+  return db.transaction('rw', tables, async () => {
     if ((await mirrorOwner(db)) !== userId) return null
     const stored = await readSyncState(db)
     if (stored?.cursor !== input.expected?.cursor) return null
@@ -65,17 +78,23 @@ export async function applySyncPage(
     const { gen } = state
 
     const current = await db.keychains.bulkGet(page.keychains.map((keychain) => keychain.id))
+    const bases = await handedOver(db, input.requestedAt)
     await db.keychains.bulkPut(
-      page.keychains.map((detail, index) => ({
-        id: detail.id,
-        organizationId: detail.organizationId,
-        // The summary is made from the detail when read (`mirroredKeychainSummaries`): stored once.
-        summary: null,
+      page.keychains.map((detail, index) => {
+        const shown = current[index]?.detail
         // Never older than what a detail screen just wrote (same row, same `updatedAt` or later).
-        detail:
-          (current[index]?.detail?.updatedAt ?? '') > detail.updatedAt ? current[index]!.detail : detail,
-        gen,
-      })),
+        const newest = shown && shown.updatedAt > detail.updatedAt ? shown : detail
+        const base = bases.get(detail.id)
+        const waiting = shown && base !== undefined && (detail.custodySeq ?? 0) <= base
+        return {
+          id: detail.id,
+          organizationId: detail.organizationId,
+          // The summary is made from the detail when read (`mirroredKeychainSummaries`): stored once.
+          summary: null,
+          detail: waiting ? { ...newest, custodian: shown.custodian, status: shown.status } : newest,
+          gen,
+        }
+      }),
     )
     await db.keychains.bulkDelete(page.deleted.keychains)
 
@@ -87,22 +106,39 @@ export async function applySyncPage(
     const tags: MirroredTag[] = page.tags.map((tag) => asMirroredTag(page.organizationId, tag, gen))
     if (!input.readsTags) tags.push(...(await tagsOfLentKeychains(db, transfers, gen)))
     await putTags(db, tags)
+    await mirrorDeviceKeys(db, page.organizationId, page.deviceKeys, userId)
 
     await db.meta.put({ key: SYNC_STATE_KEY, value: JSON.stringify(state) })
     return state
   })
 }
 
-/** Transfers whose pickup or return waits in the outbox, or was sent since the page was asked for. */
-async function heldTransfers(db: TrousseauDb, since: string): Promise<Set<string>> {
-  const items = await db.outbox
+/** Items of `kind` waiting in the outbox, or sent since the page was asked for. */
+const unsettledItems = (db: TrousseauDb, kind: OutboxKind, since: string) =>
+  db.outbox
     .filter(
       (item) =>
-        item.kind === 'pickup' &&
-        (item.status === 'pending' || (item.sentAt !== null && item.sentAt >= since)),
+        item.kind === kind && (item.status === 'pending' || (item.sentAt !== null && item.sentAt >= since)),
     )
     .toArray()
-  return new Set(items.map((item) => item.value))
+
+/** Transfers whose pickup or return waits in the outbox, or was sent since the page was asked for. */
+async function heldTransfers(db: TrousseauDb, since: string): Promise<Set<string>> {
+  return new Set((await unsettledItems(db, 'pickup', since)).map((item) => item.value))
+}
+
+/**
+ * Keychains handed over on this device whose handover waits in the outbox, or was sent since the page was asked
+ * for, with the custody change each was based on: until the feed shows a later one, the mirror's custodian stays.
+ */
+async function handedOver(db: TrousseauDb, since: string): Promise<Map<string, number>> {
+  const bases = new Map<string, number>()
+  for (const item of await unsettledItems(db, 'handover', since)) {
+    const offer = parseOffer(item.handover?.offer ?? '')
+    if (offer)
+      bases.set(offer.value.keychainId, Math.max(offer.value.base, bases.get(offer.value.keychainId) ?? 0))
+  }
+  return bases
 }
 
 /**

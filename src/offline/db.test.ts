@@ -2,7 +2,14 @@ import 'fake-indexeddb/auto'
 import Dexie from 'dexie'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CAVE_TAG, ORG } from '../../tests/offline-rows.ts'
-import { offlineDb, resetOfflineDbForTests, TrousseauDb, withDb } from './db.ts'
+import {
+  type HandoverRow,
+  offlineDb,
+  resetOfflineDbForTests,
+  switchOfflineDbForTests,
+  TrousseauDb,
+  withDb,
+} from './db.ts'
 
 describe('the device database', () => {
   it('opens a version 1 database of an earlier build with its outbox and mirror intact, its tags left to the first full sync', async () => {
@@ -23,13 +30,65 @@ describe('the device database', () => {
 
     const db = new TrousseauDb(name)
     await db.open()
-    expect(db.verno).toBe(2)
+    expect(db.verno).toBe(3)
     expect(await db.outbox.get('item-1')).toMatchObject({ status: 'pending' })
     // Version 1's tags are gone (the first full sync brings them back, in buckets).
     expect(await db.tagBuckets.count()).toBe(0)
     expect(db.tables.map((table) => table.name)).not.toContain('tags')
     db.close()
     await db.delete()
+  })
+})
+
+describe('the device database, version 3', () => {
+  it('opens a version 2 database with everything kept, and the handover tables empty', async () => {
+    const name = `upgrade-${Math.random()}`
+    const old = new Dexie(name)
+    old.version(2).stores({
+      keychains: 'id',
+      tagBuckets: 'id, *publicIds',
+      transfers: 'id, organizationId, keychainId, recipientId, mine',
+      profile: 'id',
+      meta: 'key',
+      outbox: 'id, seq, status, [status+seq]',
+    })
+    await old.open()
+    await old.table('keychains').put({ id: 'kc-1', organizationId: ORG, summary: null, detail: null })
+    await old.table('outbox').put({ id: 'item-1', seq: 1, status: 'pending' })
+    await old.table('meta').put({ key: 'owner', value: 'user-1' })
+    old.close()
+
+    const db = new TrousseauDb(name)
+    await db.open()
+    expect(db.verno).toBe(3)
+    expect(await db.keychains.get('kc-1')).toMatchObject({ organizationId: ORG })
+    expect(await db.outbox.get('item-1')).toMatchObject({ status: 'pending' })
+    expect(await db.meta.get('owner')).toEqual({ key: 'owner', value: 'user-1' })
+    for (const table of [db.deviceKeys, db.deviceKeyPairs, db.pendingOffers, db.handovers])
+      expect(await table.count()).toBe(0)
+    // A handover is kept per user: the same offer on two accounts of one phone is two rows.
+    const row = (userId: string) => ({ userId, offerId: 'offer-1' }) as HandoverRow
+    await db.handovers.bulkPut([row('a'), row('b')])
+    expect(await db.handovers.where('offerId').equals('offer-1').count()).toBe(2)
+    db.close()
+    await db.delete()
+  })
+})
+
+describe('two phones in one test', () => {
+  it('switch between databases of their own', async () => {
+    switchOfflineDbForTests('phone-a')
+    const a = offlineDb()
+    switchOfflineDbForTests('phone-a')
+    expect(offlineDb()).toBe(a)
+    await a.meta.put({ key: 'k', value: 'a' })
+    switchOfflineDbForTests('phone-b')
+    expect(offlineDb().name).toBe('phone-b')
+    expect(await offlineDb().meta.get('k')).toBeUndefined()
+    await resetOfflineDbForTests()
+    switchOfflineDbForTests('phone-a')
+    expect(await offlineDb().meta.get('k')).toEqual({ key: 'k', value: 'a' })
+    await resetOfflineDbForTests()
   })
 })
 

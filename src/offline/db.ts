@@ -1,6 +1,10 @@
-import Dexie, { type EntityTable } from 'dexie'
+import Dexie, { type EntityTable, type Table } from 'dexie'
 import type { Profile } from '../../contract/auth.ts'
+import type { Handover, MirroredDeviceKey } from '../../contract/handover.ts'
+import type { HandoverRefusal } from '../../contract/handover-check.ts'
+import type { HandoverOffer } from '../../contract/handover-codes.ts'
 import type { Key, Keychain, KeychainSummary } from '../../contract/keychains.ts'
+import type { Person } from '../../contract/person.ts'
 import type { HookScanResult } from '../../contract/places.ts'
 import type { Acceptance } from '../../contract/receipts.ts'
 import type { ScanResult } from '../../contract/scans.ts'
@@ -42,9 +46,71 @@ export type MirroredTransfer = Transfer & {
   gen?: string
 }
 
+/** A device key of the selected organization's members, as the last sync page carried it. */
+export type MirroredDeviceKeyRow = MirroredDeviceKey & { organizationId: string }
+
+/**
+ * This device's signing key for one user (`device-key.ts`): the private key is a non-extractable `CryptoKey`,
+ * stored as it is; null once the organization's feed showed the key revoked (a new one is then made).
+ */
+export type DeviceKeyRow = {
+  userId: string
+  deviceId: string
+  publicKey: string
+  fingerprint: string
+  privateKey: CryptoKey | null
+  createdAt: string
+  /** Set by the server's answer to `POST /devices`. */
+  registeredAt: string | null
+  expiresAt: string | null
+  /** The key this one replaced was revoked. */
+  replacesRevoked?: true
+}
+
+/** The handover a giver's phone offered and waits to see accepted (`handover.ts`). */
+export type PendingOfferRow = {
+  offerId: string
+  userId: string
+  organizationId: string
+  offerCode: string
+  offer: HandoverOffer
+  keychain: { id: string; name: string }
+  giver: Person
+  receiver: Person
+  madeAt: string
+}
+
+/** What a mirrored keychain showed before a handover changed it on this device: put back if it is refused. */
+export type CustodyBefore = {
+  custodian: Person | null
+  status?: Keychain['status']
+  whereabouts?: KeychainSummary['whereabouts']
+}
+
+/** A handover this device took part in (`LocalHandover` of `handover.ts`), kept per user. */
+export type HandoverRow = {
+  userId: string
+  offerId: string
+  role: 'giver' | 'receiver'
+  organizationId: string
+  keychain: { id: string; name: string }
+  giver: Person
+  receiver: Person
+  offerCode: string
+  acceptanceCode: string
+  offeredAt: string
+  acceptedAt: string
+  state: 'queued' | 'APPLIED' | 'REFUSED'
+  reason: HandoverRefusal | null
+  /** The outbox item that sends it. */
+  itemId: string
+  before: CustodyBefore | null
+}
+
 /**
  * `pairCreate`: a new keychain with a scanned free tag as its first key; `pairAttach`: that tag on a keychain;
- * `hookScan`: the hook a returned keychain was put on; `stocktakeScan`: a label or tag scanned in a stocktake.
+ * `hookScan`: the hook a returned keychain was put on; `stocktakeScan`: a label or tag scanned in a stocktake;
+ * `handover`: an offer and its acceptance signed by two phones.
  */
 export type OutboxKind =
   | 'scan'
@@ -54,6 +120,7 @@ export type OutboxKind =
   | 'pairAttach'
   | 'hookScan'
   | 'stocktakeScan'
+  | 'handover'
 
 type OutboxStatus = 'pending' | 'failed' | 'sent'
 
@@ -73,7 +140,7 @@ export type OutboxItem = {
   /** Pairing: the new keychain's name (`pairCreate`) and the key's name. */
   name?: string
   keyName?: string
-  /** `pairAttach`: the keychain the tag goes on; `hookScan`: the keychain put on the hook. */
+  /** `pairAttach`: the keychain the tag goes on; `hookScan`: the keychain put on the hook; `handover`: handed over. */
   keychainId?: string
   /** `hookScan`: make that hook the keychain's home (a manager's one tap). */
   makeHome?: boolean
@@ -82,6 +149,8 @@ export type OutboxItem = {
   hookId?: string | null
   deviceId?: string
   deviceSeq?: number
+  /** `handover`: the two signed codes (its `value` is the offer's id). */
+  handover?: { offer: string; acceptance: string }
   /** Pairing: the tag's public id (how the mirror finds it). */
   tagPublicId?: string
   /** Extension: the to-date asked for. */
@@ -98,7 +167,7 @@ export type OutboxItem = {
   /** The server's refusal, in the reader's language when it sent one. */
   error: { status: number; code: string; message: string } | null
   /** The server's answer once sent (a scan's resolution, a pickup's transfer). */
-  result: ScanResult | Transfer | Keychain | Key | HookScanResult | StocktakeScanResult | null
+  result: ScanResult | Transfer | Keychain | Key | HookScanResult | StocktakeScanResult | Handover | null
   sentAt: string | null
 }
 
@@ -116,6 +185,10 @@ export class TrousseauDb extends Dexie {
   profile!: EntityTable<Profile, 'id'>
   meta!: EntityTable<MetaEntry, 'key'>
   outbox!: EntityTable<OutboxItem, 'id'>
+  deviceKeys!: EntityTable<MirroredDeviceKeyRow, 'id'>
+  deviceKeyPairs!: EntityTable<DeviceKeyRow, 'userId'>
+  pendingOffers!: EntityTable<PendingOfferRow, 'offerId'>
+  handovers!: Table<HandoverRow, [string, string]>
 
   constructor(name = 'trousseau') {
     super(name)
@@ -135,6 +208,13 @@ export class TrousseauDb extends Dexie {
       tagBuckets: 'id, *publicIds',
       keychains: 'id',
     })
+    // Handovers from phone to phone (issue 41): new tables only, everything kept.
+    this.version(3).stores({
+      deviceKeys: 'id',
+      deviceKeyPairs: 'userId',
+      pendingOffers: 'offerId, userId',
+      handovers: '[userId+offerId], offerId, userId',
+    })
   }
 }
 
@@ -143,6 +223,13 @@ let instance: TrousseauDb | null = null
 export function offlineDb(): TrousseauDb {
   instance ??= new TrousseauDb()
   return instance
+}
+
+/** Tests that play two phones give each its own database and switch between them. */
+export function switchOfflineDbForTests(name: string): void {
+  if (instance?.name === name) return
+  instance?.close()
+  instance = new TrousseauDb(name)
 }
 
 /** Tests start from an empty database. */

@@ -222,6 +222,98 @@ describe('field mode’s outbox', () => {
   })
 })
 
+describe('handovers in field mode', () => {
+  const device = (init?: RequestInit) => {
+    const body = JSON.parse(init?.body as string) as { id: string; name: string }
+    return Response.json({
+      id: body.id,
+      name: body.name,
+      fingerprint: 'ABCDEFGH',
+      registeredAt: NOW.toISOString(),
+      expiresAt: new Date(NOW.getTime() + 180 * 24 * 3600 * 1000).toISOString(),
+      revokedAt: null,
+      lastHandoverAt: null,
+    })
+  }
+
+  beforeEach(() => {
+    vi.stubGlobal('navigator', { ...navigator, locks: undefined, storage: undefined, onLine: true })
+  })
+
+  it('makes and registers this device’s key at start', async () => {
+    const fetch = server(profile(), { '/devices': device })
+    vi.stubGlobal('fetch', fetch)
+    const worker = await startFieldMode({ profile: profile(), onChanged: vi.fn() })
+    worker.stop()
+    await vi.waitFor(async () =>
+      expect((await offlineDb().deviceKeyPairs.get(CONTACT))?.registeredAt).toBe(NOW.toISOString()),
+    )
+    expect(called(fetch, '/devices')).toBe(1)
+  })
+
+  it('sees to this device’s key after each sync, and only warns when that fails', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const fetch = server(profile())
+    vi.stubGlobal('fetch', fetch)
+    await syncFieldMirror({ userId: CONTACT, organizationId: ORG, permissions: [] })
+    expect(called(fetch, '/devices')).toBe(1)
+    expect(warn).toHaveBeenCalledWith(
+      'Device key registration failed',
+      expect.objectContaining({ status: 500 }),
+    )
+    expect(await offlineDb().deviceKeyPairs.get(CONTACT)).toMatchObject({ registeredAt: null })
+    warn.mockRestore()
+  })
+
+  it('settles a replayed handover with the server’s answer', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    await claimMirror(CONTACT)
+    const fetch = server(profile(), {
+      '/handovers': () =>
+        Response.json(
+          { error: { code: 'handover_refused', message: 'Refused.', reason: 'not_custodian' } },
+          { status: 409 },
+        ),
+    })
+    vi.stubGlobal('fetch', fetch)
+    const item = await enqueue({
+      kind: 'handover',
+      userId: CONTACT,
+      organizationId: ORG,
+      value: 'offer-1',
+      label: 'Cave',
+      handover: { keychainId: 'kc-1', handover: { offer: 'O', acceptance: 'A' } },
+    })
+    const person = { id: CONTACT, email: '', firstName: '', lastName: '' }
+    await offlineDb().handovers.put({
+      userId: CONTACT,
+      offerId: 'offer-1',
+      role: 'receiver',
+      organizationId: ORG,
+      keychain: { id: 'kc-1', name: 'Cave' },
+      giver: person,
+      receiver: person,
+      offerCode: 'O',
+      acceptanceCode: 'A',
+      offeredAt: NOW.toISOString(),
+      acceptedAt: NOW.toISOString(),
+      state: 'queued',
+      reason: null,
+      itemId: item.id,
+      before: null,
+    })
+    const worker = await startFieldMode({ profile: profile(), onChanged: vi.fn() })
+    expect(await worker.wake()).toMatchObject({ refused: 1 })
+    worker.stop()
+    expect(await offlineDb().handovers.get([CONTACT, 'offer-1'])).toMatchObject({
+      state: 'REFUSED',
+      reason: 'not_custodian',
+    })
+    expect(await offlineDb().outbox.count()).toBe(0)
+    vi.mocked(console.warn).mockRestore()
+  })
+})
+
 describe('the mirror’s refresh in field mode', () => {
   const context = { userId: CONTACT, organizationId: ORG, permissions: ['pickup__transfer'] }
 

@@ -3,7 +3,9 @@ import { profileEndpoints } from '../../contract/endpoints/profile.ts'
 import type { Transfer } from '../../contract/transfers.ts'
 import { call } from '../lib/call.ts'
 import { yieldToMain } from '../lib/yield-to-main.ts'
+import { ensureDeviceKey } from './device-key.ts'
 import type { FieldContext } from './field.ts'
+import { settleHandover } from './handover.ts'
 import { claimMirror, mirrorProfile, mirrorTransfers } from './mirror.ts'
 import { settlePairing } from './pairing-mirror.ts'
 import { refreshAlongside } from './refresh.ts'
@@ -26,6 +28,7 @@ export async function startFieldMode(input: {
   await yieldToMain()
   await mirrorProfile(input.profile)
   await yieldToMain()
+  void registerDeviceKey(userId)
   return startOutboxWorker({
     userId,
     // Before a drain: the session this tab would send with must still be this account's (another tab may have
@@ -40,6 +43,7 @@ export async function startFieldMode(input: {
       if (outcome.kind === 'sent' && item.kind === 'pickup')
         await mirrorTransfers([outcome.result as Transfer], userId)
       if (item.kind === 'pairCreate' || item.kind === 'pairAttach') await settlePairing(item, outcome)
+      if (item.kind === 'handover') await settleHandover(item, outcome)
       return outcome
     },
     onDrained: (report) => {
@@ -58,11 +62,20 @@ export function fieldContext(profile: Profile): FieldContext | null {
     : null
 }
 
-/** Brings the mirror of the selected organization up to date from the change feed (a full sync the first time). */
+/** This device's signing key for handovers: made, registered until the server has it, renewed before it expires. */
+async function registerDeviceKey(userId: string): Promise<void> {
+  await ensureDeviceKey(userId).catch((error: unknown) => console.warn('Device key failed', error))
+}
+
+/**
+ * Brings the mirror of the selected organization up to date from the change feed (a full sync the first time),
+ * then sees to this device's key (the feed may have shown it revoked).
+ */
 export async function syncFieldMirror(context: FieldContext | null): Promise<void> {
   if (!context || !navigator.onLine) return
   await claimMirror(context.userId)
   await syncMirror(context).catch((error: unknown) => console.warn('Mirror sync failed', error))
+  await registerDeviceKey(context.userId)
 }
 
 /** What the feed does not carry (organizations, dashboard, profile, requests elsewhere), less often. */

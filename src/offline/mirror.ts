@@ -17,18 +17,31 @@ export async function mirrorOwner(db: TrousseauDb): Promise<string | null> {
 /**
  * Makes the mirror `userId`'s: when another account (or nobody) owned it, everything mirrored is forgotten
  * first, so no data of one account is ever shown to another. The outbox stays: its items wait for their own
- * account.
+ * account, and so do the device's signing keys (one per account, never readable).
  */
 export async function claimMirror(userId: string | null): Promise<void> {
   await withDb(async (db) => {
     const owner = (await db.meta.get(OWNER_KEY))?.value ?? null
     if (owner === userId) return
-    await db.transaction('rw', [db.keychains, db.tagBuckets, db.transfers, db.profile, db.meta], async () => {
+    const tables = [
+      db.keychains,
+      db.tagBuckets,
+      db.transfers,
+      db.profile,
+      db.meta,
+      db.deviceKeys,
+      db.pendingOffers,
+    ]
+    await db.transaction('rw', [...tables, db.handovers], async () => {
       await Promise.all([
         db.keychains.clear(),
         db.tagBuckets.clear(),
         db.transfers.clear(),
         db.profile.clear(),
+        db.deviceKeys.clear(),
+        db.pendingOffers.clear(),
+        // Handovers still to send wait with their outbox items for their own account.
+        db.handovers.filter((row) => row.state !== 'queued').delete(),
       ])
       await db.meta.clear()
       if (userId) await db.meta.put({ key: OWNER_KEY, value: userId })

@@ -23,7 +23,7 @@ export const SERVER_ERROR_LIMIT = 5
  */
 export type SendOutcome =
   | { kind: 'sent'; result: NonNullable<OutboxItem['result']> }
-  | { kind: 'refused'; status: number; code: string; message: string }
+  | { kind: 'refused'; status: number; code: string; message: string; reason?: string }
   | { kind: 'serverError'; status: number; code: string; message: string }
   | { kind: 'unreachable' }
 
@@ -61,6 +61,8 @@ export async function enqueue(input: {
   pairing?: Pick<OutboxItem, 'name' | 'keyName' | 'keychainId' | 'tagPublicId'>
   /** Hook scan: see `OutboxItem`. */
   hook?: Pick<OutboxItem, 'keychainId' | 'makeHome'>
+  /** Handover: see `OutboxItem`. */
+  handover?: Pick<OutboxItem, 'keychainId' | 'handover'>
   /**
    * Stocktake scan: see `OutboxItem`. Its `deviceSeq` is taken from the meta counter `counter` in the same
    * write as the item, so the device's count of its scans never skips nor repeats a number.
@@ -83,6 +85,7 @@ export async function enqueue(input: {
     ...(input.acceptance ? { acceptance: input.acceptance } : {}),
     ...input.pairing,
     ...input.hook,
+    ...input.handover,
     ...(input.stocktake
       ? {
           stocktakeId: input.stocktake.stocktakeId,

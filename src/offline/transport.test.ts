@@ -74,6 +74,51 @@ describe('sending an outbox item', () => {
     expect(init.headers).toMatchObject({ 'Idempotency-Key': item().id, 'X-From-Queue': '1' })
   })
 
+  it('posts a handover’s two signed codes to /api/handovers and answers the handover', async () => {
+    const pair = { offer: 'TRH1|O|…', acceptance: 'TRH1|A|…' }
+    const person = { id: 'u', email: 'u@example.com', firstName: 'U', lastName: 'V' }
+    const handover = {
+      id: 'x'.repeat(43),
+      status: 'APPLIED',
+      reason: null,
+      keychain: { id: 'kc-1', name: 'Cave' },
+      giver: person,
+      receiver: person,
+      giverDeviceId: 'd1',
+      receiverDeviceId: 'd2',
+      offeredAt: '2026-11-22T09:58:00.000Z',
+      acceptedAt: '2026-11-22T09:59:00.000Z',
+      receivedAt: '2026-11-22T10:00:00.000Z',
+      sentBy: person,
+    }
+    const fetch = answer(() => Response.json(handover, { status: 201 }))
+    const outcome = await sendItem(item({ kind: 'handover', value: 'x'.repeat(43), handover: pair }), true)
+    expect(outcome).toEqual({ kind: 'sent', result: handover })
+    const [url, init] = fetch.mock.calls[0]!
+    expect(url).toBe('/api/handovers')
+    expect(init.method).toBe('POST')
+    expect(JSON.parse(init.body as string)).toEqual(pair)
+    expect(init.headers).toMatchObject({ 'Idempotency-Key': item().id, 'X-From-Queue': '1' })
+  })
+
+  it('keeps the reason a refusal gives', async () => {
+    answer(() =>
+      Response.json(
+        { error: { code: 'handover_refused', message: 'No.', reason: 'conflict' } },
+        { status: 409 },
+      ),
+    )
+    expect(
+      await sendItem(item({ kind: 'handover', handover: { offer: 'o', acceptance: 'a' } }), true),
+    ).toEqual({
+      kind: 'refused',
+      status: 409,
+      code: 'handover_refused',
+      message: 'No.',
+      reason: 'conflict',
+    })
+  })
+
   it('treats no network at all as no answer (tried again later)', async () => {
     answer(() => Promise.reject(new TypeError('Failed to fetch')))
     expect(await sendItem(item(), true)).toEqual({ kind: 'unreachable' })

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { handoverEndpoints } from '../../contract/endpoints/handovers.ts'
 import { keychainEndpoints } from '../../contract/endpoints/keychains.ts'
 import { placeEndpoints } from '../../contract/endpoints/places.ts'
 import { scanEndpoints } from '../../contract/endpoints/scans.ts'
@@ -39,7 +40,10 @@ export async function sendItem(
     const { status, code, message } = error
     // The server answered but failed: tried again, and after a few such answers in a row kept as failed.
     if (status >= 500) return { kind: 'serverError', status, code, message }
-    return { kind: 'refused', status, code, message }
+    const reason = error.details?.reason
+    return reason
+      ? { kind: 'refused', status, code, message, reason }
+      : { kind: 'refused', status, code, message }
   }
 }
 
@@ -87,6 +91,13 @@ function request(item: OutboxItem, headers: Record<string, string>, signal: Abor
           deviceId: item.deviceId ?? '',
           deviceSeq: item.deviceSeq ?? 0,
         },
+        headers,
+        signal,
+      })
+    case 'handover':
+      return call(handoverEndpoints.submit, {
+        // Stryker disable next-line ObjectLiteral: a handover item is always kept with its two codes
+        body: item.handover ?? { offer: '', acceptance: '' },
         headers,
         signal,
       })

@@ -384,6 +384,32 @@ describe('the session a drain sends with', () => {
     here.stop()
   })
 
+  it('sends a handover only while its organization is the selected one', async () => {
+    await enqueue({
+      kind: 'handover',
+      userId: USER,
+      organizationId: 'org-1',
+      value: 'offer-1',
+      label: 'Cave',
+      handover: { keychainId: 'kc-1', handover: { offer: 'O', acceptance: 'A' } },
+    })
+    const transport = vi.fn<Transport>(async (item) => sent(item))
+    const elsewhere = startOutboxWorker({
+      userId: USER,
+      session: async () => ({ selectedOrganizationId: 'org-2' }),
+      transport,
+    })
+    expect(await elsewhere.wake()).toMatchObject({ sent: 0 })
+    elsewhere.stop()
+    const here = startOutboxWorker({
+      userId: USER,
+      session: async () => ({ selectedOrganizationId: 'org-1' }),
+      transport,
+    })
+    expect(await here.wake()).toMatchObject({ sent: 1 })
+    here.stop()
+  })
+
   it('sends every item when it has no session to ask', async () => {
     await scan()
     await pickup()

@@ -11,6 +11,7 @@ const IN_SELECTED_ORGANIZATION: ReadonlySet<OutboxKind> = new Set([
   'pairAttach',
   'hookScan',
   'stocktakeScan',
+  'handover',
 ])
 
 /** Without Web Locks, a tab holds the drain for at most this long (it renews while draining). */
