@@ -29,7 +29,7 @@ describe('refusal texts', () => {
       expect(french[index]?.[1]).not.toBe(todo)
     }
     expect(i18n._(REFUSAL_TEXTS.conflict.what)).toBe(
-      'Quelqu’un d’autre a reçu ce trousseau en premier : une autre remise de ce trousseau est arrivée au serveur avant celle-ci.',
+      'Quelqu’un d’autre a reçu ce trousseau en premier : il a changé de mains après le dernier changement que connaissait le téléphone de la personne qui le remet.',
     )
   })
 })

@@ -59,7 +59,7 @@ export const REFUSAL_TEXTS: Record<LocalRefusal, RefusalText> = {
     todo: askManager,
   },
   conflict: {
-    what: msg`Someone else was handed this keychain first: another handover of it reached the server before this one.`,
+    what: msg`Someone else was handed this keychain first: it changed hands after the last change the giver's phone knew of.`,
     todo: askManager,
   },
   receiver_not_allowed: {
