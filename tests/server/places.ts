@@ -5,17 +5,18 @@ import { newLocationPublicId } from '../../server/modules/places/public-id.ts'
 import { hookCode } from '../../server/modules/places/service.ts'
 import type { TestApp } from './harness.ts'
 
-/** A place inserted directly (the endpoint has its own tests): at the top, or under `parentId`. */
+/** A place inserted directly (the endpoint has its own tests): at the top or under `parentId`, `id` if given. */
 export async function makePlace(
   t: TestApp,
   organizationId: string,
-  input: { name?: string; kind?: PlaceKind; parentId?: string | null; depth?: number } = {},
+  input: { id?: string; name?: string; kind?: PlaceKind; parentId?: string | null; depth?: number } = {},
 ) {
   const now = t.clock.now()
   const kind = input.kind ?? 'BOARD'
   const [row] = await t.db
     .insert(places)
     .values({
+      id: input.id,
       organizationId,
       parentId: input.parentId ?? null,
       kind,

@@ -9,17 +9,17 @@ export type PlaceRow = typeof places.$inferSelect
 /** The organization's places, each once, parents before children and siblings by name (then id). */
 function inTreeOrder<T extends { id: string; parentId: string | null; name: string }>(rows: T[]): T[] {
   const children = Map.groupBy(rows, (row) => row.parentId)
-  const ids = new Set(rows.map((row) => row.id))
+  const ids = new Set<string | null>(rows.map((row) => row.id))
   const byName = (a: T, b: T) =>
+    // Stryker disable next-line EqualityOperator: ids are unique, so < and <= agree
     a.name.localeCompare(b.name, 'fr', { numeric: true }) || (a.id < b.id ? -1 : 1)
   const ordered: T[] = []
   const visit = (row: T) => {
     ordered.push(row)
     for (const child of (children.get(row.id) ?? []).sort(byName)) visit(child)
   }
-  // Top-level places (and, defensively, any whose parent is not in the list).
-  for (const row of rows.filter((row) => row.parentId === null || !ids.has(row.parentId)).sort(byName))
-    visit(row)
+  // Top-level places (a null parent is never an id) and, defensively, any whose parent is not in the list.
+  for (const row of rows.filter((row) => !ids.has(row.parentId)).sort(byName)) visit(row)
   return ordered
 }
 
@@ -107,9 +107,11 @@ export async function placeTree(db: Db, organizationId: string): Promise<Place[]
   const own = new Map(homeCounts.map((row) => [row.placeId, row.n]))
   // Subtree sums: children come after their parent, so walk the order backwards.
   const homes = new Map(ordered.map((row) => [row.id, own.get(row.id) ?? 0]))
-  for (const row of [...ordered].reverse())
+  for (const row of [...ordered].reverse()) {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a sum carried to null or out of the tree is never read
     if (row.parentId && homes.has(row.parentId))
       homes.set(row.parentId, (homes.get(row.parentId) ?? 0) + (homes.get(row.id) ?? 0))
+  }
   const hookCount = new Map(hookCounts.map((row) => [row.placeId, row.n]))
   return ordered.map((row) => ({
     id: row.id,
