@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises'
-import { and, eq } from 'drizzle-orm'
+import { and, eq, lt } from 'drizzle-orm'
 import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkSignedPair } from '../../contract/handover-check.ts'
+import { parseOffer } from '../../contract/handover-codes.ts'
 import {
   custodyLog,
   deviceKeys,
@@ -125,8 +126,11 @@ describe('a keychain handed from phone to phone with no network', () => {
           )
           .toBe(true)
       }
-      // The receiver starts on the scan page; the giver opens the keychain's page once the network is gone (from
-      // the phone's copy), where "Hand over" shows to the one who holds it.
+      // The receiver starts on the scan page; the giver opens the keychain's page online (its answer is kept in
+      // the phone's copy, with the last custody change the offer will name), then again once the network is gone,
+      // where "Hand over" shows to the one who holds it.
+      await giver.page.goto(`/en/app/keychains/${keychain.id}`)
+      await expect.poll(() => holderOn(giver.page)).toBe('Marie')
       await receiver.page.goto('/en/app/scan')
       await receiver.page.getByRole('main').getByRole('link', { name: 'Receive a keychain' }).waitFor()
       await giver.page.waitForLoadState('networkidle')
@@ -250,6 +254,14 @@ describe('a keychain handed from phone to phone with no network', () => {
         .where(and(eq(custodyLog.keychainId, keychain.id), eq(custodyLog.reason, 'handover')))
       expect(changes).toHaveLength(1)
       expect(changes[0]).toMatchObject({ fromUserId: giverId, toUserId: receiverId })
+      // The offer named the keychain's custody change before it (its creation with Marie as holder), as the
+      // giver's phone had it from the keychain's page.
+      const before = await db
+        .select({ seq: custodyLog.seq })
+        .from(custodyLog)
+        .where(and(eq(custodyLog.keychainId, keychain.id), lt(custodyLog.seq, changes[0]!.seq)))
+      expect(before.length).toBeGreaterThan(0)
+      expect(parseOffer(offer)?.value.base).toBe(Math.max(...before.map((row) => row.seq)))
       const [held] = await db.select().from(keychains).where(eq(keychains.id, keychain.id))
       expect(held!.custodianId).toBe(receiverId)
       const events = await db

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm'
 import type { Key, Keychain } from '../../../contract/keychains.ts'
 import type { Db } from '../../db/client.ts'
 import {
+  custodyLog,
   type KeychainRow,
   type KeyRow,
   keychains,
@@ -44,7 +45,7 @@ export async function keychainDetails(
   limit?: number,
 ): Promise<Keychain[]> {
   const query = db
-    .select({ keychain: keychains, organizationName: organizations.name, custodian })
+    .select({ keychain: keychains, organizationName: organizations.name, custodian, custodySeq })
     .from(keychains)
     .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
     .leftJoin(custodian, eq(custodian.id, keychains.custodianId))
@@ -67,11 +68,24 @@ export async function keychainDetails(
   return rows.map((row) => toKeychainDetail(row, keysOf.get(row.keychain.id) ?? []))
 }
 
-type KeychainJoin = { keychain: KeychainRow; organizationName: string; custodian: UserRow | null }
+/**
+ * The number of its last custody change (0: none), through `custody_log_keychain_idx`: a phone offering the
+ * keychain from its mirror names that change as its handover offer's `base`.
+ */
+const custodySeq = sql<string>`(
+  select coalesce(max(${custodyLog.seq}), 0) from ${custodyLog} where ${custodyLog.keychainId} = ${keychains.id}
+)`
+
+type KeychainJoin = {
+  keychain: KeychainRow
+  organizationName: string
+  custodian: UserRow | null
+  custodySeq: string | number
+}
 type KeyJoin = { key: KeyRow; tag: { id: string; publicId: string; code: string; name: string } | null }
 
 function toKeychainDetail(
-  { keychain, organizationName, custodian }: KeychainJoin,
+  { keychain, organizationName, custodian, custodySeq }: KeychainJoin,
   keyRows: KeyJoin[],
 ): Keychain {
   return {
@@ -84,6 +98,7 @@ function toKeychainDetail(
     createdAt: keychain.createdAt.toISOString(),
     updatedAt: keychain.updatedAt.toISOString(),
     ...statusOf(keychain, new Date()),
+    custodySeq: Number(custodySeq),
   }
 }
 
@@ -136,6 +151,7 @@ function prepareKeychainById(db: Db) {
           lastName: custodian.lastName,
         },
         keys: keysAsJson,
+        custodySeq,
       })
       .from(keychains)
       .innerJoin(organizations, eq(organizations.id, keychains.organizationId))
@@ -166,7 +182,7 @@ export async function keychainById(
   }
   const [row] = await statement.execute({ organizationId, id })
   if (!row) throw notFound('No such keychain.')
-  const { keychain, organizationName, custodian: holder } = row
+  const { keychain, organizationName, custodian: holder, custodySeq: seq } = row
   return {
     id: keychain.id,
     organizationId: keychain.organizationId,
@@ -177,5 +193,6 @@ export async function keychainById(
     createdAt: keychain.createdAt.toISOString(),
     updatedAt: keychain.updatedAt.toISOString(),
     ...statusOf(keychain, now),
+    custodySeq: Number(seq),
   }
 }

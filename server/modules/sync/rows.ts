@@ -1,9 +1,8 @@
-import { and, asc, eq, gt, inArray, max, or } from 'drizzle-orm'
-import type { Keychain } from '../../../contract/keychains.ts'
+import { and, asc, eq, gt, inArray, or } from 'drizzle-orm'
 import type { Tag } from '../../../contract/tags.ts'
 import type { Transfer } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { custodyLog, keychains, keys, organizationCounters, tags, transfers } from '../../db/schema.ts'
+import { keychains, keys, organizationCounters, tags, transfers } from '../../db/schema.ts'
 import { toTag } from '../../shared/tag-view.ts'
 import { selectTransfers, toTransfers } from '../../shared/transfer-view.ts'
 import { keychainDetails } from '../keychains/detail.ts'
@@ -12,36 +11,11 @@ import { keyLinkOf, selectLinkedTags } from '../tags/list.ts'
 /** The rows of the mirror, read in batches: by the ids a page of events touched, or a snapshot page at a time. */
 
 export const keychainsByIds = async (db: Db, organizationId: string, ids: string[]) =>
-  ids.length === 0
-    ? []
-    : withCustodySeq(db, await keychainDetails(db, organizationId, inArray(keychains.id, ids)))
+  ids.length === 0 ? [] : keychainDetails(db, organizationId, inArray(keychains.id, ids))
 
 /** A snapshot page: the organization's keychains after `afterId`, in id order. */
-export const keychainPage = async (db: Db, organizationId: string, afterId: string | null, limit: number) =>
-  withCustodySeq(
-    db,
-    await keychainDetails(db, organizationId, afterId ? gt(keychains.id, afterId) : undefined, limit),
-  )
-
-/**
- * Each keychain with the number of its last custody change (0: none), one statement for them all: a phone
- * offering a keychain from its mirror names that change as its offer's `base`.
- */
-async function withCustodySeq(db: Db, rows: Keychain[]): Promise<Keychain[]> {
-  if (rows.length === 0) return rows
-  const seqs = await db
-    .select({ keychainId: custodyLog.keychainId, seq: max(custodyLog.seq) })
-    .from(custodyLog)
-    .where(
-      inArray(
-        custodyLog.keychainId,
-        rows.map((row) => row.id),
-      ),
-    )
-    .groupBy(custodyLog.keychainId)
-  const seqOf = new Map(seqs.map((row) => [row.keychainId, Number(row.seq ?? 0)]))
-  return rows.map((row) => ({ ...row, custodySeq: seqOf.get(row.id) ?? 0 }))
-}
+export const keychainPage = (db: Db, organizationId: string, afterId: string | null, limit: number) =>
+  keychainDetails(db, organizationId, afterId ? gt(keychains.id, afterId) : undefined, limit)
 
 /** Tags by id, and the tags on the keys of these keychains (their key and keychain names show on the tag). */
 export async function tagsByIds(
