@@ -77,7 +77,7 @@ export default defineConfig({
             },
             {
               name: 'contract',
-              test: /[\\/]contract[\\/](common|permissions|organizations|keychains|tags|transfers|transfer-state|scans|scan-value|sync|calendar-day|commerce|pricing)\.ts$/,
+              test: /[\\/]contract[\\/](common|permissions|organizations|keychains|tags|transfers|transfer-state|scans|scan-value|calendar-day|commerce|pricing)\.ts$/,
               priority: 0,
             },
           ],

@@ -1,21 +1,20 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { DeviceListSchema, DeviceRegistrationSchema } from './devices.ts'
 import {
   DEVICE_KEYS_FORMAT,
   DeviceKeysFileSchema,
-  DeviceListSchema,
-  DeviceRegistrationSchema,
   HandoverListQuerySchema,
   HandoverPageSchema,
   HandoverParamsSchema,
   type HandoverReceipt,
   HandoverReceiptSchema,
   HandoverSubmitSchema,
-  MirroredDeviceKeySchema,
   RECEIPT_FORMAT,
   receiptJson,
   receiptStatement,
 } from './handover.ts'
+import { MirroredDeviceKeySchema } from './sync.ts'
 
 const messages = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input)

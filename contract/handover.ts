@@ -1,55 +1,7 @@
 import * as v from 'valibot'
-import { IdSchema, pageOf, requiredText } from './common.ts'
+import { pageOf } from './common.ts'
 import { HANDOVER_REFUSALS } from './handover-check.ts'
 import { PersonSchema } from './person.ts'
-
-/** A device key's public half as registered: a raw P-256 point, base64url (65 bytes → 87 characters). */
-const PublicKeySchema = v.pipe(
-  v.string('publicKey is required.'),
-  v.regex(/^[A-Za-z0-9_-]{87}$/, 'publicKey must be a raw P-256 public key in base64url (87 characters).'),
-)
-
-/** `POST /devices`: this device's id (made by the device) and public key; the name is shown in the profile. */
-export const DeviceRegistrationSchema = v.strictObject({
-  id: IdSchema,
-  publicKey: PublicKeySchema,
-  name: requiredText(80, 'Device name is required.', 'Device name is too long.'),
-})
-export type DeviceRegistration = v.InferInput<typeof DeviceRegistrationSchema>
-
-/** One of my devices, as the profile lists them. */
-export const DeviceSchema = v.object({
-  id: v.string(),
-  name: v.string(),
-  /** The short name receive codes carry (`fingerprintOf`). */
-  fingerprint: v.string(),
-  registeredAt: v.string(),
-  expiresAt: v.string(),
-  revokedAt: v.nullable(v.string()),
-  lastHandoverAt: v.nullable(v.string()),
-})
-export type Device = v.InferOutput<typeof DeviceSchema>
-export const DeviceListSchema = v.object({ data: v.array(DeviceSchema) })
-
-/** A member's device key as the sync feed carries it, so an offline phone checks a colleague's signature. */
-export const MirroredDeviceKeySchema = v.object({
-  id: v.string(),
-  userId: v.string(),
-  person: PersonSchema,
-  publicKey: v.string(),
-  fingerprint: v.string(),
-  expiresAt: v.string(),
-  revokedAt: v.nullable(v.string()),
-})
-export type MirroredDeviceKey = v.InferOutput<typeof MirroredDeviceKeySchema>
-
-/** Who may be handed a keychain: active members only (default), or also contacts within their transfer's window. */
-export const HANDOVER_RECEIVERS = ['MEMBERS', 'MEMBERS_AND_CONTACTS'] as const
-export type HandoverReceivers = (typeof HANDOVER_RECEIVERS)[number]
-export const HandoverReceiversSchema = v.picklist(
-  HANDOVER_RECEIVERS,
-  'Handover receivers must be MEMBERS or MEMBERS_AND_CONTACTS.',
-)
 
 /** `POST /handovers`: the signed offer and acceptance, as the two phones exchanged them. */
 export const HandoverSubmitSchema = v.strictObject({

@@ -1,7 +1,6 @@
 import * as v from 'valibot'
 import { EmailSchema } from './auth.ts'
 import { IdSchema, listOf, optionalText, requiredText } from './common.ts'
-import { HandoverReceiversSchema } from './handover.ts'
 import { LocaleSchema } from './locale-schema.ts'
 import { type Role, RoleSchema } from './permissions.ts'
 import { PersonSchema } from './person.ts'
@@ -40,6 +39,14 @@ export type StocktakeRole = (typeof STOCKTAKE_ROLES)[number]
 const StocktakeRoleSchema = v.picklist(
   STOCKTAKE_ROLES,
   'Stocktake role must be ADMIN, MANAGER or MEMBER (a CONTACT never scans in stocktakes).',
+)
+
+/** Who may be handed a keychain: active members only (default), or also contacts within their transfer's window. */
+export const HANDOVER_RECEIVERS = ['MEMBERS', 'MEMBERS_AND_CONTACTS'] as const
+export type HandoverReceivers = (typeof HANDOVER_RECEIVERS)[number]
+const HandoverReceiversSchema = v.picklist(
+  HANDOVER_RECEIVERS,
+  'Handover receivers must be MEMBERS or MEMBERS_AND_CONTACTS.',
 )
 
 export const OrganizationSchema = v.object({

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { MirroredDeviceKeySchema } from './handover.ts'
 import { KeychainSchema } from './keychains.ts'
+import { PersonSchema } from './person.ts'
 import { TagSchema } from './tags.ts'
 import { TransferSchema } from './transfers.ts'
 
@@ -13,6 +13,18 @@ export const SYNC_PAGE_MAX = 2000
  * changes costs more than reading the organization afresh, and a device away that long is a new start).
  */
 export const SYNC_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
+
+/** A member's device key as the sync feed carries it, so an offline phone checks a colleague's signature. */
+export const MirroredDeviceKeySchema = v.object({
+  id: v.string(),
+  userId: v.string(),
+  person: PersonSchema,
+  publicKey: v.string(),
+  fingerprint: v.string(),
+  expiresAt: v.string(),
+  revokedAt: v.nullable(v.string()),
+})
+export type MirroredDeviceKey = v.InferOutput<typeof MirroredDeviceKeySchema>
 
 export const SyncQuerySchema = v.object({
   /** Where the device left off; without one, the feed starts with the whole organization. */

@@ -25,9 +25,8 @@ import { Route as Char123LocaleChar125TagsIndexRouteImport } from './routes/{-$l
 import { Route as Char123LocaleChar125TagsPublicIdRouteImport } from './routes/{-$locale}/tags/$publicId'
 import { Route as Char123LocaleChar125AppFoundReportsIndexRouteImport } from './routes/{-$locale}/app/found-reports/index'
 import { Route as Char123LocaleChar125AppFoundReportsIdRouteImport } from './routes/{-$locale}/app/found-reports/$id'
-import { Route as Char123LocaleChar125AppHandoverReceiveRouteImport } from './routes/{-$locale}/app/handover/receive'
-import { Route as Char123LocaleChar125AppHandoversIndexRouteImport } from './routes/{-$locale}/app/handovers/index'
-import { Route as Char123LocaleChar125AppHandoversIdRouteImport } from './routes/{-$locale}/app/handovers/$id'
+import { Route as Char123LocaleChar125AppHandoverChar123KeychainIdChar125RouteImport } from './routes/{-$locale}/app/handover/{-$keychainId}'
+import { Route as Char123LocaleChar125AppHandoversChar123IdChar125RouteImport } from './routes/{-$locale}/app/handovers/{-$id}'
 import { Route as Char123LocaleChar125AppKeychainsIndexRouteImport } from './routes/{-$locale}/app/keychains/index'
 import { Route as Char123LocaleChar125AppKeychainsImportRouteImport } from './routes/{-$locale}/app/keychains/import'
 import { Route as Char123LocaleChar125AppKeychainsNewRouteImport } from './routes/{-$locale}/app/keychains/new'
@@ -47,7 +46,6 @@ import { Route as Char123LocaleChar125AppTransfersIndexRouteImport } from './rou
 import { Route as Char123LocaleChar125AppTransfersNewRouteImport } from './routes/{-$locale}/app/transfers/new'
 import { Route as Char123LocaleChar125AppUsersIndexRouteImport } from './routes/{-$locale}/app/users/index'
 import { Route as Char123LocaleChar125AppUsersIdRouteImport } from './routes/{-$locale}/app/users/$id'
-import { Route as Char123LocaleChar125AppHandoverGiveKeychainIdRouteImport } from './routes/{-$locale}/app/handover/give/$keychainId'
 import { Route as Char123LocaleChar125AppKeychainsIdIndexRouteImport } from './routes/{-$locale}/app/keychains/$id/index'
 import { Route as Char123LocaleChar125AppKeychainsIdCreateTransferRouteImport } from './routes/{-$locale}/app/keychains/$id/create-transfer'
 import { Route as Char123LocaleChar125AppOrganizationsIdIndexRouteImport } from './routes/{-$locale}/app/organizations/$id/index'
@@ -152,22 +150,16 @@ const Char123LocaleChar125AppFoundReportsIdRoute =
     path: '/found-reports/$id',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
-const Char123LocaleChar125AppHandoverReceiveRoute =
-  Char123LocaleChar125AppHandoverReceiveRouteImport.update({
-    id: '/handover/receive',
-    path: '/handover/receive',
+const Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route =
+  Char123LocaleChar125AppHandoverChar123KeychainIdChar125RouteImport.update({
+    id: '/handover/{-$keychainId}',
+    path: '/handover/{-$keychainId}',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
-const Char123LocaleChar125AppHandoversIndexRoute =
-  Char123LocaleChar125AppHandoversIndexRouteImport.update({
-    id: '/handovers/',
-    path: '/handovers/',
-    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
-  } as any)
-const Char123LocaleChar125AppHandoversIdRoute =
-  Char123LocaleChar125AppHandoversIdRouteImport.update({
-    id: '/handovers/$id',
-    path: '/handovers/$id',
+const Char123LocaleChar125AppHandoversChar123IdChar125Route =
+  Char123LocaleChar125AppHandoversChar123IdChar125RouteImport.update({
+    id: '/handovers/{-$id}',
+    path: '/handovers/{-$id}',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
 const Char123LocaleChar125AppKeychainsIndexRoute =
@@ -284,12 +276,6 @@ const Char123LocaleChar125AppUsersIdRoute =
     path: '/users/$id',
     getParentRoute: () => Char123LocaleChar125AppRouteRoute,
   } as any)
-const Char123LocaleChar125AppHandoverGiveKeychainIdRoute =
-  Char123LocaleChar125AppHandoverGiveKeychainIdRouteImport.update({
-    id: '/handover/give/$keychainId',
-    path: '/handover/give/$keychainId',
-    getParentRoute: () => Char123LocaleChar125AppRouteRoute,
-  } as any)
 const Char123LocaleChar125AppKeychainsIdIndexRoute =
   Char123LocaleChar125AppKeychainsIdIndexRouteImport.update({
     id: '/keychains/$id/',
@@ -349,8 +335,8 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
-  '/{-$locale}/app/handover/receive': typeof Char123LocaleChar125AppHandoverReceiveRoute
-  '/{-$locale}/app/handovers/$id': typeof Char123LocaleChar125AppHandoversIdRoute
+  '/{-$locale}/app/handover/{-$keychainId}': typeof Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route
+  '/{-$locale}/app/handovers/{-$id}': typeof Char123LocaleChar125AppHandoversChar123IdChar125Route
   '/{-$locale}/app/keychains/import': typeof Char123LocaleChar125AppKeychainsImportRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
@@ -363,7 +349,6 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
-  '/{-$locale}/app/handovers/': typeof Char123LocaleChar125AppHandoversIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -372,7 +357,6 @@ export interface FileRoutesByFullPath {
   '/{-$locale}/app/stocktakes/': typeof Char123LocaleChar125AppStocktakesIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
-  '/{-$locale}/app/handover/give/$keychainId': typeof Char123LocaleChar125AppHandoverGiveKeychainIdRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
@@ -395,8 +379,8 @@ export interface FileRoutesByTo {
   '/{-$locale}/app': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
-  '/{-$locale}/app/handover/receive': typeof Char123LocaleChar125AppHandoverReceiveRoute
-  '/{-$locale}/app/handovers/$id': typeof Char123LocaleChar125AppHandoversIdRoute
+  '/{-$locale}/app/handover/{-$keychainId}': typeof Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route
+  '/{-$locale}/app/handovers/{-$id}': typeof Char123LocaleChar125AppHandoversChar123IdChar125Route
   '/{-$locale}/app/keychains/import': typeof Char123LocaleChar125AppKeychainsImportRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
@@ -409,7 +393,6 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports': typeof Char123LocaleChar125AppFoundReportsIndexRoute
-  '/{-$locale}/app/handovers': typeof Char123LocaleChar125AppHandoversIndexRoute
   '/{-$locale}/app/keychains': typeof Char123LocaleChar125AppKeychainsIndexRoute
   '/{-$locale}/app/order-result': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders': typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -418,7 +401,6 @@ export interface FileRoutesByTo {
   '/{-$locale}/app/stocktakes': typeof Char123LocaleChar125AppStocktakesIndexRoute
   '/{-$locale}/app/transfers': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users': typeof Char123LocaleChar125AppUsersIndexRoute
-  '/{-$locale}/app/handover/give/$keychainId': typeof Char123LocaleChar125AppHandoverGiveKeychainIdRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
@@ -444,8 +426,8 @@ export interface FileRoutesById {
   '/{-$locale}/app/': typeof Char123LocaleChar125AppIndexRoute
   '/{-$locale}/tags/': typeof Char123LocaleChar125TagsIndexRoute
   '/{-$locale}/app/found-reports/$id': typeof Char123LocaleChar125AppFoundReportsIdRoute
-  '/{-$locale}/app/handover/receive': typeof Char123LocaleChar125AppHandoverReceiveRoute
-  '/{-$locale}/app/handovers/$id': typeof Char123LocaleChar125AppHandoversIdRoute
+  '/{-$locale}/app/handover/{-$keychainId}': typeof Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route
+  '/{-$locale}/app/handovers/{-$id}': typeof Char123LocaleChar125AppHandoversChar123IdChar125Route
   '/{-$locale}/app/keychains/import': typeof Char123LocaleChar125AppKeychainsImportRoute
   '/{-$locale}/app/keychains/new': typeof Char123LocaleChar125AppKeychainsNewRoute
   '/{-$locale}/app/order-result/cancel': typeof Char123LocaleChar125AppOrderResultCancelRoute
@@ -458,7 +440,6 @@ export interface FileRoutesById {
   '/{-$locale}/app/transfers/new': typeof Char123LocaleChar125AppTransfersNewRoute
   '/{-$locale}/app/users/$id': typeof Char123LocaleChar125AppUsersIdRoute
   '/{-$locale}/app/found-reports/': typeof Char123LocaleChar125AppFoundReportsIndexRoute
-  '/{-$locale}/app/handovers/': typeof Char123LocaleChar125AppHandoversIndexRoute
   '/{-$locale}/app/keychains/': typeof Char123LocaleChar125AppKeychainsIndexRoute
   '/{-$locale}/app/order-result/': typeof Char123LocaleChar125AppOrderResultIndexRoute
   '/{-$locale}/app/orders/': typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -467,7 +448,6 @@ export interface FileRoutesById {
   '/{-$locale}/app/stocktakes/': typeof Char123LocaleChar125AppStocktakesIndexRoute
   '/{-$locale}/app/transfers/': typeof Char123LocaleChar125AppTransfersIndexRoute
   '/{-$locale}/app/users/': typeof Char123LocaleChar125AppUsersIndexRoute
-  '/{-$locale}/app/handover/give/$keychainId': typeof Char123LocaleChar125AppHandoverGiveKeychainIdRoute
   '/{-$locale}/app/keychains/$id/create-transfer': typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   '/{-$locale}/app/organizations/$id/_new-order': typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   '/{-$locale}/app/transfers/requests/$requestId': typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
@@ -494,8 +474,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
     | '/{-$locale}/app/found-reports/$id'
-    | '/{-$locale}/app/handover/receive'
-    | '/{-$locale}/app/handovers/$id'
+    | '/{-$locale}/app/handover/{-$keychainId}'
+    | '/{-$locale}/app/handovers/{-$id}'
     | '/{-$locale}/app/keychains/import'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
@@ -508,7 +488,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
-    | '/{-$locale}/app/handovers/'
     | '/{-$locale}/app/keychains/'
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
@@ -517,7 +496,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/stocktakes/'
     | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
-    | '/{-$locale}/app/handover/give/$keychainId'
     | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
     | '/{-$locale}/app/transfers/requests/$requestId'
@@ -540,8 +518,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/app'
     | '/{-$locale}/tags'
     | '/{-$locale}/app/found-reports/$id'
-    | '/{-$locale}/app/handover/receive'
-    | '/{-$locale}/app/handovers/$id'
+    | '/{-$locale}/app/handover/{-$keychainId}'
+    | '/{-$locale}/app/handovers/{-$id}'
     | '/{-$locale}/app/keychains/import'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
@@ -554,7 +532,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports'
-    | '/{-$locale}/app/handovers'
     | '/{-$locale}/app/keychains'
     | '/{-$locale}/app/order-result'
     | '/{-$locale}/app/orders'
@@ -563,7 +540,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/stocktakes'
     | '/{-$locale}/app/transfers'
     | '/{-$locale}/app/users'
-    | '/{-$locale}/app/handover/give/$keychainId'
     | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
     | '/{-$locale}/app/transfers/requests/$requestId'
@@ -588,8 +564,8 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/'
     | '/{-$locale}/tags/'
     | '/{-$locale}/app/found-reports/$id'
-    | '/{-$locale}/app/handover/receive'
-    | '/{-$locale}/app/handovers/$id'
+    | '/{-$locale}/app/handover/{-$keychainId}'
+    | '/{-$locale}/app/handovers/{-$id}'
     | '/{-$locale}/app/keychains/import'
     | '/{-$locale}/app/keychains/new'
     | '/{-$locale}/app/order-result/cancel'
@@ -602,7 +578,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/transfers/new'
     | '/{-$locale}/app/users/$id'
     | '/{-$locale}/app/found-reports/'
-    | '/{-$locale}/app/handovers/'
     | '/{-$locale}/app/keychains/'
     | '/{-$locale}/app/order-result/'
     | '/{-$locale}/app/orders/'
@@ -611,7 +586,6 @@ export interface FileRouteTypes {
     | '/{-$locale}/app/stocktakes/'
     | '/{-$locale}/app/transfers/'
     | '/{-$locale}/app/users/'
-    | '/{-$locale}/app/handover/give/$keychainId'
     | '/{-$locale}/app/keychains/$id/create-transfer'
     | '/{-$locale}/app/organizations/$id/_new-order'
     | '/{-$locale}/app/transfers/requests/$requestId'
@@ -739,25 +713,18 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppFoundReportsIdRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
-    '/{-$locale}/app/handover/receive': {
-      id: '/{-$locale}/app/handover/receive'
-      path: '/handover/receive'
-      fullPath: '/{-$locale}/app/handover/receive'
-      preLoaderRoute: typeof Char123LocaleChar125AppHandoverReceiveRouteImport
+    '/{-$locale}/app/handover/{-$keychainId}': {
+      id: '/{-$locale}/app/handover/{-$keychainId}'
+      path: '/handover/{-$keychainId}'
+      fullPath: '/{-$locale}/app/handover/{-$keychainId}'
+      preLoaderRoute: typeof Char123LocaleChar125AppHandoverChar123KeychainIdChar125RouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
-    '/{-$locale}/app/handovers/': {
-      id: '/{-$locale}/app/handovers/'
-      path: '/handovers'
-      fullPath: '/{-$locale}/app/handovers/'
-      preLoaderRoute: typeof Char123LocaleChar125AppHandoversIndexRouteImport
-      parentRoute: typeof Char123LocaleChar125AppRouteRoute
-    }
-    '/{-$locale}/app/handovers/$id': {
-      id: '/{-$locale}/app/handovers/$id'
-      path: '/handovers/$id'
-      fullPath: '/{-$locale}/app/handovers/$id'
-      preLoaderRoute: typeof Char123LocaleChar125AppHandoversIdRouteImport
+    '/{-$locale}/app/handovers/{-$id}': {
+      id: '/{-$locale}/app/handovers/{-$id}'
+      path: '/handovers/{-$id}'
+      fullPath: '/{-$locale}/app/handovers/{-$id}'
+      preLoaderRoute: typeof Char123LocaleChar125AppHandoversChar123IdChar125RouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
     '/{-$locale}/app/keychains/': {
@@ -893,13 +860,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof Char123LocaleChar125AppUsersIdRouteImport
       parentRoute: typeof Char123LocaleChar125AppRouteRoute
     }
-    '/{-$locale}/app/handover/give/$keychainId': {
-      id: '/{-$locale}/app/handover/give/$keychainId'
-      path: '/handover/give/$keychainId'
-      fullPath: '/{-$locale}/app/handover/give/$keychainId'
-      preLoaderRoute: typeof Char123LocaleChar125AppHandoverGiveKeychainIdRouteImport
-      parentRoute: typeof Char123LocaleChar125AppRouteRoute
-    }
     '/{-$locale}/app/keychains/$id/': {
       id: '/{-$locale}/app/keychains/$id/'
       path: '/keychains/$id'
@@ -962,8 +922,8 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppWebhooksRoute: typeof Char123LocaleChar125AppWebhooksRoute
   Char123LocaleChar125AppIndexRoute: typeof Char123LocaleChar125AppIndexRoute
   Char123LocaleChar125AppFoundReportsIdRoute: typeof Char123LocaleChar125AppFoundReportsIdRoute
-  Char123LocaleChar125AppHandoverReceiveRoute: typeof Char123LocaleChar125AppHandoverReceiveRoute
-  Char123LocaleChar125AppHandoversIdRoute: typeof Char123LocaleChar125AppHandoversIdRoute
+  Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route: typeof Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route
+  Char123LocaleChar125AppHandoversChar123IdChar125Route: typeof Char123LocaleChar125AppHandoversChar123IdChar125Route
   Char123LocaleChar125AppKeychainsImportRoute: typeof Char123LocaleChar125AppKeychainsImportRoute
   Char123LocaleChar125AppKeychainsNewRoute: typeof Char123LocaleChar125AppKeychainsNewRoute
   Char123LocaleChar125AppOrderResultCancelRoute: typeof Char123LocaleChar125AppOrderResultCancelRoute
@@ -976,7 +936,6 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppTransfersNewRoute: typeof Char123LocaleChar125AppTransfersNewRoute
   Char123LocaleChar125AppUsersIdRoute: typeof Char123LocaleChar125AppUsersIdRoute
   Char123LocaleChar125AppFoundReportsIndexRoute: typeof Char123LocaleChar125AppFoundReportsIndexRoute
-  Char123LocaleChar125AppHandoversIndexRoute: typeof Char123LocaleChar125AppHandoversIndexRoute
   Char123LocaleChar125AppKeychainsIndexRoute: typeof Char123LocaleChar125AppKeychainsIndexRoute
   Char123LocaleChar125AppOrderResultIndexRoute: typeof Char123LocaleChar125AppOrderResultIndexRoute
   Char123LocaleChar125AppOrdersIndexRoute: typeof Char123LocaleChar125AppOrdersIndexRoute
@@ -985,7 +944,6 @@ interface Char123LocaleChar125AppRouteRouteChildren {
   Char123LocaleChar125AppStocktakesIndexRoute: typeof Char123LocaleChar125AppStocktakesIndexRoute
   Char123LocaleChar125AppTransfersIndexRoute: typeof Char123LocaleChar125AppTransfersIndexRoute
   Char123LocaleChar125AppUsersIndexRoute: typeof Char123LocaleChar125AppUsersIndexRoute
-  Char123LocaleChar125AppHandoverGiveKeychainIdRoute: typeof Char123LocaleChar125AppHandoverGiveKeychainIdRoute
   Char123LocaleChar125AppKeychainsIdCreateTransferRoute: typeof Char123LocaleChar125AppKeychainsIdCreateTransferRoute
   Char123LocaleChar125AppOrganizationsIdNewOrderRoute: typeof Char123LocaleChar125AppOrganizationsIdNewOrderRoute
   Char123LocaleChar125AppTransfersRequestsRequestIdRoute: typeof Char123LocaleChar125AppTransfersRequestsRequestIdRoute
@@ -1007,10 +965,10 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppIndexRoute: Char123LocaleChar125AppIndexRoute,
     Char123LocaleChar125AppFoundReportsIdRoute:
       Char123LocaleChar125AppFoundReportsIdRoute,
-    Char123LocaleChar125AppHandoverReceiveRoute:
-      Char123LocaleChar125AppHandoverReceiveRoute,
-    Char123LocaleChar125AppHandoversIdRoute:
-      Char123LocaleChar125AppHandoversIdRoute,
+    Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route:
+      Char123LocaleChar125AppHandoverChar123KeychainIdChar125Route,
+    Char123LocaleChar125AppHandoversChar123IdChar125Route:
+      Char123LocaleChar125AppHandoversChar123IdChar125Route,
     Char123LocaleChar125AppKeychainsImportRoute:
       Char123LocaleChar125AppKeychainsImportRoute,
     Char123LocaleChar125AppKeychainsNewRoute:
@@ -1032,8 +990,6 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
     Char123LocaleChar125AppUsersIdRoute: Char123LocaleChar125AppUsersIdRoute,
     Char123LocaleChar125AppFoundReportsIndexRoute:
       Char123LocaleChar125AppFoundReportsIndexRoute,
-    Char123LocaleChar125AppHandoversIndexRoute:
-      Char123LocaleChar125AppHandoversIndexRoute,
     Char123LocaleChar125AppKeychainsIndexRoute:
       Char123LocaleChar125AppKeychainsIndexRoute,
     Char123LocaleChar125AppOrderResultIndexRoute:
@@ -1050,8 +1006,6 @@ const Char123LocaleChar125AppRouteRouteChildren: Char123LocaleChar125AppRouteRou
       Char123LocaleChar125AppTransfersIndexRoute,
     Char123LocaleChar125AppUsersIndexRoute:
       Char123LocaleChar125AppUsersIndexRoute,
-    Char123LocaleChar125AppHandoverGiveKeychainIdRoute:
-      Char123LocaleChar125AppHandoverGiveKeychainIdRoute,
     Char123LocaleChar125AppKeychainsIdCreateTransferRoute:
       Char123LocaleChar125AppKeychainsIdCreateTransferRoute,
     Char123LocaleChar125AppOrganizationsIdNewOrderRoute:

@@ -1,9 +1,7 @@
 import { IdParamsSchema } from '../common.ts'
+import { DeviceListSchema, DeviceRegistrationSchema, DeviceSchema } from '../devices.ts'
 import {
   DeviceKeysFileSchema,
-  DeviceListSchema,
-  DeviceRegistrationSchema,
-  DeviceSchema,
   HandoverListQuerySchema,
   HandoverPageSchema,
   HandoverParamsSchema,

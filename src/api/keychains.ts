@@ -89,17 +89,6 @@ export const keychainListQuery = (
     getNextPageParam: (page) => page.nextCursor,
   })
 
-export const keychainQuery = (organizationId: string, id: string) =>
-  queryOptions({
-    queryKey: keychainKeys.one(organizationId, id),
-    queryFn: () =>
-      mirrored(
-        () => call(keychainEndpoints.one, { params: { id } }),
-        (keychain) => mirrorStore().then((store) => store.mirrorKeychain(keychain)),
-        async () => (await mirrorStore()).mirroredKeychain(id),
-      ),
-  })
-
 export const custodyLogQuery = (organizationId: string, id: string) =>
   queryOptions({
     queryKey: keychainKeys.custody(organizationId, id),

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query'
 import type { Profile } from '../../contract/auth.ts'
-import { keychainQuery } from '../api/keychains.ts'
+import { keychainQuery } from '../api/keychain-one.ts'
 import { startLoading } from './start-loading.ts'
 
 // Apart from start-loading.ts: the other detail pages' loaders would otherwise carry the keychain data layer.

@@ -36,7 +36,7 @@ export const FIELD_MENU: MenuEntry[] = [
   { path: '/app', label: <Trans>Dashboard</Trans>, icon: LayoutDashboard, exact: true },
   { path: '/app/scan', label: <Trans>Scan a tag</Trans>, icon: ScanLine, needs: ['create', 'scan'] },
   {
-    path: '/app/handover/receive',
+    path: '/app/handover',
     label: <Trans>Receive a keychain</Trans>,
     icon: Handshake,
     needs: ['create', 'handover'],

@@ -1,7 +1,8 @@
+import type { Device } from '../../contract/devices.ts'
 import { deviceEndpoints } from '../../contract/endpoints/handovers.ts'
 import { profileEndpoints } from '../../contract/endpoints/profile.ts'
-import type { Device, MirroredDeviceKey } from '../../contract/handover.ts'
 import { DEVICE_KEY_ALGORITHM, exportPublicKey, fingerprintOf } from '../../contract/handover-codes.ts'
+import type { MirroredDeviceKey } from '../../contract/sync.ts'
 import { call } from '../lib/call.ts'
 import { type DeviceKeyRow, type TrousseauDb, withDb } from './db.ts'
 

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Handover, MirroredDeviceKey } from '../../contract/handover.ts'
+import type { Handover } from '../../contract/handover.ts'
 import { checkSignedPair, type DeviceKeyRecord } from '../../contract/handover-check.ts'
 import {
   acceptanceText,
@@ -18,6 +18,7 @@ import {
 } from '../../contract/handover-codes.ts'
 import type { Keychain } from '../../contract/keychains.ts'
 import type { Person } from '../../contract/person.ts'
+import type { MirroredDeviceKey } from '../../contract/sync.ts'
 import { adminProfile, keychain, ORG, OTHER_ORG, transfer } from '../../tests/offline-rows.ts'
 import { page } from '../../tests/sync-pages.ts'
 import { applySyncPage, type SyncState } from './apply.ts'

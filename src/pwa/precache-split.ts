@@ -29,10 +29,8 @@ export const FIELD_ROUTE_FILES = [
   'app/sync.tsx',
   'app/profile.tsx',
   // A keychain changes hands in a car park: both phones' screens and the receipt open offline.
-  'app/handover/receive.tsx',
-  'app/handover/give/$keychainId.tsx',
-  'app/handovers/index.tsx',
-  'app/handovers/$id.tsx',
+  'app/handover/{-$keychainId}.tsx',
+  'app/handovers/{-$id}.tsx',
 ]
 
 /** Lazy modules precached with the shell: the field mode's store (Dexie, outbox, mirror). */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { expect } from 'vitest'
-import type { Device } from '../../contract/handover.ts'
+import type { Device } from '../../contract/devices.ts'
 import { DEVICE_KEY_LIFETIME_MS } from '../../contract/handover-check.ts'
 import { fingerprintOf } from '../../contract/handover-codes.ts'
 import { deviceKeys, users } from '../../server/db/schema.ts'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
-import type { Device } from '../../../contract/handover.ts'
+import type { Device } from '../../../contract/devices.ts'
 import { DEVICE_KEY_LIFETIME_MS } from '../../../contract/handover-check.ts'
 import { fingerprintOf } from '../../../contract/handover-codes.ts'
 import { DAY } from '../../../tests/server/clock.ts'

@@ -1,5 +1,5 @@
+import { DeviceSchema } from '../../../contract/devices.ts'
 import { deviceEndpoints } from '../../../contract/endpoints/handovers.ts'
-import { DeviceSchema } from '../../../contract/handover.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
 import { listDevices, registerDevice, revokeDevice } from './service.ts'

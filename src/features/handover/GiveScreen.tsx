@@ -4,7 +4,7 @@ import { CircleCheck, LoaderCircle } from 'lucide-react'
 import { useState } from 'react'
 import type { Person } from '../../../contract/person.ts'
 import { keychainKeys } from '../../api/keychain-keys.ts'
-import { keychainQuery } from '../../api/keychains.ts'
+import { keychainQuery } from '../../api/keychain-one.ts'
 import { personName } from '../../lib/labels.ts'
 import { useHref } from '../../lib/use-locale.ts'
 import type { LocalHandover, LocalRefusal } from '../../offline/handover.ts'
@@ -22,7 +22,7 @@ type Step =
   | { kind: 'done'; handover: LocalHandover }
 
 /**
- * `/app/handover/give/$keychainId`: scan the receiver's code, show them the signed offer, scan their acceptance.
+ * `/app/handover/$keychainId`: scan the receiver's code, show them the signed offer, scan their acceptance.
  * Works with no network: this phone checks the acceptance with the receiver's key from its copy.
  */
 export function GiveScreen({

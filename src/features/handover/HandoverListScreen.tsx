@@ -80,7 +80,7 @@ export function HandoverListScreen({
   return (
     <>
       <PageHeader title={<Trans>Handovers</Trans>}>
-        <AppLink href={href('/app/handover/receive')} className={buttonClass('primary')}>
+        <AppLink href={href('/app/handover')} className={buttonClass('primary')}>
           <Handshake aria-hidden className="size-4" />
           <Trans>Receive a keychain</Trans>
         </AppLink>

@@ -18,7 +18,7 @@ import { RefusalNotice } from './RefusalNotice.tsx'
 type Accepted = { acceptanceCode: string; handover: LocalHandover }
 
 /**
- * `/app/handover/receive`: this phone's receive code for the giver to scan, then the giver's offer scanned here,
+ * `/app/handover`: this phone's receive code for the giver to scan, then the giver's offer scanned here,
  * then the acceptance for the giver to scan. Works with no network: the phone checks the offer against its copy.
  */
 export function ReceiveScreen({

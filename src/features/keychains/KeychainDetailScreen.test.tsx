@@ -146,7 +146,7 @@ describe('handing a keychain over from its page', () => {
   it('offers "Hand over" to the one who holds it', async () => {
     await open(held, HOLDER.id)
     expect(screen.getByRole('link', { name: 'Hand over' }).getAttribute('href')).toBe(
-      `/en/app/handover/give/${KEYCHAIN.id}`,
+      `/en/app/handover/${KEYCHAIN.id}`,
     )
   })
 

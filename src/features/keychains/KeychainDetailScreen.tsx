@@ -6,7 +6,8 @@ import { lazy, type ReactNode, Suspense, useEffect, useRef, useState } from 'rea
 import type { Keychain } from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { keychainKeys } from '../../api/keychain-keys.ts'
-import { keychainQuery, useDeleteKeychain } from '../../api/keychains.ts'
+import { keychainQuery } from '../../api/keychain-one.ts'
+import { useDeleteKeychain } from '../../api/keychains.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { formatDate } from '../../lib/format.ts'
 import { personName } from '../../lib/labels.ts'
@@ -161,7 +162,7 @@ export function KeychainDetailScreen({
       <PageHeader title={keychain.name}>
         <div className="flex flex-wrap items-center gap-2">
           {canHandOver ? (
-            <AppLink href={href(`/app/handover/give/${keychain.id}`)} className={buttonClass('primary')}>
+            <AppLink href={href(`/app/handover/${keychain.id}`)} className={buttonClass('primary')}>
               <HandHelping aria-hidden className="size-4" />
               <Trans>Hand over</Trans>
             </AppLink>

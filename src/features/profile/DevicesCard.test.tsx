@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Device } from '../../../contract/handover.ts'
+import type { Device } from '../../../contract/devices.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
 import DevicesCard from './DevicesCard.tsx'
 

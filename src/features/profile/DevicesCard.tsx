@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Device } from '../../../contract/handover.ts'
+import type { Device } from '../../../contract/devices.ts'
 import { devicesQuery, useRevokeDevice } from '../../api/devices.ts'
 import { formatDate } from '../../lib/format.ts'
 import { useLocale } from '../../lib/use-locale.ts'

@@ -116,7 +116,7 @@ export function ScanResultCard({
           {/* Held outright (not out on a transfer, which has a due day): handed from phone to phone. */}
           {canHandOver && truth?.kind === 'mine' && truth.due === null ? (
             <AppLink
-              href={href(`/app/handover/give/${keychain.id}`)}
+              href={href(`/app/handover/${keychain.id}`)}
               className={buttonClass('secondary', 'self-start')}
             >
               <HandHelping aria-hidden className="size-4" />

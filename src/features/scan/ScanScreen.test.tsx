@@ -34,7 +34,7 @@ describe('scan screen', () => {
       <ScanScreen renderResult={() => null} send={vi.fn()} canReceive />,
     )
     expect(screen.getByRole('link', { name: 'Receive a keychain' }).getAttribute('href')).toBe(
-      '/en/app/handover/receive',
+      '/en/app/handover',
     )
     unmount()
     await renderWithRouter(<ScanScreen renderResult={() => null} send={vi.fn()} />)

@@ -101,7 +101,7 @@ export function ScanScreen({
       <PageHeader title={<Trans>Scan a tag</Trans>}>
         {/* No icon: the scan page's first load is at its ceiling. */}
         {canReceive ? (
-          <AppLink href={href('/app/handover/receive')} className={buttonClass('secondary')}>
+          <AppLink href={href('/app/handover')} className={buttonClass('secondary')}>
             <Trans>Receive a keychain</Trans>
           </AppLink>
         ) : null}

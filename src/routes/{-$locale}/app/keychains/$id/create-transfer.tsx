@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { createFileRoute, useNavigate } from '@tanstack/react-router'
-import { keychainQuery } from '../../../../../api/keychains.ts'
+import { keychainQuery } from '../../../../../api/keychain-one.ts'
 import { useMembersIfAllowed } from '../../../../../api/members.ts'
 import { startLoadingKeychain } from '../../../../../app/keychain-loader.ts'
 import { RequireOrganization } from '../../../../../app/RequireOrganization.tsx'
