@@ -133,10 +133,18 @@ function cursorSeq(cursor: string | undefined): number | null {
 /** Kinds whose ids stand for a batch (an import, an order's tags): the entry shows their count, not each name. */
 const COUNTED: ReadonlySet<string> = new Set(['keychains.imported', 'tags.created'])
 
-/** The ids of people an entry's payload names: a custodian (from, to), a recipient, a member. */
+/** The ids of people an entry's payload names: a custodian (from, to), a recipient, a member, a handover's two. */
 function peopleOf(payload: Record<string, unknown>): unknown[] {
   const custodian = payload.custodian as { from?: unknown; to?: unknown } | null | undefined
-  return [payload.custodianId, payload.recipientId, payload.memberId, custodian?.from, custodian?.to]
+  return [
+    payload.custodianId,
+    payload.recipientId,
+    payload.memberId,
+    custodian?.from,
+    custodian?.to,
+    payload.giverId,
+    payload.receiverId,
+  ]
 }
 
 /** The well-formed ids, once each (a payload is free JSON). */

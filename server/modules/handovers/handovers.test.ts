@@ -208,8 +208,17 @@ describe('one keychain offered twice offline', () => {
         reason: 'conflict',
         offer: toOther.offer,
         acceptance: toOther.acceptance,
+        giverId: w.giver.id,
+        receiverId: toOther.value.receiverId,
       },
     })
+    // The activity log names both people of the refused handover.
+    const activity = await (
+      await t.get('/api/activity?kind=handover.refused', { cookie: w.admin.cookie })
+    ).json()
+    expect(Object.keys(activity.refs.people)).toEqual(
+      expect.arrayContaining([w.giver.id, toOther.value.receiverId]),
+    )
     expect(await t.db.$count(handovers, eq(handovers.organizationId, w.organization.id))).toBe(2)
 
     const ids = (list: Handover[]) => list.map((each) => `${each.id}:${each.status}`)

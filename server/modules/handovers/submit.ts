@@ -213,7 +213,7 @@ async function decide(
     payload:
       decision.reason === null
         ? { ...codes, custodian: { from: offer.giverId, to: offer.receiverId }, transferId }
-        : { ...codes, reason: decision.reason },
+        : { ...codes, reason: decision.reason, giverId: offer.giverId, receiverId: offer.receiverId },
   })
   return 'decided'
 }

@@ -112,7 +112,13 @@ const HANDOVERS: ActivityEntry[] = [
     kind: 'handover.refused',
     keychainIds: [CAVE],
     fromQueue: true,
-    payload: { offer: offerToMarc, acceptance: 'TRH1|A|…', reason: 'conflict' },
+    payload: {
+      offer: offerToMarc,
+      acceptance: 'TRH1|A|…',
+      reason: 'conflict',
+      giverId: LEA.id,
+      receiverId: MARC.id,
+    },
   }),
   entry(1, {
     kind: 'keychain.handed_over',
@@ -252,7 +258,7 @@ describe('the activity screen, in English', () => {
     expect(handed).toContain('Handed Cave 12 over from phone to phone: custody Léa Dupont → Marc Petit')
     expect(handed).toContain('Handed over from phone to phone')
     expect(refused).toContain(
-      'Refused the handover of Cave 12 from Léa Dupont to Marc Petit (reason: conflict)',
+      'Refused the handover of Cave 12 from Léa Dupont to Marc Petit (reason: it had changed hands in the meantime)',
     )
     expect(refused).toContain('Handover refused')
   })
@@ -454,7 +460,9 @@ describe('the activity screen, in French', () => {
     server(HANDOVERS)
     const [refused, handed] = await lines(screenOf({}))
     expect(handed).toContain('Cave 12 remis de téléphone à téléphone : détention Léa Dupont → Marc Petit')
-    expect(refused).toContain('Remise de Cave 12 de Léa Dupont à Marc Petit refusée (motif : conflict)')
+    expect(refused).toContain(
+      'Remise de Cave 12 de Léa Dupont à Marc Petit refusée (motif : il avait changé de mains entre-temps)',
+    )
   })
 
   it('shows the signed head of the ledger in French', async () => {

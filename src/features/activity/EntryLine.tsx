@@ -1,12 +1,11 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import type { MouseEvent, ReactNode } from 'react'
 import type { ActivityEntry, ActivityRefs } from '../../../contract/activity.ts'
-import { parseOffer } from '../../../contract/handover-codes.ts'
 import type { ActivityFilter } from '../../api/activity.ts'
 import { formatCalendarDate, formatCalendarRange } from '../../lib/format.ts'
 import { personName, ROLE_LABELS, STATUS_LABELS } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
-import { FOUND_REPORT_STATUS_LABELS } from './labels.ts'
+import { FOUND_REPORT_STATUS_LABELS, HANDOVER_REFUSAL_LABELS } from './labels.ts'
 
 /** What a click on a keychain, tag or person of an entry does: the same view, narrowed to it. */
 export type Narrow = {
@@ -337,11 +336,11 @@ export function EntryLine({
       )
     }
     case 'handover.refused': {
-      // Who gave and who received are in the signed offer the entry carries.
-      const offer = typeof payload.offer === 'string' ? parseOffer(payload.offer)?.value : undefined
-      const giver = personOf(offer?.giverId)
-      const receiver = personOf(offer?.receiverId)
-      const reason = text(payload.reason) ?? '?'
+      const giver = personOf(payload.giverId)
+      const receiver = personOf(payload.receiverId)
+      const code = text(payload.reason) ?? '?'
+      const descriptor = HANDOVER_REFUSAL_LABELS[code]
+      const reason = descriptor ? i18n._(descriptor) : code
       return (
         <Trans>
           Refused the handover of {keychain} from {giver} to {receiver} (reason: {reason})

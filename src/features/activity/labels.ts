@@ -49,3 +49,12 @@ export const FOUND_REPORT_STATUS_LABELS: Record<string, MessageDescriptor> = {
   CONTACTED: msg({ message: 'finder contacted', context: 'found-keys report status' }),
   RESOLVED: msg({ message: 'resolved', context: 'found-keys report status' }),
 }
+
+/** Why the server refused a genuinely signed handover (the refusals it records; any other shows as its code). */
+export const HANDOVER_REFUSAL_LABELS: Record<string, MessageDescriptor> = {
+  keychain_gone: msg`the keychain is no longer the organization’s`,
+  not_custodian: msg`the giver did not hold it`,
+  conflict: msg`it had changed hands in the meantime`,
+  receiver_not_allowed: msg`the organization does not allow this receiver`,
+  on_transfer: msg`it is out on a transfer`,
+}
