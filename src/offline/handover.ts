@@ -40,22 +40,8 @@ export type { DeviceIdentity }
  */
 export const ensureDeviceKey = (userId: string): Promise<DeviceIdentity> => ensureKey(userId)
 
-/** A handover this device took part in, as its screens show it. */
-export type LocalHandover = {
-  offerId: string
-  role: 'giver' | 'receiver'
-  organizationId: string
-  keychain: { id: string; name: string }
-  giver: Person
-  receiver: Person
-  offerCode: string
-  acceptanceCode: string
-  offeredAt: string
-  acceptedAt: string
-  /** 'queued' until the server answers; then its answer. */
-  state: 'queued' | 'APPLIED' | 'REFUSED'
-  reason: HandoverRefusal | null
-}
+/** A handover this device took part in, as its screens show it: its state is 'queued' until the server answers. */
+export type LocalHandover = Omit<HandoverRow, 'userId' | 'itemId' | 'before'>
 
 /**
  * Why this phone refuses, before any server: the contract's `HANDOVER_REFUSALS` (decided as the server would
