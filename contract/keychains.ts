@@ -137,6 +137,8 @@ export type KeychainUpdate = v.InferInput<typeof KeychainUpdateSchema>
  * language (other reasons are what a person typed).
  */
 export const TRANSFER_CUSTODY_REASONS = { PICKUP: 'Transfer pickup', RETURN: 'Transfer return' } as const
+/** The custody log's reason of a handover from phone to phone (the screens name it in the reader's language). */
+export const HANDOVER_CUSTODY_REASON = 'handover'
 
 const CustodyEntrySchema = v.object({
   id: v.string(),

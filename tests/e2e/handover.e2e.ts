@@ -204,6 +204,8 @@ describe('a keychain handed from phone to phone with no network', () => {
       await expect.poll(() => sentHandover(giver.page), { timeout: 30_000 }).toBe('APPLIED')
       await giver.page.goto(`/en/app/keychains/${keychain.id}`)
       await expect.poll(() => holderOn(giver.page)).toBe('Paul')
+      // The custody log says how it changed hands, in the reader's words.
+      await giver.page.getByText('handed over from phone to phone').waitFor()
       await snap(giver, 'online-applied')
 
       // Then the receiver's: the same handover, not a second one.

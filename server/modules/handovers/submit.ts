@@ -7,6 +7,7 @@ import {
   type SignedPair,
 } from '../../../contract/handover-check.ts'
 import { offerIdOf, parseOffer, signedCode } from '../../../contract/handover-codes.ts'
+import { HANDOVER_CUSTODY_REASON } from '../../../contract/keychains.ts'
 import { inWindow } from '../../../contract/transfer-state.ts'
 import type { Db } from '../../db/client.ts'
 import {
@@ -35,7 +36,6 @@ import { findHandover } from './view.ts'
 type Deps = Pick<AppDeps, 'database' | 'clock'>
 
 /** The custody log's reason of a change made by a handover. */
-const HANDOVER_CUSTODY_REASON = 'handover'
 
 export type HandoverSubmission = {
   organizationId: string

@@ -2,7 +2,11 @@ import { msg } from '@lingui/core/macro'
 import { Trans, useLingui } from '@lingui/react/macro'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { type Keychain, TRANSFER_CUSTODY_REASONS } from '../../../contract/keychains.ts'
+import {
+  HANDOVER_CUSTODY_REASON,
+  type Keychain,
+  TRANSFER_CUSTODY_REASONS,
+} from '../../../contract/keychains.ts'
 import type { Member } from '../../../contract/organizations.ts'
 import { custodyLogQuery, useUpdateKeychain } from '../../api/keychains.ts'
 import { formatDateTime } from '../../lib/format.ts'
@@ -93,7 +97,9 @@ function CustodyLog({ organizationId, keychainId }: { organizationId: string; ke
       ? t`picked up on a transfer`
       : reason === TRANSFER_CUSTODY_REASONS.RETURN
         ? t`returned from a transfer`
-        : reason
+        : reason === HANDOVER_CUSTODY_REASON
+          ? t`handed over from phone to phone`
+          : reason
   return (
     <ol aria-label={t`Custody log`} className="flex flex-col gap-3 border-l-2 border-slate-200 pl-4">
       {data.map((entry) => {
