@@ -50,11 +50,15 @@ describe('POST /api/devices', () => {
 
     const other = await makeDevice(one.profile)
     const anotherKey = await register(one.cookie, { id: made.id, publicKey: other.publicKey })
+    const taken = {
+      code: 'conflict',
+      message: 'This device id is registered with another key: make a new key pair.',
+    }
     expect(anotherKey.status).toBe(409)
-    expect((await anotherKey.json()).error.code).toBe('conflict')
+    expect((await anotherKey.json()).error).toEqual(taken)
     const anotherPerson = await register(two.cookie, made)
     expect(anotherPerson.status).toBe(409)
-    expect((await anotherPerson.json()).error.code).toBe('conflict')
+    expect((await anotherPerson.json()).error).toEqual(taken)
     expect(await listOf(two.cookie)).toEqual([])
 
     expect((await t.delete(`/api/devices/${made.id}`, { cookie: one.cookie })).status).toBe(204)
@@ -157,7 +161,7 @@ describe('DELETE /api/devices/{id}', () => {
 
     const foreign = await t.delete(`/api/devices/${theirs.id}`, { cookie: me.cookie })
     expect(foreign.status).toBe(404)
-    expect((await foreign.json()).error.code).toBe('not_found')
+    expect((await foreign.json()).error).toEqual({ code: 'not_found', message: 'No such device.' })
     expect((await listOf(colleague.cookie))[0]!.revokedAt).toBeNull()
     const unknown = await t.delete(`/api/devices/${(await makeDevice(me)).id}`, { cookie: me.cookie })
     expect(unknown.status).toBe(404)

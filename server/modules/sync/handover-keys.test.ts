@@ -60,6 +60,7 @@ describe('the device keys in the feed', () => {
     })
 
     // Revoked: still carried (the phone learns it) for 30 days, then no more.
+    expect(REVOKED_KEYS_MIRRORED_MS).toBe(30 * DAY)
     await t.delete(`/api/devices/${w.giverPhone.id}`, { cookie: w.giver.cookie })
     const revokedAt = t.clock.now().toISOString()
     const after = await pages(w.manager.cookie, read.at(-1)!.cursor)
