@@ -30,6 +30,9 @@ import type { RouteSpec } from './route-spec.ts'
  * For every registered route, every role of the caller's own organization, a platform operator (who is a
  * MEMBER there) and a signed-out caller, against their own organization and a foreign one: the status the
  * route's access declaration and ROLE_PERMISSIONS call for. A new route without a FIXTURES entry fails here.
+ *
+ * @database-agnostic: one caller at a time and the access rules decide every answer; it runs on PGlite only (the
+ * server's 5xx on either database are `no-server-errors.test.ts`'s).
  */
 
 // The route table, known before any test runs (building the app touches no database).
