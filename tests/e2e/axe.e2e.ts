@@ -8,6 +8,7 @@ import { startStocktake } from '../../server/modules/stocktakes/start.ts'
 import { DEMO_MEMBERS, DEMO_ORGANIZATION_ID, seedDemo } from '../../server/seed/demo.ts'
 import { openAccountMenu } from './account-menu.ts'
 import { type Stack, startStack } from './harness.ts'
+import { openInApp } from './in-app.ts'
 
 // Every route of the app, light and dark, checked by axe-core (issue 23): public pages signed out, the app's
 // routes signed in on the demo organization (scripts/seed.ts's data), at 1280×800.
@@ -131,7 +132,8 @@ const summary: string[] = []
 
 /** axe's violations on the page as it is, one line each: rule, impact, the first elements it names. */
 async function violationsOf(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE)
+  // Loaded once per document: in-app navigation keeps it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE)
   const results = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
@@ -163,15 +165,14 @@ async function violationsOf(page: Page): Promise<string[]> {
 const THEMES = ['light', 'dark'] as const
 
 /**
- * Opens each route and lets it settle (its heading shown, no request pending), then asks axe in the light theme,
- * then in the dark one: the system's theme changes under the loaded page, which follows it (one load a route).
+ * Opens each route as a link in the app would and lets it settle (its heading shown, no request pending), then
+ * asks axe in the light theme, then in the dark one: the system's theme changes under the shown page, which
+ * follows it.
  */
 async function checkRoutes(page: Page, paths: string[], found: Record<string, string[]>) {
   for (const path of paths) {
     await page.emulateMedia({ colorScheme: 'light' })
-    await page.goto(path)
-    await page.getByRole('heading', { level: 1 }).first().waitFor()
-    await page.waitForLoadState('networkidle')
+    await openInApp(page, path)
     for (const theme of THEMES) {
       await page.emulateMedia({ colorScheme: theme })
       await expect

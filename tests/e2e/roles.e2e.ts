@@ -4,6 +4,7 @@ import type { Role } from '../../contract/permissions.ts'
 import { createOrganization, selectOrganization } from '../../server/modules/organizations/service.ts'
 import { signInUser } from '../../server/modules/users/service.ts'
 import { type Stack, startStack } from './harness.ts'
+import { openInApp } from './in-app.ts'
 
 let stack: Stack
 
@@ -80,10 +81,7 @@ describe('every role reaches only screens it may use', () => {
         expect(links.length).toBeGreaterThan(2)
         const problems: string[] = []
         for (const href of new Set(links)) {
-          const refused = await refusedDuring(page, async () => {
-            await page.goto(href)
-            await page.waitForLoadState('networkidle')
-          })
+          const refused = await refusedDuring(page, () => openInApp(page, href))
           const failed = await page.getByRole('alert').filter({ hasText: 'Réessayer' }).count()
           if (refused.length > 0 || failed > 0)
             problems.push(
@@ -94,11 +92,7 @@ describe('every role reaches only screens it may use', () => {
         expect(untranslated).toEqual([])
 
         // Plans are shown to everyone; only those who may buy one are offered to choose or switch.
-        const refused = await refusedDuring(page, async () => {
-          await page.goto('/app/plans')
-          await page.getByRole('heading', { level: 1 }).first().waitFor()
-          await page.waitForLoadState('networkidle')
-        })
+        const refused = await refusedDuring(page, () => openInApp(page, '/app/plans'))
         expect(refused).toEqual([])
         // With a plan already, the others read "Passer à …" (switch to).
         const choose = await page.getByRole('button', { name: /^(Choisir|Passer à) / }).count()
