@@ -70,7 +70,7 @@ export function pwaPlugin(): PluginOption[] {
         ],
         // Background Sync, where the browser has it, wakes the outbox even when the app was in the background;
         // the deferred list, then the script that caches it when asked and prunes it when a new build activates.
-        importScripts: ['sw-outbox-sync.js', DEFERRED_LIST_SCRIPT, 'sw-deferred.js'],
+        importScripts: ['sw-outbox-sync.js', DEFERRED_LIST_SCRIPT, 'sw-deferred.js', 'sw-push.js'],
       },
     }),
   ]

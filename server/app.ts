@@ -42,6 +42,7 @@ import { planRoutes } from './modules/plans/routes.ts'
 import { priceRoutes } from './modules/prices/routes.ts'
 import { profileRoutes } from './modules/profile/routes.ts'
 import { isOperator } from './modules/profile/service.ts'
+import { noticeRoutes } from './modules/push/routes.ts'
 import { memberPageRoutes } from './modules/reports/member-page-routes.ts'
 import { reportRoutes } from './modules/reports/routes.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
@@ -64,6 +65,7 @@ const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => vo
   { tag: 'profile', mount: profileRoutes },
   { tag: 'api-tokens', mount: apiTokenRoutes },
   { tag: 'devices', mount: deviceRoutes },
+  { tag: 'notices', mount: noticeRoutes },
   { tag: 'organizations', mount: organizationRoutes },
   { tag: 'members', mount: memberRoutes },
   { tag: 'members', mount: memberPageRoutes },

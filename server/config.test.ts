@@ -37,6 +37,8 @@ describe('loadConfig', () => {
       stripeApiBase: null,
       shutdownGraceMs: 10_000,
       metricsToken: null,
+      vapidKeys: null,
+      vapidSubject: 'mailto:no-reply@localhost',
       webhookAllowPrivateTargets: false,
       webhookTimeoutMs: 5000,
     })
@@ -92,8 +94,13 @@ describe('loadConfig', () => {
       STRIPE_API_BASE: 'http://127.0.0.1:12111',
       SHUTDOWN_GRACE_MS: '2500',
       METRICS_TOKEN: 'm'.repeat(32),
+      VAPID_PUBLIC_KEY: 'B'.repeat(87),
+      VAPID_PRIVATE_KEY: 'k'.repeat(43),
+      VAPID_SUBJECT: 'https://keys.example.com/contact',
     })
     expect(config).toMatchObject({
+      vapidKeys: { publicKey: 'B'.repeat(87), privateKey: 'k'.repeat(43) },
+      vapidSubject: 'https://keys.example.com/contact',
       shutdownGraceMs: 2500,
       metricsToken: 'm'.repeat(32),
       paymentProvider: 'stripe',
@@ -107,6 +114,14 @@ describe('loadConfig', () => {
       trustProxy: true,
       appVersion: '1.2.3',
     })
+  })
+
+  it('makes the VAPID contact the address mail comes from, unless told', () => {
+    expect(loadConfig({ MAIL_FROM: 'Keys <keys@example.com>' }).vapidSubject).toBe('mailto:keys@example.com')
+    expect(loadConfig({ MAIL_FROM: 'keys@example.com' }).vapidSubject).toBe('mailto:keys@example.com')
+    expect(loadConfig({ VAPID_SUBJECT: 'mailto:ops@example.com' }).vapidSubject).toBe(
+      'mailto:ops@example.com',
+    )
   })
 
   it('defaults PUBLIC_URL to the port', () => {
@@ -192,6 +207,26 @@ describe('loadConfig', () => {
     [
       { METRICS_TOKEN: 'short' },
       'Invalid configuration: METRICS_TOKEN must be at least 32 characters (letters, digits, ._~+/=-)',
+    ],
+    [
+      { VAPID_SUBJECT: 'ops@example.com' },
+      'Invalid configuration: VAPID_SUBJECT must be a mailto: address (mailto:ops@example.com) or an https:// URL',
+    ],
+    [
+      { VAPID_SUBJECT: 'http://example.com' },
+      'Invalid configuration: VAPID_SUBJECT must be a mailto: address (mailto:ops@example.com) or an https:// URL',
+    ],
+    [
+      { VAPID_PUBLIC_KEY: 'x'.repeat(86) },
+      'Invalid configuration: VAPID_PUBLIC_KEY must be a raw P-256 public key, base64url (87 characters)',
+    ],
+    [
+      { VAPID_PUBLIC_KEY: 'B'.repeat(87) },
+      'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together',
+    ],
+    [
+      { VAPID_PRIVATE_KEY: 'k'.repeat(43) },
+      'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together',
     ],
     [
       { JOBS_POLL_MS: 'soon' },

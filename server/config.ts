@@ -42,6 +42,10 @@ export type Config = {
   shutdownGraceMs: number
   /** The bearer token `/api/metrics` asks for; null: the endpoint does not exist (404). */
   metricsToken: string | null
+  /** Web Push's VAPID key pair (base64url); null: made once and kept in `$DATA_DIR/vapid.json`. */
+  vapidKeys: { publicKey: string; privateKey: string } | null
+  /** Who push services may contact about this server's pushes: a `mailto:` or `https:` address. */
+  vapidSubject: string
 }
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim()), '')
@@ -201,6 +205,39 @@ const EnvSchema = v.object({
     ),
     '',
   ),
+  VAPID_PUBLIC_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(
+        /^([A-Za-z0-9_-]{87})?$/,
+        'VAPID_PUBLIC_KEY must be a raw P-256 public key, base64url (87 characters)',
+      ),
+    ),
+    '',
+  ),
+  VAPID_PRIVATE_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(
+        /^([A-Za-z0-9_-]{43})?$/,
+        'VAPID_PRIVATE_KEY must be a P-256 private key, base64url (43 characters)',
+      ),
+    ),
+    '',
+  ),
+  VAPID_SUBJECT: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(
+        /^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)?$/,
+        'VAPID_SUBJECT must be a mailto: address (mailto:ops@example.com) or an https:// URL',
+      ),
+    ),
+    '',
+  ),
   STRIPE_API_BASE: v.optional(
     v.pipe(
       v.string(),
@@ -268,6 +305,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'Invalid configuration: PAYMENT_PROVIDER=local (the sandbox: anyone can pay without paying) is refused in production; set PAYMENT_PROVIDER=stripe, or ALLOW_SANDBOX_PAYMENTS=true for a demo',
     )
   }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (npx web-push generate-vapid-keys makes a pair)',
+    )
+  }
   if (e.PAYMENT_PROVIDER === 'stripe' && (!e.STRIPE_SECRET_KEY || !e.STRIPE_WEBHOOK_SECRET)) {
     throw new ConfigError(
       'Invalid configuration: PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
@@ -299,7 +341,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     metricsToken: e.METRICS_TOKEN || null,
+    vapidKeys: e.VAPID_PUBLIC_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : null,
+    vapidSubject: e.VAPID_SUBJECT || `mailto:${addressOf(e.MAIL_FROM)}`,
   }
+}
+
+/** The address of `Name <address>` or of a bare address. */
+function addressOf(mailFrom: string): string {
+  return /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom
 }
 
 function apiBase(value: string): NonNullable<Config['stripeApiBase']> {

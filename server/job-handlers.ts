@@ -2,6 +2,7 @@ import type { AppDeps } from './deps.ts'
 import { MAIL_JOB, sendMailJob } from './jobs/mail.ts'
 import { createJobRunner, type JobRunner, MAIN_LANE } from './jobs/runner.ts'
 import { noticeJobs } from './modules/notices/notices.ts'
+import { pushJobs } from './modules/push/send.ts'
 import { receiptJobs } from './modules/receipts/mail.ts'
 import { scanJobs } from './modules/scans/ledger.ts'
 import { stocktakeJobs } from './modules/stocktakes/notices.ts'
@@ -19,6 +20,7 @@ export function createJobs(deps: Omit<AppDeps, 'jobs'>, worker?: string): JobRun
       [MAIL_JOB]: sendMailJob(deps.mailer),
       ...transferJobs(deps),
       ...noticeJobs(deps),
+      ...pushJobs(deps),
       ...receiptJobs(deps),
       ...webhookJobs(deps),
       ...scanJobs(deps),

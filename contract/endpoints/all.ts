@@ -14,6 +14,7 @@ import { keychainImportEndpoints } from './keychain-imports.ts'
 import { keychainEndpoints } from './keychains.ts'
 import { labelEndpoints } from './labels.ts'
 import { memberEndpoints } from './members.ts'
+import { noticeEndpoints } from './notices.ts'
 import { orderEndpoints } from './orders.ts'
 import { organizationEndpoints } from './organizations.ts'
 import { paymentEndpoints } from './payments.ts'
@@ -48,6 +49,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   keychainEndpoints,
   labelEndpoints,
   memberEndpoints,
+  noticeEndpoints,
   orderEndpoints,
   organizationEndpoints,
   paymentEndpoints,

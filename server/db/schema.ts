@@ -24,6 +24,7 @@ import { HANDOVER_STATUSES } from '../../contract/handover.ts'
 import { HANDOVER_REFUSALS } from '../../contract/handover-check.ts'
 import { KEY_TYPES } from '../../contract/keychains.ts'
 import { LOCALES } from '../../contract/locale.ts'
+import { NOTICE_CHANNELS, PERSONAL_NOTICE_KINDS } from '../../contract/notices.ts'
 import { type Address, HANDOVER_RECEIVERS, STOCKTAKE_ROLES } from '../../contract/organizations.ts'
 import { ROLES } from '../../contract/permissions.ts'
 import { PLACE_KINDS, STOCKTAKE_INTERVALS } from '../../contract/places.ts'
@@ -1154,6 +1155,45 @@ export const deviceKeys = pgTable(
 )
 
 export type DeviceKeyRow = typeof deviceKeys.$inferSelect
+
+/** A device that receives push notifications (Web Push): what its browser's `PushManager.subscribe()` gave. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The push service's address for this device: a credential (whoever knows it and the keys may push). */
+    endpoint: text('endpoint').notNull().unique(),
+    /** The device's P-256 public key and 16-byte secret, base64url: the message is encrypted to them. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull(),
+    /** Last registered again (every app start): a subscription unseen for long is the first to go. */
+    seenAt: at('seen_at').notNull(),
+  },
+  (table) => [index('push_subscriptions_user_idx').on(table.userId)],
+)
+
+export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect
+
+/** A person's choice of channel for one kind of notice; a kind without a row has its default. */
+export const noticeSettings = pgTable(
+  'notice_settings',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: PERSONAL_NOTICE_KINDS }).notNull(),
+    channel: text('channel', { enum: NOTICE_CHANNELS }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.kind] }),
+    check('notice_settings_channel', sql`${table.channel} IN ('BOTH', 'PUSH', 'EMAIL', 'NONE')`),
+  ],
+)
 
 /**
  * A keychain handed from phone to phone: the signed pair as it arrived first (its id is the offer's digest),

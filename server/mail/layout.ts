@@ -41,5 +41,12 @@ ${action}
 </body>
 </html>
 `
-  return { to: content.to, subject: content.subject, text, html }
+  return {
+    to: content.to,
+    subject: content.subject,
+    text,
+    html,
+    summary: content.preheader,
+    ...(button ? { link: button.href } : {}),
+  }
 }

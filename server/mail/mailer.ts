@@ -17,6 +17,9 @@ export type MailMessage = {
   devNote?: string
   /** Files sent with the message (a handover receipt's PDF). */
   attachments?: MailAttachment[]
+  /** The mail in one line and the address its button opens: what a push notification of it says and opens. */
+  summary?: string
+  link?: string
 }
 
 type MailAttachment = {

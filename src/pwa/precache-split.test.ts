@@ -77,6 +77,7 @@ function globbed(manifest: ViteManifest): PrecacheEntry[] {
     'icons/icon-192.png',
     'sw-outbox-sync.js',
     'sw-deferred.js',
+    'sw-push.js',
     ...new Set(built),
     'favicon.svg',
     'manifest.webmanifest',
@@ -123,7 +124,13 @@ describe('splitting the precache manifest', () => {
     )
     // The worker's own scripts, and the prerendered pages' chunks (the worker always answers the SPA shell).
     expect(urls(dropped)).toEqual(
-      ['sw-outbox-sync.js', 'sw-deferred.js', 'assets/public-P.js', 'assets/landing-L.js'].sort(),
+      [
+        'sw-outbox-sync.js',
+        'sw-deferred.js',
+        'sw-push.js',
+        'assets/public-P.js',
+        'assets/landing-L.js',
+      ].sort(),
     )
   })
 

@@ -8,4 +8,14 @@ import { startPwaWith } from './lifecycle.ts'
  */
 export function startPwa(): void {
   startPwaWith(registerSW)
+  // A device that receives push registers its subscription again (the server drops ones unseen for long).
+  void import('../api/notices.ts')
+    .then(({ refreshPushSubscription }) => refreshPushSubscription())
+    .catch(() => {})
+  navigator.serviceWorker?.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
+    if (event.data?.type !== 'push-subscription-changed') return
+    void import('../api/notices.ts')
+      .then(({ refreshPushSubscription }) => refreshPushSubscription())
+      .catch(() => {})
+  })
 }

@@ -7,6 +7,7 @@ import {
   calendarFeeds,
   keychains,
   keys,
+  pushSubscriptions,
   transferExtensions,
   transferPickups,
   transferReceipts,
@@ -805,6 +806,37 @@ export const FIXTURES: Record<string, Fixture> = {
     foreign: async (w) => ({ path: `/api/devices/${(await storedDevice(w.t, w.foreignAdminId)).id}` }),
   },
 
+  // Notice settings and push subscriptions (server/modules/push): a person's own, from a session.
+  'GET /notice-settings': single('signedIn', get('/api/notice-settings'), LIST_ONLY),
+  'PUT /notice-settings': single(
+    'signedIn',
+    async () => ({ path: '/api/notice-settings', json: { channels: { reminder: 'BOTH' } } }),
+    'sets the caller’s own channels: nothing foreign to name',
+  ),
+  'GET /push-subscriptions': single('signedIn', get('/api/push-subscriptions'), LIST_ONLY),
+  'PUT /push-subscriptions': single(
+    'signedIn',
+    // The caller's device subscribed again (every app start): refreshed (200).
+    async (w, caller) => ({
+      path: '/api/push-subscriptions',
+      json: {
+        endpoint: (await storedPushSubscription(w.t, caller?.id ?? w.callers.ADMIN.id)).endpoint,
+        keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+        name: 'Phone',
+      },
+    }),
+    'subscribes the caller’s own device: nothing foreign to name',
+  ),
+  'DELETE /push-subscriptions/:id': {
+    access: 'signedIn',
+    own: async (w, caller) => ({
+      path: `/api/push-subscriptions/${(await storedPushSubscription(w.t, caller?.id ?? w.callers.ADMIN.id)).id}`,
+    }),
+    foreign: async (w) => ({
+      path: `/api/push-subscriptions/${(await storedPushSubscription(w.t, w.foreignAdminId)).id}`,
+    }),
+  },
+
   // Handovers from phone to phone (server/modules/handovers): the caller is the giver of the own one.
   'GET /handovers': single(selected('read__handover'), get('/api/handovers'), LIST_ONLY),
   'GET /handovers/keys': single(selected('read__handover'), get('/api/handovers/keys'), LIST_ONLY),
@@ -873,4 +905,22 @@ async function receiptOf(w: World, organizationId: string, caller: { id: string 
     serverTime: now,
   })
   return transfer.id
+}
+
+/** A push subscription of `userId`'s, stored directly. */
+async function storedPushSubscription(t: TestApp, userId: string) {
+  const now = t.clock.now()
+  const [row] = await t.db
+    .insert(pushSubscriptions)
+    .values({
+      userId,
+      endpoint: `https://push.example/${randomUUID()}`,
+      p256dh: `B${'A'.repeat(86)}`,
+      auth: 'A'.repeat(22),
+      name: 'Phone',
+      createdAt: now,
+      seenAt: now,
+    })
+    .returning({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint })
+  return row!
 }

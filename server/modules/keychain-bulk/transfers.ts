@@ -123,15 +123,17 @@ export async function authorizeTransfers(
   rows.sort((a, b) => (a.keychainId < b.keychainId ? -1 : 1))
   await enqueueJobs(
     tx,
-    rows.flatMap((row) =>
-      authorizedTransferJobs(deps, {
+    await authorizedTransferJobs(
+      tx,
+      deps,
+      rows.map((row) => ({
         organization,
         actor: input.actor,
         recipient: user,
         invited: recipient.invite,
         transfer: row,
         now,
-      }),
+      })),
     ),
   )
   const events = rows.map((row) => ({ keychain_id: row.keychainId, transfer_id: row.id }))

@@ -3,10 +3,8 @@ import { RETURN_GRACE_MS, shiftCalendarDay } from '../../../contract/transfers.t
 import type { Db } from '../../db/client.ts'
 import type { TransferRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
-import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs, type NewJob } from '../../jobs/queue.ts'
 import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
-import type { MailMessage } from '../../mail/mailer.ts'
 import {
   escalationMail,
   REMINDER_STEPS,
@@ -18,6 +16,7 @@ import { displayName } from '../../shared/person.ts'
 import { calendarDayIn, hourIn, zonedTime } from '../../shared/time-zones.ts'
 import { findTransferRow, type TransferViewRow } from '../../shared/transfer-view.ts'
 import { activeMembersWith } from '../members/service.ts'
+import { type PersonalNotice, personalNoticeJobs } from '../notices/deliver.ts'
 import { enqueueWebhookEvent, namedEventId } from '../webhooks/enqueue.ts'
 
 const REMINDER_JOB = 'transfer.reminder'
@@ -123,23 +122,38 @@ export function mailInput(
 export const organizationManagers = (db: Db, row: TransferViewRow) =>
   activeMembersWith(db, row.transfer.organizationId, ['ADMIN', 'MANAGER'], row.recipient.id)
 
-async function mailsFor(
+/**
+ * A reminder's notices: an escalation to the organization's managers (`lent_overdue`), any other step to the
+ * holder while a member (`reminder`); each person's channels decide mail, push or both.
+ */
+async function noticesFor(
   db: Db,
   step: ReminderStep,
   row: TransferViewRow,
   publicUrl: string,
-): Promise<Array<{ userId: string; message: MailMessage }>> {
+): Promise<PersonalNotice[]> {
+  const { transfer } = row
+  const subject = `transfer:${transfer.id}:${step}:${transfer.fromDate}:${transfer.toDate}`
   if (step === 'escalation') {
     const holderName = displayName(row.recipient)
     return (await organizationManagers(db, row)).map((admin) => ({
       userId: admin.id,
-      message: escalationMail({ ...mailInput(row, publicUrl, admin), holderName }),
+      kind: 'lent_overdue',
+      subject,
+      mail: escalationMail({ ...mailInput(row, publicUrl, admin), holderName }),
     }))
   }
   const { recipient, recipientStatus } = row
   const member = recipientStatus !== null && recipientStatus !== 'DISABLED'
-  if (!member || !recipient.reminderMails) return []
-  return [{ userId: recipient.id, message: reminderMail(step, mailInput(row, publicUrl, recipient)) }]
+  if (!member) return []
+  return [
+    {
+      userId: recipient.id,
+      kind: 'reminder',
+      subject,
+      mail: reminderMail(step, mailInput(row, publicUrl, recipient)),
+    },
+  ]
 }
 
 /**
@@ -162,8 +176,9 @@ const overdueWebhook = (db: Db, transfer: TransferRow, now: Date) =>
   })
 
 /**
- * Runs a reminder: when it still applies and it is daytime in the organization, its mails become mail jobs
- * (keyed by this job and each person, so a retried run enqueues nothing twice); at night it waits for 08:00.
+ * Runs a reminder: when it still applies and it is daytime in the organization, its notices become mail and push
+ * jobs (keyed by the step and each person or device, so a retried run enqueues nothing twice); at night it waits
+ * for 08:00.
  */
 function reminderHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): JobHandler {
   const { db } = deps.database
@@ -178,12 +193,11 @@ function reminderHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): 
     if (payload.step === 'overdue') await overdueWebhook(db, transfer, now)
     const quiet = quietUntil(organization.timeZone, now)
     if (quiet) return { deferUntil: quiet }
-    const mails = await mailsFor(db, payload.step, row, deps.config.publicUrl)
+    const { publicUrl } = deps.config
+    const notices = await noticesFor(db, payload.step, row, publicUrl)
     await enqueueJobs(
       db,
-      mails.map(({ userId, message }) =>
-        mailJob(message, { now, organizationId: organization.id, dedupeKey: `mail:${job.id}:${userId}` }),
-      ),
+      await personalNoticeJobs(db, notices, { now, organizationId: organization.id, publicUrl }),
     )
     return undefined
   }

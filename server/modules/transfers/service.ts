@@ -27,6 +27,7 @@ import { findTransferRow, type TransferViewRow, toTransfer } from '../../shared/
 import { appendEvent } from '../events/append.ts'
 import { findKeychain } from '../keychains/service.ts'
 import { addMembership } from '../members/service.ts'
+import { personalNoticeJobs } from '../notices/deliver.ts'
 import { activeSubscription, transfersUsedThisMonth } from '../subscriptions/service.ts'
 import { allowanceExceeded, notCancellable, subscriptionRequired, transferOverlap } from './errors.ts'
 import { reminderJobs } from './reminders.ts'
@@ -193,14 +194,9 @@ export async function createTransfer(
     if (!row) throw new Error('transfer insert returned no row')
     await enqueueJobs(
       tx,
-      authorizedTransferJobs(deps, {
-        organization,
-        actor: input.actor,
-        recipient: user,
-        invited: recipient.invite,
-        transfer: row,
-        now,
-      }),
+      await authorizedTransferJobs(tx, deps, [
+        { organization, actor: input.actor, recipient: user, invited: recipient.invite, transfer: row, now },
+      ]),
     )
     await appendEvent(tx, {
       organizationId: input.organizationId,
@@ -218,37 +214,64 @@ export async function createTransfer(
 }
 
 /**
- * The jobs of a new transfer, for one authorization as for each of a bulk one: the recipient's mail (in their
- * language; also their invitation when the transfer invited them) and the transfer's reminders.
+ * What an authorization sends: the recipient's notice (by mail, push or both as they chose; always the mail to
+ * someone invited by it, whose account it makes) and the reminders of each window. Several transfers at once
+ * (a bulk authorization) read the recipients' choices once.
  */
-export function authorizedTransferJobs(
+export async function authorizedTransferJobs(
+  db: Db,
   deps: Pick<AppDeps, 'config'>,
-  input: {
+  inputs: ReadonlyArray<{
     organization: OrganizationRow
     actor: UserRow
     recipient: UserRow
     invited: boolean
     transfer: TransferRow
     now: Date
-  },
-): NewJob[] {
-  const { organization, transfer, now } = input
-  const mail = transferAuthorizedMail({
-    to: input.recipient.email,
-    locale: input.recipient.locale,
-    publicUrl: deps.config.publicUrl,
-    transferId: transfer.id,
-    organizationName: organization.name,
-    keychainName: transfer.keychainName,
-    fromDate: transfer.fromDate,
-    toDate: transfer.toDate,
-    authorizerName: displayName(input.actor),
-    address: addressOf(organization),
-    invited: input.invited,
+  }>,
+): Promise<NewJob[]> {
+  const [first] = inputs
+  if (!first) return []
+  const { publicUrl } = deps.config
+  const notices = inputs.map((input) => {
+    const { organization, transfer } = input
+    const mail = transferAuthorizedMail({
+      to: input.recipient.email,
+      locale: input.recipient.locale,
+      publicUrl,
+      transferId: transfer.id,
+      organizationName: organization.name,
+      keychainName: transfer.keychainName,
+      fromDate: transfer.fromDate,
+      toDate: transfer.toDate,
+      authorizerName: displayName(input.actor),
+      address: addressOf(organization),
+      invited: input.invited,
+    })
+    return {
+      input,
+      notice: {
+        userId: input.recipient.id,
+        kind: 'transfer_authorized',
+        subject: `transfer:${transfer.id}`,
+        mail,
+      } as const,
+    }
   })
+  const invitations = notices.filter(({ input }) => input.invited)
+  const chosen = notices.filter(({ input }) => !input.invited)
   return [
-    mailJob(mail, { now, organizationId: organization.id }),
-    ...reminderJobs(transfer, organization.timeZone, now),
+    ...invitations.map(({ input, notice }) =>
+      mailJob(notice.mail, { now: input.now, organizationId: input.organization.id }),
+    ),
+    ...(await personalNoticeJobs(
+      db,
+      chosen.map(({ notice }) => notice),
+      { now: first.now, organizationId: first.organization.id, publicUrl },
+    )),
+    ...inputs.flatMap(({ transfer, organization, now }) =>
+      reminderJobs(transfer, organization.timeZone, now),
+    ),
   ]
 }
 

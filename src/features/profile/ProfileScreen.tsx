@@ -15,6 +15,7 @@ import { CalendarFeedsCard } from './CalendarFeedsCard.tsx'
 const PersonalTokensCard = lazy(() => import('./PersonalTokensCard.tsx'))
 // The devices' list and the device key it marks load after the profile form.
 const DevicesCard = lazy(() => import('./DevicesCard.tsx'))
+const NotificationsCard = lazy(() => import('./NotificationsCard.tsx'))
 
 type ProfileValues = { firstName: string; lastName: string; phoneNumber: string }
 
@@ -104,6 +105,9 @@ export function ProfileScreen({ profile }: { profile: Profile }) {
         </form>
       </Card>
       <ReminderMailsSetting profile={profile} />
+      <Suspense fallback={null}>
+        <NotificationsCard />
+      </Suspense>
       <CalendarFeedsCard canFollowOrganization={profile.permissions.includes('create__transfer')} />
       <Suspense fallback={null}>
         <DevicesCard userId={profile.id} />

@@ -1,0 +1,80 @@
+import { inArray } from 'drizzle-orm'
+import { type PersonalNoticeKind, type PushMessage, sendsMail, sendsPush } from '../../../contract/notices.ts'
+import type { Db } from '../../db/client.ts'
+import { pushSubscriptions } from '../../db/schema.ts'
+import { mailJob } from '../../jobs/mail.ts'
+import type { NewJob } from '../../jobs/queue.ts'
+import type { MailMessage } from '../../mail/mailer.ts'
+import { pushJob } from '../push/send.ts'
+import { channelsOf } from '../push/settings.ts'
+
+/** Something to tell one person, by the channels they chose for its kind. */
+export type PersonalNotice = {
+  userId: string
+  kind: PersonalNoticeKind
+  /** What it is about (`transfer:<id>:due_today`): one mail and one push per device, whatever the retries. */
+  subject: string
+  mail: MailMessage
+  /** The push of it; by default the mail's subject and summary, opening what its button opens. */
+  push?: PushMessage
+}
+
+/** A mail's push: its subject and one line, opening its button's screen (a path of `publicUrl`'s app). */
+function pushOfMail(mail: MailMessage, publicUrl: string, tag: string): PushMessage {
+  const base = new URL(publicUrl)
+  const link = mail.link ? new URL(mail.link, base) : null
+  const basePath = base.pathname.replace(/\/+$/, '')
+  const path =
+    link && link.origin === base.origin ? link.pathname.slice(basePath.length) + link.search : '/app'
+  return { title: mail.subject, body: mail.summary ?? '', url: path.startsWith('/') ? path : `/${path}`, tag }
+}
+
+/**
+ * The mail and push jobs of some notices: each person's channel for each kind decides (`channelsOf`), a push goes
+ * to each of their devices. Every job has a key naming the notice's kind, subject and person or device, so a
+ * retried run, or a channel failing while the other succeeds, never sends one twice.
+ */
+export async function personalNoticeJobs(
+  db: Db,
+  notices: readonly PersonalNotice[],
+  options: { now: Date; organizationId: string | null; publicUrl: string },
+): Promise<NewJob[]> {
+  if (notices.length === 0) return []
+  const userIds = [...new Set(notices.map((notice) => notice.userId))]
+  const kinds = [...new Set(notices.map((notice) => notice.kind))]
+  const channels = await channelsOf(db, userIds, kinds)
+  const pushed = userIds.filter((id) => kinds.some((kind) => sendsPushTo(channels, id, kind)))
+  const devices =
+    pushed.length === 0
+      ? []
+      : await db
+          .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId })
+          .from(pushSubscriptions)
+          .where(inArray(pushSubscriptions.userId, pushed))
+  const { now, organizationId } = options
+  return notices.flatMap((notice) => {
+    const channel = channels.get(notice.userId)?.get(notice.kind)
+    if (!channel) return []
+    const key = `${notice.kind}:${notice.subject}`
+    const jobs: NewJob[] = []
+    if (sendsMail(channel)) {
+      jobs.push(mailJob(notice.mail, { now, organizationId, dedupeKey: `mail:${key}:${notice.userId}` }))
+    }
+    if (sendsPush(channel)) {
+      const message = notice.push ?? pushOfMail(notice.mail, options.publicUrl, key)
+      for (const device of devices.filter((each) => each.userId === notice.userId)) {
+        jobs.push(pushJob(device.id, message, { now, organizationId, dedupeKey: `push:${key}:${device.id}` }))
+      }
+    }
+    return jobs
+  })
+}
+
+function sendsPushTo(
+  channels: Awaited<ReturnType<typeof channelsOf>>,
+  userId: string,
+  kind: PersonalNoticeKind,
+): boolean {
+  const channel = channels.get(userId)?.get(kind)
+  return channel !== undefined && sendsPush(channel)
+}

@@ -1,0 +1,91 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { noticeEndpoints } from '../../contract/endpoints/notices.ts'
+import type { NoticeSettingsUpdate } from '../../contract/notices.ts'
+import { call } from '../lib/call.ts'
+
+const noticeKeys = {
+  settings: ['notice-settings'] as const,
+  subscriptions: ['push-subscriptions'] as const,
+}
+
+/** How I am told about each kind of notice. */
+export const noticeSettingsQuery = () =>
+  queryOptions({ queryKey: noticeKeys.settings, queryFn: () => call(noticeEndpoints.settings) })
+
+/** My devices that receive push, and the server's key to subscribe one more. */
+export const pushSubscriptionsQuery = () =>
+  queryOptions({ queryKey: noticeKeys.subscriptions, queryFn: () => call(noticeEndpoints.subscriptions) })
+
+export function useUpdateNoticeSettings() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (update: NoticeSettingsUpdate) => call(noticeEndpoints.updateSettings, { body: update }),
+    onSuccess: (settings) => queryClient.setQueryData(noticeKeys.settings, settings),
+  })
+}
+
+export function useRemovePushSubscription() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => call(noticeEndpoints.unsubscribe, { params: { id } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: noticeKeys.subscriptions }),
+  })
+}
+
+/** What this browser can do: push, push once installed on the home screen (iOS), or none. */
+export type PushSupport = 'supported' | 'install-first' | 'unsupported'
+
+export function pushSupport(): PushSupport {
+  const ios = /iPad|iPhone|iPod/.test(navigator.userAgent)
+  const standalone = window.matchMedia?.('(display-mode: standalone)').matches === true
+  if (ios && !standalone) return 'install-first'
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window))
+    return 'unsupported'
+  return 'supported'
+}
+
+/** A short name for this device in the profile's list: its platform and browser as the browser says them. */
+function deviceName(): string {
+  const agent = navigator.userAgent
+  const platform =
+    /Android/.exec(agent)?.[0] ?? /iPhone|iPad|Macintosh|Windows|Linux|CrOS/.exec(agent)?.[0] ?? 'Device'
+  const browser = /Edg|Firefox|Chrome|Safari/.exec(agent)?.[0] ?? ''
+  return `${platform} ${browser === 'Edg' ? 'Edge' : browser}`.trim().slice(0, 80)
+}
+
+async function register(subscription: globalThis.PushSubscription) {
+  const { endpoint, keys } = subscription.toJSON() as {
+    endpoint: string
+    keys: { p256dh: string; auth: string }
+  }
+  return call(noticeEndpoints.subscribe, { body: { endpoint, keys, name: deviceName() } })
+}
+
+/**
+ * Turns push on for this device, after a tap: the browser asks the person, then subscribes with the server's
+ * key, and the server records it. Answers the permission the person gave.
+ */
+export function useEnablePush() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (publicKey: string): Promise<NotificationPermission> => {
+      const permission = await Notification.requestPermission()
+      if (permission !== 'granted') return permission
+      const registration = await navigator.serviceWorker.ready
+      const subscription =
+        (await registration.pushManager.getSubscription()) ??
+        (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey }))
+      await register(subscription)
+      return permission
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: noticeKeys.subscriptions }),
+  })
+}
+
+/** On every app start: this device's subscription, if it has one, is registered again (kept fresh, or re-made). */
+export async function refreshPushSubscription(): Promise<void> {
+  if (pushSupport() !== 'supported' || Notification.permission !== 'granted') return
+  const registration = await navigator.serviceWorker.ready
+  const subscription = await registration.pushManager.getSubscription()
+  if (subscription) await register(subscription)
+}
