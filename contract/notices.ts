@@ -36,6 +36,8 @@ export const sendsPush = (channel: NoticeChannel) => channel === 'BOTH' || chann
 export const sendsMail = (channel: NoticeChannel) => channel === 'BOTH' || channel === 'EMAIL'
 
 export const NoticeSettingsSchema = v.object({
+  /** E-mail notices together once a day (08:00 in the organization's time zone) instead of one mail each. */
+  digest: v.boolean(),
   channels: v.object(
     Object.fromEntries(PERSONAL_NOTICE_KINDS.map((kind) => [kind, v.picklist(NOTICE_CHANNELS)])) as Record<
       PersonalNoticeKind,
@@ -45,19 +47,22 @@ export const NoticeSettingsSchema = v.object({
 })
 export type NoticeSettings = v.InferOutput<typeof NoticeSettingsSchema>
 
-/** `PUT /notice-settings`: the kinds to change, each to one channel; kinds left out keep theirs. */
+/** `PUT /notice-settings`: the kinds to change, each to one channel; kinds left out keep theirs; the digest on or off. */
 export const NoticeSettingsUpdateSchema = v.strictObject({
-  channels: v.strictObject(
-    Object.fromEntries(
-      PERSONAL_NOTICE_KINDS.map((kind) => [
-        kind,
-        v.optional(v.picklist(NOTICE_CHANNELS, `${kind} must be one of ${NOTICE_CHANNELS.join(', ')}.`)),
-      ]),
-    ) as Record<
-      PersonalNoticeKind,
-      v.OptionalSchema<v.PicklistSchema<typeof NOTICE_CHANNELS, string>, undefined>
-    >,
-    'Unknown kind of notice.',
+  digest: v.optional(v.boolean('digest is true or false.')),
+  channels: v.optional(
+    v.strictObject(
+      Object.fromEntries(
+        PERSONAL_NOTICE_KINDS.map((kind) => [
+          kind,
+          v.optional(v.picklist(NOTICE_CHANNELS, `${kind} must be one of ${NOTICE_CHANNELS.join(', ')}.`)),
+        ]),
+      ) as Record<
+        PersonalNoticeKind,
+        v.OptionalSchema<v.PicklistSchema<typeof NOTICE_CHANNELS, string>, undefined>
+      >,
+      'Unknown kind of notice.',
+    ),
   ),
 })
 export type NoticeSettingsUpdate = v.InferInput<typeof NoticeSettingsUpdateSchema>
@@ -118,3 +123,6 @@ export const PushMessageSchema = v.object({
   badge: v.optional(v.number()),
 })
 export type PushMessage = v.InferOutput<typeof PushMessageSchema>
+
+/** `GET /badge`: how many things wait for me (keychains I hold past their return, requests to answer). */
+export const BadgeSchema = v.object({ count: v.pipe(v.number(), v.integer(), v.minValue(0)) })

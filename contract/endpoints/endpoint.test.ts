@@ -85,7 +85,7 @@ describe('the endpoint tables', () => {
       keychainEndpoints: 10,
       labelEndpoints: 2,
       memberEndpoints: 3,
-      noticeEndpoints: 5,
+      noticeEndpoints: 6,
       orderEndpoints: 12,
       organizationEndpoints: 9,
       paymentEndpoints: 3,

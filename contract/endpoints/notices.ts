@@ -1,5 +1,6 @@
 import { IdParamsSchema } from '../common.ts'
 import {
+  BadgeSchema,
   NoticeSettingsSchema,
   NoticeSettingsUpdateSchema,
   PushSubscriptionInputSchema,
@@ -30,4 +31,5 @@ export const noticeEndpoints = {
     response: PushSubscriptionSchema,
   }),
   unsubscribe: endpoint({ method: 'delete', path: '/push-subscriptions/:id', params: IdParamsSchema }),
+  badge: endpoint({ method: 'get', path: '/badge', response: BadgeSchema }),
 }

@@ -78,6 +78,8 @@ export const users = pgTable(
     signedInAt: at('signed_in_at'),
     /** Transfer reminders by mail (escalations to an organization's admins and managers are always sent). */
     reminderMails: boolean('reminder_mails').notNull().default(true),
+    /** Notices by e-mail come once a day, together, instead of one mail each (push is never held back). */
+    noticeDigest: boolean('notice_digest').notNull().default(false),
     /** The colour theme of every device the account signs in on (the browser keeps a mirror for the first paint). */
     theme: text('theme', { enum: THEMES }).notNull().default('system'),
   },
@@ -1178,6 +1180,25 @@ export const pushSubscriptions = pgTable(
 )
 
 export type PushSubscriptionRow = typeof pushSubscriptions.$inferSelect
+
+/** A notice kept for a person's daily digest mail: its subject, one line and link, in their language. */
+export const noticeDigestItems = pgTable(
+  'notice_digest_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The notice's kind, subject and person: kept once whatever the retries. */
+    dedupeKey: text('dedupe_key').notNull().unique(),
+    subject: text('subject').notNull(),
+    summary: text('summary').notNull(),
+    link: text('link'),
+    createdAt: at('created_at').notNull(),
+    sentAt: at('sent_at'),
+  },
+  (table) => [index('notice_digest_items_user_idx').on(table.userId, table.sentAt)],
+)
 
 /** A person's choice of channel for one kind of notice; a kind without a row has its default. */
 export const noticeSettings = pgTable(

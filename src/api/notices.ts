@@ -44,6 +44,17 @@ export function pushSupport(): PushSupport {
   return 'supported'
 }
 
+/** Whether this browser holds a push subscription now (the profile's "on for this device"). */
+export const thisDeviceSubscribedQuery = (support: PushSupport) =>
+  queryOptions({
+    queryKey: ['push-this-device', support],
+    queryFn: async () => {
+      if (support !== 'supported') return false
+      const registration = await navigator.serviceWorker.getRegistration()
+      return (await registration?.pushManager.getSubscription()) != null
+    },
+  })
+
 /** A short name for this device in the profile's list: its platform and browser as the browser says them. */
 function deviceName(): string {
   const agent = navigator.userAgent
@@ -88,4 +99,15 @@ export async function refreshPushSubscription(): Promise<void> {
   const registration = await navigator.serviceWorker.ready
   const subscription = await registration.pushManager.getSubscription()
   if (subscription) await register(subscription)
+}
+
+/**
+ * The app icon's badge: how many things wait for me (keychains I hold past their return, requests to answer).
+ * Set on start, when the app comes back to the foreground and after the outbox sent something; browsers without
+ * the Badging API do nothing.
+ */
+export async function refreshBadge(): Promise<void> {
+  if (!('setAppBadge' in navigator)) return
+  const { count } = await call(noticeEndpoints.badge)
+  await (count > 0 ? navigator.setAppBadge(count) : navigator.clearAppBadge())
 }

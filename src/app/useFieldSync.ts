@@ -39,7 +39,11 @@ export function useFieldSync(profile: Profile): void {
         .then((mode) =>
           mode.startFieldMode({
             profile: latest.current,
-            onChanged: () => void queryClient.invalidateQueries(),
+            onChanged: () => {
+              void queryClient.invalidateQueries()
+              // What was sent may change what waits for me (a return): the icon's badge follows.
+              void import('../api/notices.ts').then(({ refreshBadge }) => refreshBadge()).catch(() => {})
+            },
           }),
         )
         .then((worker) => {

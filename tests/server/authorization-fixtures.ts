@@ -814,6 +814,7 @@ export const FIXTURES: Record<string, Fixture> = {
     'sets the caller’s own channels: nothing foreign to name',
   ),
   'GET /push-subscriptions': single('signedIn', get('/api/push-subscriptions'), LIST_ONLY),
+  'GET /badge': single('signedIn', get('/api/badge'), LIST_ONLY),
   'PUT /push-subscriptions': single(
     'signedIn',
     // The caller's device subscribed again (every app start): refreshed (200).

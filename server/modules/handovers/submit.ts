@@ -30,10 +30,11 @@ import { devicesOf, toKeyRecord } from '../devices/service.ts'
 import { appendEvent } from '../events/append.ts'
 import { appendCustody } from '../keychains/custody.ts'
 import { noticeJob } from '../notices/job.ts'
+import { handoverNoticeJobs } from './notices.ts'
 import { handoverRefused } from './refusals.ts'
 import { findHandover } from './view.ts'
 
-type Deps = Pick<AppDeps, 'database' | 'clock'>
+type Deps = Pick<AppDeps, 'database' | 'clock' | 'config'>
 
 /** The custody log's reason of a change made by a handover. */
 
@@ -81,7 +82,7 @@ export async function submitHandover(
   if (late) throw handoverRefused(late)
 
   const outcome = await db.transaction((tx) =>
-    decide(tx, { pair: checked.value, callerId: input.callerId, now }),
+    decide(tx, { pair: checked.value, callerId: input.callerId, now, deps }),
   )
   const handover = await findHandover(db, input.organizationId, checked.value.offerId)
   // Stryker disable next-line all: the row was written or found in the transaction that just committed
@@ -104,7 +105,7 @@ type Decision = { reason: HandoverRefusal } | { reason: null; transferId: string
  */
 async function decide(
   tx: Db,
-  input: { pair: SignedPair; callerId: string; now: Date },
+  input: { pair: SignedPair; callerId: string; now: Date; deps: Pick<AppDeps, 'config'> },
 ): Promise<'known' | 'decided'> {
   const { pair, now } = input
   const offer = pair.offer.value
@@ -200,6 +201,25 @@ async function decide(
     .onConflictDoNothing({ target: handovers.id })
     .returning({ id: handovers.id })
   if (!stored) return 'known'
+  await enqueueJobs(
+    tx,
+    await handoverNoticeJobs(
+      tx,
+      input.deps,
+      {
+        id: pair.offerId,
+        organizationId: offer.organizationId,
+        keychainName: keychain?.name ?? '',
+        giverId: offer.giverId,
+        giverName: names.get(offer.giverId) ?? '',
+        receiverId: offer.receiverId,
+        receiverName: names.get(offer.receiverId) ?? '',
+        applied: decision.reason === null,
+        sentById: input.callerId,
+      },
+      now,
+    ),
+  )
   await appendEvent(tx, {
     organizationId: offer.organizationId,
     kind: decision.reason === null ? 'keychain.handed_over' : 'handover.refused',

@@ -7,6 +7,7 @@ import type { NewJob } from '../../jobs/queue.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import { pushJob } from '../push/send.ts'
 import { channelsOf } from '../push/settings.ts'
+import { digestReaders, keepForDigest } from './digest.ts'
 
 /** Something to tell one person, by the channels they chose for its kind. */
 export type PersonalNotice = {
@@ -14,10 +15,15 @@ export type PersonalNotice = {
   kind: PersonalNoticeKind
   /** What it is about (`transfer:<id>:due_today`): one mail and one push per device, whatever the retries. */
   subject: string
-  mail: MailMessage
-  /** The push of it; by default the mail's subject and summary, opening what its button opens. */
-  push?: PushMessage
-}
+} & (
+  | {
+      mail: MailMessage
+      /** The push of it; by default the mail's subject and summary, opening what its button opens. */
+      push?: PushMessage
+    }
+  /** Told by push only (a handover: the people were there). */
+  | { mail: null; push: PushMessage }
+)
 
 /** A mail's push: its subject and one line, opening its button's screen (a path of `publicUrl`'s app). */
 function pushOfMail(mail: MailMessage, publicUrl: string, tag: string): PushMessage {
@@ -31,7 +37,7 @@ function pushOfMail(mail: MailMessage, publicUrl: string, tag: string): PushMess
 
 /**
  * The mail and push jobs of some notices: each person's channel for each kind decides (`channelsOf`), a push goes
- * to each of their devices. Every job has a key naming the notice's kind, subject and person or device, so a
+ * to each of their devices, a mail waits for the daily digest of whoever chose one. Every job has a key naming the notice's kind, subject and person or device, so a
  * retried run, or a channel failing while the other succeeds, never sends one twice.
  */
 export async function personalNoticeJobs(
@@ -52,22 +58,35 @@ export async function personalNoticeJobs(
           .from(pushSubscriptions)
           .where(inArray(pushSubscriptions.userId, pushed))
   const { now, organizationId } = options
-  return notices.flatMap((notice) => {
+  const digest = await digestReaders(db, userIds)
+  const jobs: NewJob[] = []
+  for (const notice of notices) {
     const channel = channels.get(notice.userId)?.get(notice.kind)
-    if (!channel) return []
+    if (!channel) continue
     const key = `${notice.kind}:${notice.subject}`
-    const jobs: NewJob[] = []
-    if (sendsMail(channel)) {
-      jobs.push(mailJob(notice.mail, { now, organizationId, dedupeKey: `mail:${key}:${notice.userId}` }))
+    if (sendsMail(channel) && notice.mail) {
+      const mailKey = `mail:${key}:${notice.userId}`
+      jobs.push(
+        digest.has(notice.userId)
+          ? await keepForDigest(db, {
+              userId: notice.userId,
+              key: mailKey,
+              mail: notice.mail,
+              now,
+              organizationId,
+            })
+          : mailJob(notice.mail, { now, organizationId, dedupeKey: mailKey }),
+      )
     }
     if (sendsPush(channel)) {
-      const message = notice.push ?? pushOfMail(notice.mail, options.publicUrl, key)
+      const message =
+        notice.mail === null ? notice.push : (notice.push ?? pushOfMail(notice.mail, options.publicUrl, key))
       for (const device of devices.filter((each) => each.userId === notice.userId)) {
         jobs.push(pushJob(device.id, message, { now, organizationId, dedupeKey: `push:${key}:${device.id}` }))
       }
     }
-    return jobs
-  })
+  }
+  return jobs
 }
 
 function sendsPushTo(

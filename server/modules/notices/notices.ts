@@ -12,6 +12,7 @@ import { orderReference } from '../../shared/order-reference.ts'
 import { displayName } from '../../shared/person.ts'
 import { findTransferRow } from '../../shared/transfer-view.ts'
 import { activeMembersWith } from '../members/service.ts'
+import { digestJobs } from './digest.ts'
 import { NOTICE_JOB, type NoticePayload, NoticePayloadSchema } from './job.ts'
 
 type Reader = { id: string; email: string; locale: 'fr' | 'en' }
@@ -124,5 +125,5 @@ export function noticeHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config
 
 /** The jobs this module runs, for the server to register (`server/job-handlers.ts`). */
 export function noticeJobs(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): JobHandlers {
-  return { [NOTICE_JOB]: noticeHandler(deps) }
+  return { [NOTICE_JOB]: noticeHandler(deps), ...digestJobs(deps) }
 }

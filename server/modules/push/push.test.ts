@@ -3,11 +3,13 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { NoticeSettings, PushSubscription } from '../../../contract/notices.ts'
-import { HOUR } from '../../../tests/server/clock.ts'
+import { DAY, HOUR } from '../../../tests/server/clock.ts'
+import { handoverWorld, refusalOf, signedPair, submitPair } from '../../../tests/server/handovers.ts'
 import { setupTestAppAtEpoch, uniqueEmail } from '../../../tests/server/harness.ts'
 import { startPushReceiver } from '../../../tests/server/push-receiver.ts'
-import { authorize, dates, toMember, transferWorld } from '../../../tests/server/transfers.ts'
+import { authorize, dates, pickup, toMember, transferWorld } from '../../../tests/server/transfers.ts'
 import { jobs, pushSubscriptions, users } from '../../db/schema.ts'
+import { calendarDayIn } from '../../shared/time-zones.ts'
 import { subscribe } from './subscriptions.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
@@ -189,6 +191,7 @@ describe('a transfer authorized to me, pushed', () => {
       body: 'Agence lends you a keychain from 17 January 2030 to 19 January 2030.',
       url: `/en/app/transfers/requests/${transfer.id}`,
       tag: `transfer_authorized:transfer:${transfer.id}`,
+      badge: 0,
     })
     expect(t.mail.to(contact.email)).toHaveLength(1)
     expect((received!.payload as { title: string }).title).toBe(t.mail.to(contact.email)[0]!.subject)
@@ -209,6 +212,7 @@ describe('a transfer authorized to me, pushed', () => {
       body: 'Agence vous prête un trousseau du 17 janvier 2030 au 19 janvier 2030.',
       url: `/app/transfers/requests/${transfer.id}`,
       tag: `transfer_authorized:transfer:${transfer.id}`,
+      badge: 0,
     })
     expect(t.mail.to(contact.email)).toEqual([])
   })
@@ -256,5 +260,80 @@ describe('a transfer authorized to me, pushed', () => {
     expect(rows).toEqual([])
     // The same notice enqueued again (a retried authorization's jobs) finds its key taken.
     expect(push.received.filter((each) => each.path === busy.path)).toHaveLength(1)
+  })
+})
+
+describe('handovers, pushed', () => {
+  it('tells the person whose phone has not sent it that it is recorded, and both people a refusal', async () => {
+    const world = await handoverWorld(t)
+    const giverPhone = push.device()
+    const receiverPhone = push.device()
+    await subscribeDevice(world.giver.cookie, giverPhone)
+    await subscribeDevice(world.receiver.cookie, receiverPhone)
+    const pair = await signedPair(t, {
+      organizationId: world.organization.id,
+      keychainId: world.keychain.id,
+      giver: world.giverPhone,
+      receiver: world.receiverPhone,
+    })
+    expect((await submitPair(t, world.giver, pair)).status).toBe(201)
+    await t.runJobs()
+    const [recorded] = await push.waitFor(receiverPhone.path)
+    expect(recorded!.payload).toMatchObject({
+      title: 'Remise enregistrée : « Master set »',
+      url: expect.stringMatching(/^\/app\/handovers\/.+/),
+    })
+    expect(push.received.filter((each) => each.path === giverPhone.path)).toEqual([])
+
+    // The same keychain given again from the same base: refused; each phone showed it done, each is told.
+    t.clock.advance(1000)
+    const again = await signedPair(t, {
+      organizationId: world.organization.id,
+      keychainId: world.keychain.id,
+      giver: world.giverPhone,
+      receiver: world.receiverPhone,
+    })
+    expect(await refusalOf(await submitPair(t, world.receiver, again))).toBeTruthy()
+    await t.runJobs()
+    const [refusedToGiver] = await push.waitFor(giverPhone.path)
+    const received = await push.waitFor(receiverPhone.path, 2)
+    for (const message of [refusedToGiver!, received[1]!]) {
+      expect(message.payload).toMatchObject({ title: 'Remise refusée : « Master set »' })
+    }
+  })
+})
+
+describe('the badge', () => {
+  it('counts the keychains I hold past their return and the extension requests I have to answer', async () => {
+    const world = await transferWorld(t)
+    const badgeOf = async (cookie: string) =>
+      ((await (await t.get('/api/badge', { cookie })).json()) as { count: number }).count
+    expect(await badgeOf(world.contact.cookie)).toBe(0)
+    const from = calendarDayIn('Europe/Paris', t.clock.now())
+    const response = await authorize(
+      t,
+      world.admin.cookie,
+      world.keychain.id,
+      dates(
+        toMember(world.contact.id),
+        from,
+        calendarDayIn('Europe/Paris', new Date(t.clock.now().getTime() + DAY)),
+      ),
+    )
+    expect(response.status, await response.clone().text()).toBe(201)
+    const transfer = (await response.json()) as { id: string }
+    expect((await pickup(t, world.contact.cookie, transfer.id)).status).toBe(201)
+    expect(await badgeOf(world.contact.cookie)).toBe(0)
+    t.clock.advance(3 * DAY)
+    expect(await badgeOf(world.contact.cookie)).toBe(1)
+    expect(await badgeOf(world.admin.cookie)).toBe(0)
+    const asked = await t.post(`/api/transfers/${transfer.id}/extensions`, {
+      cookie: world.contact.cookie,
+      json: { toDate: calendarDayIn('Europe/Paris', new Date(t.clock.now().getTime() + 2 * DAY)) },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    })
+    expect(asked.status, await asked.clone().text()).toBe(201)
+    expect(await badgeOf(world.admin.cookie)).toBe(1)
+    expect(await badgeOf(world.member.cookie)).toBe(0)
   })
 })

@@ -2,6 +2,7 @@ import { noticeEndpoints } from '../../../contract/endpoints/notices.ts'
 import { PushSubscriptionSchema } from '../../../contract/notices.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
+import { badgeCount } from './badge.ts'
 import { settingsOf, updateSettings } from './settings.ts'
 import { listSubscriptions, subscribe, unsubscribe } from './subscriptions.ts'
 import { vapidKeys } from './vapid.ts'
@@ -89,5 +90,17 @@ export function noticeRoutes(api: ApiRouter, deps: AppDeps): void {
       await unsubscribe(db, session.user.id, params.id)
       return c.body(null, 204)
     },
+  )
+
+  api.route(
+    {
+      ...noticeEndpoints.badge,
+      summary:
+        'How many things wait for the caller, for the app icon: keychains held past their return, extension requests to answer',
+      access: 'signedIn',
+      credentials: 'session',
+      responses: { 200: { description: 'The count' }, 403: { description: tokenRefused } },
+    },
+    async (c, { session }) => c.json({ count: await badgeCount(db, session.user.id, deps.clock.now()) }, 200),
   )
 }

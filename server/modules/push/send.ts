@@ -7,6 +7,7 @@ import { pushSubscriptions } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { NewJob } from '../../jobs/queue.ts'
 import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
+import { badgeCount } from './badge.ts'
 import { vapidKeys } from './vapid.ts'
 
 const PUSH_JOB = 'push'
@@ -34,11 +35,11 @@ export function pushJob(
 }
 
 /**
- * Encrypts the message to the device (RFC 8291, aes128gcm), signs the request with the server's VAPID key
+ * Encrypts the message (with the reader's badge count) to the device (RFC 8291, aes128gcm), signs the request with the server's VAPID key
  * (RFC 8292) and posts it. 404/410: the device unsubscribed, its row goes; another 4xx is logged and dropped;
  * 429 and 5xx throw, so the queue tries again later. A subscription gone meanwhile sends nothing.
  */
-function sendPushJob(deps: Pick<AppDeps, 'database' | 'config' | 'logger'>): JobHandler {
+function sendPushJob(deps: Pick<AppDeps, 'database' | 'config' | 'logger' | 'clock'>): JobHandler {
   const { db } = deps.database
   return async (job) => {
     const { subscriptionId, message } = v.parse(PushJobSchema, job.payload)
@@ -48,11 +49,13 @@ function sendPushJob(deps: Pick<AppDeps, 'database' | 'config' | 'logger'>): Job
       .where(eq(pushSubscriptions.id, subscriptionId))
     if (!subscription) return undefined
     const keys = await vapidKeys(deps.config)
+    // The icon's badge as it stands when the message leaves, not when the notice was written.
+    const badge = await badgeCount(db, subscription.userId, deps.clock.now())
     const endpoint = new URL(subscription.endpoint)
     const encrypted = webpush.encrypt(
       subscription.p256dh,
       subscription.auth,
-      JSON.stringify(message),
+      JSON.stringify({ ...message, badge }),
       'aes128gcm',
     )
     const vapid = webpush.getVapidHeaders(
@@ -94,6 +97,6 @@ function sendPushJob(deps: Pick<AppDeps, 'database' | 'config' | 'logger'>): Job
   }
 }
 
-export function pushJobs(deps: Pick<AppDeps, 'database' | 'config' | 'logger'>): JobHandlers {
+export function pushJobs(deps: Pick<AppDeps, 'database' | 'config' | 'logger' | 'clock'>): JobHandlers {
   return { [PUSH_JOB]: sendPushJob(deps) }
 }

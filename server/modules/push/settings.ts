@@ -1,4 +1,4 @@
-import { and, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import {
   DEFAULT_CHANNELS,
   type NoticeChannel,
@@ -15,8 +15,14 @@ import { noticeSettings, users } from '../../db/schema.ts'
  * (`users.reminder_mails`) stay off: push only, or nothing.
  */
 export async function settingsOf(db: Db, userId: string): Promise<NoticeSettings> {
-  const channels = await channelsOf(db, [userId], PERSONAL_NOTICE_KINDS)
-  return { channels: Object.fromEntries(channels.get(userId)!) as NoticeSettings['channels'] }
+  const [channels, [person]] = await Promise.all([
+    channelsOf(db, [userId], PERSONAL_NOTICE_KINDS),
+    db.select({ digest: users.noticeDigest }).from(users).where(eq(users.id, userId)),
+  ])
+  return {
+    digest: person?.digest ?? false,
+    channels: Object.fromEntries(channels.get(userId)!) as NoticeSettings['channels'],
+  }
 }
 
 /** Each person's channel for each of `kinds`, in one statement per table. */
@@ -58,7 +64,10 @@ export async function updateSettings(
   userId: string,
   update: NoticeSettingsUpdate,
 ): Promise<NoticeSettings> {
-  const rows = Object.entries(update.channels)
+  if (update.digest !== undefined) {
+    await db.update(users).set({ noticeDigest: update.digest }).where(eq(users.id, userId))
+  }
+  const rows = Object.entries(update.channels ?? {})
     .filter((entry): entry is [PersonalNoticeKind, NoticeChannel] => entry[1] !== undefined)
     .map(([kind, channel]) => ({ userId, kind, channel }))
   if (rows.length > 0) {

@@ -16,6 +16,7 @@ import type { MailMessage } from '../../mail/mailer.ts'
 import { signInMessages } from '../../mail/messages.ts'
 import { calendarDayIn } from '../../shared/time-zones.ts'
 import { activeMembersWith } from '../members/service.ts'
+import { type PersonalNotice, personalNoticeJobs } from '../notices/deliver.ts'
 import { dueStage, OVERDUE_AFTER_DAYS, placesWithDueDays } from './due.ts'
 import { stocktakeTexts as m } from './texts.ts'
 
@@ -158,7 +159,7 @@ function dueSweepHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): 
       db,
       lte(places.stocktakeDueOn, shiftCalendarDay(now.toISOString().slice(0, 10), 1)),
     )
-    const jobs: NewJob[] = []
+    const notices = new Map<string, PersonalNotice[]>()
     const admins = new Map<string, Reader[]>()
     for (const place of rows) {
       const today = calendarDayIn(place.timeZone, now)
@@ -179,24 +180,28 @@ function dueSweepHandler(deps: Pick<AppDeps, 'database' | 'clock' | 'config'>): 
           organization: place.organizationName,
           date: formatCalendarDay(reader.locale, dueOn),
         }
-        jobs.push(
-          mailJob(
-            mail(reader, {
-              subject: stage === 'due' ? m.dueSubject : m.overdueSubject,
-              values,
-              paragraphs: [i18n._({ ...(stage === 'due' ? m.dueBody : m.overdueBody), values })],
-              href: `${base}${appPath(reader.locale, '/app/stocktakes')}`,
-            }),
-            {
-              now,
-              organizationId: place.organizationId,
-              dedupeKey: `stocktake.${stage}:${place.id}:${dueOn}:${reader.id}`,
-            },
-          ),
-        )
+        const inOrganization = notices.get(place.organizationId) ?? []
+        notices.set(place.organizationId, inOrganization)
+        inOrganization.push({
+          userId: reader.id,
+          kind: 'stocktake_due',
+          subject: `stocktake.${stage}:${place.id}:${dueOn}`,
+          mail: mail(reader, {
+            subject: stage === 'due' ? m.dueSubject : m.overdueSubject,
+            values,
+            paragraphs: [i18n._({ ...(stage === 'due' ? m.dueBody : m.overdueBody), values })],
+            href: `${base}${appPath(reader.locale, '/app/stocktakes')}`,
+          }),
+        })
       }
     }
     const tomorrow = shiftCalendarDay(now.toISOString().slice(0, 10), 1)
+    const jobs: NewJob[] = []
+    for (const [organizationId, each] of notices) {
+      jobs.push(
+        ...(await personalNoticeJobs(db, each, { now, organizationId, publicUrl: deps.config.publicUrl })),
+      )
+    }
     await enqueueJobs(db, [...jobs, sweepJob(now, tomorrow)])
     return undefined
   }

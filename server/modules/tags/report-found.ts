@@ -8,13 +8,13 @@ import type { AppDeps } from '../../deps.ts'
 import { ApiError, notFound } from '../../http/errors.ts'
 import { ipBucket } from '../../http/ip-bucket.ts'
 import { hitRateLimit, type RateLimitPolicy } from '../../http/rate-limit.ts'
-import { mailJob } from '../../jobs/mail.ts'
 import { enqueueJobs } from '../../jobs/queue.ts'
 import { foundReportMail } from '../../mail/found-report-mail.ts'
 import { appendEvent } from '../events/append.ts'
 import { finderEmailOf, maskAddresses } from '../found-reports/contact.ts'
 import { storeFoundReport } from '../found-reports/service.ts'
 import { activeMembersWith } from '../members/service.ts'
+import { personalNoticeJobs } from '../notices/deliver.ts'
 import { findTagByPublicId } from './service.ts'
 
 const HOUR = 60 * 60 * 1000
@@ -98,8 +98,11 @@ export async function reportFoundTag(
       locale: input.locale,
       now,
     })
-    const mails = admins.map((admin) =>
-      foundReportMail({
+    const notices = admins.map((admin) => ({
+      userId: admin.id,
+      kind: 'found_report' as const,
+      subject: `found-report:${stored.id}`,
+      mail: foundReportMail({
         to: admin.email,
         locale: admin.locale,
         publicUrl: deps.config.publicUrl,
@@ -110,10 +113,11 @@ export async function reportFoundTag(
         contact: maskAddresses(input.report.contact),
         canReply,
       }),
-    )
+    }))
+    const { publicUrl } = deps.config
     await enqueueJobs(
       tx,
-      mails.map((mail) => mailJob(mail, { now, organizationId: tag.organizationId })),
+      await personalNoticeJobs(tx, notices, { now, organizationId: tag.organizationId, publicUrl }),
     )
     await appendEvent(tx, {
       organizationId: tag.organizationId,

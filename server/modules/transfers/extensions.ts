@@ -17,6 +17,7 @@ import { displayName } from '../../shared/person.ts'
 import { calendarDayIn, startOfDayIn } from '../../shared/time-zones.ts'
 import { findTransferRow, type TransferViewRow, toTransfer } from '../../shared/transfer-view.ts'
 import { appendEvent } from '../events/append.ts'
+import { personalNoticeJobs } from '../notices/deliver.ts'
 import { extensionDecided, extensionNotAfter, extensionRefused, transferOverlap } from './errors.ts'
 import type { PickupInput } from './pickups.ts'
 import { mailInput, organizationManagers, reminderJobs } from './reminders.ts'
@@ -170,8 +171,18 @@ export async function decideExtension(
       approve,
       extensionMailInput(view, publicUrl, view.recipient, dates),
     )
+    const answered = {
+      userId: view.recipient.id,
+      kind: 'extension_answered',
+      subject: `extension:${extension.id}`,
+      mail: holderMail,
+    } as const
     await enqueueJobs(tx, [
-      mailJob(holderMail, { now, organizationId: locked.organizationId }),
+      ...(await personalNoticeJobs(tx, [answered], {
+        now,
+        organizationId: locked.organizationId,
+        publicUrl,
+      })),
       ...(approve ? reminderJobs(moved, timeZone, now) : []),
     ])
     await appendEvent(tx, {

@@ -27,7 +27,7 @@ async function reminderJobRows() {
   }))
 }
 
-/** Each of the five reminders ran and ended well: done, not failed, not waiting for a retry. */
+/** Each of the six reminders ran and ended well: done, not failed, not waiting for a retry. */
 async function expectEveryReminderDone() {
   const rows = await reminderJobRows()
   expect(rows.map((row) => row.step).sort()).toEqual([
@@ -35,6 +35,7 @@ async function expectEveryReminderDone() {
     'due_tomorrow',
     'escalation',
     'overdue',
+    'pickup_today',
     'pickup_tomorrow',
   ])
   expect(rows.filter((row) => !row.done || row.lastError !== null)).toEqual([])
@@ -195,6 +196,7 @@ describe('transfer reminders', () => {
     expect(await reminderJobRows()).toEqual(
       [
         ['pickup_tomorrow', '2030-01-16 09'],
+        ['pickup_today', '2030-01-17 09'],
         ['due_tomorrow', '2030-01-18 09'],
         ['due_today', '2030-01-19 09'],
         ['overdue', '2030-01-20 09'],
@@ -240,6 +242,7 @@ describe('transfer reminders', () => {
       'Tomorrow: pick up the keychain “Cave”',
     )
     expect((await reminderJobRows()).map((row) => row.step)).toEqual([
+      'pickup_today',
       'due_tomorrow',
       'due_today',
       'overdue',

@@ -3,6 +3,7 @@ import { RETURN_GRACE_MS, shiftCalendarDay } from '../../../contract/transfers.t
 import type { Db } from '../../db/client.ts'
 import type { TransferRow } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
+import type { MessageDescriptor } from '../../i18n/translator.ts'
 import { enqueueJobs, type NewJob } from '../../jobs/queue.ts'
 import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
 import {
@@ -12,6 +13,7 @@ import {
   type ReminderStep,
   reminderMail,
 } from '../../mail/reminder-mail.ts'
+import { transferTexts } from '../../mail/transfer-texts.ts'
 import { displayName } from '../../shared/person.ts'
 import { calendarDayIn, hourIn, zonedTime } from '../../shared/time-zones.ts'
 import { findTransferRow, type TransferViewRow } from '../../shared/transfer-view.ts'
@@ -27,9 +29,26 @@ const QUIET_UNTIL_HOUR = 8
 
 type Window = Pick<TransferRow, 'fromDate' | 'toDate'>
 
-/** The day of each step: the eve of the window, the eve of the to-date, the to-date, the two days after. */
-const stepDay: Record<ReminderStep, (window: Window) => string> = {
+/** The mails' steps, and the window's first morning, told by push only (the eve's mail said it already). */
+type Step = ReminderStep | 'pickup_today'
+const STEPS: readonly Step[] = [...REMINDER_STEPS, 'pickup_today']
+
+const pickupToday = {
+  title: /*i18n*/ {
+    id: 'push.reminder.pickupToday.title',
+    message: 'Today: pick up the keychain “{keychain}”',
+  },
+  body: /*i18n*/ {
+    id: 'push.reminder.pickupToday.body',
+    message: '{organization} lends it to you from today; the last day to pick it up is {lastDay}.',
+  },
+} satisfies Record<string, MessageDescriptor>
+
+/** The day of each step: the eve of the window and its first day, the eve of the to-date, the to-date, the two
+ * days after. */
+const stepDay: Record<Step, (window: Window) => string> = {
   pickup_tomorrow: (w) => shiftCalendarDay(w.fromDate, -1),
+  pickup_today: (w) => w.fromDate,
   due_tomorrow: (w) => shiftCalendarDay(w.toDate, -1),
   due_today: (w) => w.toDate,
   overdue: (w) => shiftCalendarDay(w.toDate, 1),
@@ -43,7 +62,7 @@ function atHourIn(timeZone: string, day: string, hour: number): Date {
 
 /** When each reminder of a window goes out. */
 function reminderSchedule(timeZone: string, window: Window) {
-  return REMINDER_STEPS.map((step) => ({
+  return STEPS.map((step) => ({
     step,
     at: atHourIn(timeZone, stepDay[step](window), REMINDER_HOUR),
   }))
@@ -72,11 +91,13 @@ export function reminderJobs(
 }
 
 /** Whether a step still applies to the transfer as it stands: never once returned or cancelled. */
-function stillApplies(step: ReminderStep, transfer: TransferRow, now: Date): boolean {
+function stillApplies(step: Step, transfer: TransferRow, now: Date): boolean {
   const t = now.getTime()
   switch (step) {
     case 'pickup_tomorrow':
       return transfer.status === 'SCHEDULED' && t < transfer.startsAt.getTime()
+    case 'pickup_today':
+      return transfer.status === 'SCHEDULED' && t < transfer.endsAt.getTime()
     case 'due_tomorrow':
       return transfer.status === 'TRANSFERRED' && t < transfer.endsAt.getTime()
     case 'due_today':
@@ -96,7 +117,7 @@ function quietUntil(timeZone: string, now: Date): Date | null {
 
 const ReminderPayloadSchema = v.object({
   transferId: v.string(),
-  step: v.picklist(REMINDER_STEPS),
+  step: v.picklist(STEPS),
   fromDate: v.string(),
   toDate: v.string(),
 })
@@ -128,7 +149,7 @@ export const organizationManagers = (db: Db, row: TransferViewRow) =>
  */
 async function noticesFor(
   db: Db,
-  step: ReminderStep,
+  step: Step,
   row: TransferViewRow,
   publicUrl: string,
 ): Promise<PersonalNotice[]> {
@@ -146,6 +167,23 @@ async function noticesFor(
   const { recipient, recipientStatus } = row
   const member = recipientStatus !== null && recipientStatus !== 'DISABLED'
   if (!member) return []
+  if (step === 'pickup_today') {
+    const text = transferTexts(mailInput(row, publicUrl, recipient))
+    return [
+      {
+        userId: recipient.id,
+        kind: 'reminder',
+        subject,
+        mail: null,
+        push: {
+          title: text(pickupToday.title),
+          body: text(pickupToday.body),
+          url: `${recipient.locale === 'en' ? '/en' : ''}/app/transfers/requests/${transfer.id}`,
+          tag: `reminder:${subject}`,
+        },
+      },
+    ]
+  }
   return [
     {
       userId: recipient.id,

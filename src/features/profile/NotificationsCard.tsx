@@ -12,6 +12,7 @@ import {
   type PushSupport,
   pushSubscriptionsQuery,
   pushSupport,
+  thisDeviceSubscribedQuery,
   useEnablePush,
   useRemovePushSubscription,
   useUpdateNoticeSettings,
@@ -50,6 +51,7 @@ function ThisDevice({ support }: { support: PushSupport }) {
   const [permission, setPermission] = useState(() =>
     support === 'supported' ? Notification.permission : 'default',
   )
+  const subscribedHere = useQuery(thisDeviceSubscribedQuery(support))
   const devices = subscriptions.data?.data ?? []
   return (
     <section className="flex flex-col gap-3" aria-label={t`This device`}>
@@ -68,7 +70,7 @@ function ThisDevice({ support }: { support: PushSupport }) {
         <p className="text-sm text-slate-700">
           <Trans>Notifications are blocked for Trousseau in this browser’s settings.</Trans>
         </p>
-      ) : permission === 'granted' ? (
+      ) : permission === 'granted' && subscribedHere.data === true ? (
         <p className="text-sm text-slate-700">
           <Trans>Notifications are on for this device.</Trans>
         </p>
@@ -79,7 +81,10 @@ function ThisDevice({ support }: { support: PushSupport }) {
             onPress={() => {
               if (!subscriptions.data) return
               enable.mutate(subscriptions.data.publicKey, {
-                onSuccess: setPermission,
+                onSuccess: (given) => {
+                  setPermission(given)
+                  void subscribedHere.refetch()
+                },
                 onError: (error: unknown) => void failed(t`Notifications could not be turned on.`, error),
               })
             }}
@@ -155,11 +160,37 @@ function ChannelSettings() {
       />
     )
   if (!settings.data) return null
+  const digest = update.isPending ? (update.variables.digest ?? settings.data.digest) : settings.data.digest
   const shown = update.isPending
     ? { ...settings.data.channels, ...update.variables.channels }
     : settings.data.channels
   return (
     <section className="grid gap-4 sm:grid-cols-2" aria-label={t`How you are told`}>
+      <label className="flex items-start gap-3 sm:col-span-2">
+        <input
+          type="checkbox"
+          name="digest"
+          className="mt-1 size-4"
+          checked={digest}
+          disabled={update.isPending}
+          onChange={(event) =>
+            update.mutate(
+              { digest: event.currentTarget.checked },
+              { onError: (error: unknown) => void failed(t`Your choice could not be saved.`, error) },
+            )
+          }
+        />
+        <span>
+          <span className="block font-medium">
+            <Trans>One e-mail a day</Trans>
+          </span>
+          <span className="block text-sm text-slate-600">
+            <Trans>
+              The notices sent by e-mail come together each morning at 8, instead of one mail each.
+            </Trans>
+          </span>
+        </span>
+      </label>
       {PERSONAL_NOTICE_KINDS.map((kind) => (
         <SelectField
           key={kind}

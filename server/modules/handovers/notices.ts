@@ -1,0 +1,79 @@
+import type { Locale } from '../../../contract/locale.ts'
+import { ROLES } from '../../../contract/permissions.ts'
+import type { Db } from '../../db/client.ts'
+import type { AppDeps } from '../../deps.ts'
+import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
+import type { NewJob } from '../../jobs/queue.ts'
+import { activeMembersWith } from '../members/service.ts'
+import { type PersonalNotice, personalNoticeJobs } from '../notices/deliver.ts'
+
+const texts = {
+  appliedTitle: /*i18n*/ { id: 'push.handover.applied.title', message: 'Handover recorded: “{keychain}”' },
+  appliedBody: /*i18n*/ {
+    id: 'push.handover.applied.body',
+    message: '{giver} handed the keychain to {receiver}; the server has it.',
+  },
+  refusedTitle: /*i18n*/ { id: 'push.handover.refused.title', message: 'Handover refused: “{keychain}”' },
+  refusedBody: /*i18n*/ {
+    id: 'push.handover.refused.body',
+    message: 'The handover from {giver} to {receiver} was not recorded. Open it to see why and what to do.',
+  },
+} satisfies Record<string, MessageDescriptor>
+
+type Handed = {
+  id: string
+  organizationId: string
+  keychainName: string
+  giverId: string
+  giverName: string
+  receiverId: string
+  receiverName: string
+  applied: boolean
+  /** Who sent it: their phone knows already. */
+  sentById: string
+}
+
+/**
+ * A handover the server decided, told by push (`handover` notices): applied, to the person whose phone has not
+ * sent it yet; refused, to both, since each phone showed it done. Written in the decision's transaction.
+ */
+export async function handoverNoticeJobs(
+  tx: Db,
+  deps: Pick<AppDeps, 'config'>,
+  handed: Handed,
+  now: Date,
+): Promise<NewJob[]> {
+  const people = [
+    { id: handed.giverId, name: handed.giverName },
+    { id: handed.receiverId, name: handed.receiverName },
+  ].filter((person) => !handed.applied || person.id !== handed.sentById)
+  const members = await activeMembersWith(tx, handed.organizationId, [...ROLES])
+  const readers = members.filter((member) => people.some((person) => person.id === member.id))
+  const notices: PersonalNotice[] = readers.map((reader) => {
+    const message = pushText(reader.locale, handed)
+    return {
+      userId: reader.id,
+      kind: 'handover',
+      subject: `handover:${handed.id}:${handed.applied ? 'applied' : 'refused'}`,
+      mail: null,
+      push: {
+        ...message,
+        url: `${reader.locale === 'en' ? '/en' : ''}/app/handovers/${handed.id}`,
+        tag: `handover:${handed.id}`,
+      },
+    }
+  })
+  return personalNoticeJobs(tx, notices, {
+    now,
+    organizationId: handed.organizationId,
+    publicUrl: deps.config.publicUrl,
+  })
+}
+
+function pushText(locale: Locale, handed: Handed): { title: string; body: string } {
+  const i18n = translator(locale)
+  const values = { keychain: handed.keychainName, giver: handed.giverName, receiver: handed.receiverName }
+  return handed.applied
+    ? { title: i18n._({ ...texts.appliedTitle, values }), body: i18n._({ ...texts.appliedBody, values }) }
+    : { title: i18n._({ ...texts.refusedTitle, values }), body: i18n._({ ...texts.refusedBody, values }) }
+}
