@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pushSubscriptions, users } from '../../server/db/schema.ts'
 import { createTransfer } from '../../server/modules/transfers/service.ts'
 import { startPushReceiver } from '../server/push-receiver.ts'
+import { saveFailure } from './failure.ts'
 import { type Stack, startStack } from './harness.ts'
 import { organizationOfNewAdmin } from './organizations.ts'
 
@@ -99,8 +100,13 @@ describe('push notifications on a phone', () => {
 
     const device = push.device()
     const context = await phoneSubscribedTo(device)
+    const log: string[] = []
     try {
       const page = await context.newPage()
+      page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
+      page.on('response', (response) =>
+        log.push(`${response.status()} ${response.request().method()} ${response.url()}`),
+      )
       await stack.signInByCode(page, PAUL)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
@@ -172,6 +178,10 @@ describe('push notifications on a phone', () => {
       await page.locator('main').first().waitFor()
       expect(await notificationsOf(page)).toEqual([])
       await page.screenshot({ path: `${SHOTS}/02-opened-from-notification-offline.png`, fullPage: true })
+    } catch (error) {
+      const [page] = context.pages()
+      if (page) await saveFailure(page, log)
+      throw error
     } finally {
       await context.close()
     }

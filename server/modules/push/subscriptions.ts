@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, notInArray } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { PushSubscription, PushSubscriptionInput } from '../../../contract/notices.ts'
+import { isSecureDeployment } from '../../config.ts'
 import type { Db } from '../../db/client.ts'
 import { type PushSubscriptionRow, pushSubscriptions } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
@@ -30,14 +31,15 @@ export async function listSubscriptions(db: Db, userId: string): Promise<PushSub
 /**
  * `PUT /push-subscriptions`: this browser's subscription, for the caller. The same endpoint again (every app
  * start) refreshes its keys and `seenAt`; a browser where someone else signed in before moves to the caller, so
- * a shared device tells only whoever uses it now. In production the endpoint must be https (push services are).
+ * a shared device tells only whoever uses it now. A server on https takes only https endpoints (push services are);
+ * one on http://localhost (a developer's, the tests') takes a push service on the loopback too.
  */
 export async function subscribe(
   deps: Pick<AppDeps, 'database' | 'clock' | 'config'>,
   userId: string,
   input: PushSubscriptionInput,
 ): Promise<{ subscription: PushSubscription; created: boolean }> {
-  if (deps.config.nodeEnv === 'production' && !input.endpoint.startsWith('https://')) {
+  if (isSecureDeployment(deps.config) && !input.endpoint.startsWith('https://')) {
     const message = 'endpoint must be an https:// address.'
     throw new ApiError(400, ErrorCode.validation, message, { issues: [{ path: 'endpoint', message }] })
   }
