@@ -54,6 +54,10 @@ export const groups = {
     'server/shared/places.ts',
     'server/modules/places/{tree,service,location}.ts',
     'server/modules/stocktakes/{start,scan,close,due,view}.ts',
+    // Issue 42's push notifications: subscriptions, channels, the push job, the badge, the digest, who is told.
+    'server/modules/push/{settings,subscriptions,send,badge,vapid}.ts',
+    'server/modules/notices/{deliver,digest}.ts',
+    'server/modules/handovers/notices.ts',
   ],
 }
 

@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { noticeEndpoints } from '../../contract/endpoints/notices.ts'
 import type { NoticeSettingsUpdate } from '../../contract/notices.ts'
 import { call } from '../lib/call.ts'
+import { type PushSupport, pushSupport } from '../lib/push-support.ts'
 
 const noticeKeys = {
   settings: ['notice-settings'] as const,
@@ -30,18 +31,6 @@ export function useRemovePushSubscription() {
     mutationFn: (id: string) => call(noticeEndpoints.unsubscribe, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: noticeKeys.subscriptions }),
   })
-}
-
-/** What this browser can do: push, push once installed on the home screen (iOS), or none. */
-export type PushSupport = 'supported' | 'install-first' | 'unsupported'
-
-export function pushSupport(): PushSupport {
-  const ios = /iPad|iPhone|iPod/.test(navigator.userAgent)
-  const standalone = window.matchMedia?.('(display-mode: standalone)').matches === true
-  if (ios && !standalone) return 'install-first'
-  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window))
-    return 'unsupported'
-  return 'supported'
 }
 
 /** Whether this browser holds a push subscription now (the profile's "on for this device"). */

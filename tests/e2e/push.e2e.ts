@@ -34,10 +34,13 @@ afterAll(async () => {
   await stack?.stop()
 })
 
-/** A phone whose browser subscribes to the loopback push service, notifications allowed. */
-async function phoneSubscribedTo(device: ReturnType<typeof push.device>): Promise<BrowserContext> {
+/** A phone whose browser subscribes to the loopback push service, notifications allowed unless told. */
+async function phoneSubscribedTo(
+  device: ReturnType<typeof push.device>,
+  { allowed = true } = {},
+): Promise<BrowserContext> {
   const context = await stack.newPhoneContext()
-  await context.grantPermissions(['notifications'], { origin: stack.baseUrl })
+  if (allowed) await context.grantPermissions(['notifications'], { origin: stack.baseUrl })
   await context.addInitScript((subscription) => {
     let subscribed: unknown = null
     const made = {
@@ -178,6 +181,71 @@ describe('push notifications on a phone', () => {
       await page.locator('main').first().waitFor()
       expect(await notificationsOf(page)).toEqual([])
       await page.screenshot({ path: `${SHOTS}/02-opened-from-notification-offline.png`, fullPage: true })
+    } catch (error) {
+      const [page] = context.pages()
+      if (page) await saveFailure(page, log)
+      throw error
+    } finally {
+      await context.close()
+    }
+  })
+
+  it('offers push after a first pickup, and turns it on with a tap', async () => {
+    const { deps } = stack
+    const organizationId = await organizationOfNewAdmin(stack, 'ines.admin@example.com', 'Régie Oberkampf', {
+      line1: '5 rue Oberkampf',
+      postalCode: '75011',
+      city: 'Paris',
+    })
+    await stack.subscribe(organizationId)
+    const marcId = await stack.addMember(organizationId, 'marc.terrain@example.com', 'MEMBER', 'Marc')
+    const [tag] = await stack.createTags(organizationId, { alphaCode: 'OBE', count: 1, name: 'Cave' })
+    const keychainId = await stack.createKeychainWithTag(organizationId, 'Cave Oberkampf', tag!.id)
+    const [admin] = await deps.database.db
+      .select()
+      .from(users)
+      .where(eq(users.email, 'ines.admin@example.com'))
+    await createTransfer(deps, {
+      organizationId,
+      actor: admin!,
+      keychainId,
+      transfer: {
+        recipient: { kind: 'member', userId: marcId },
+        fromDate: today('Europe/Paris').toString(),
+        toDate: today('Europe/Paris').add({ days: 2 }).toString(),
+      },
+    })
+    const device = push.device()
+    const context = await phoneSubscribedTo(device, { allowed: false })
+    const log: string[] = []
+    try {
+      const page = await context.newPage()
+      page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
+      await stack.signInByCode(page, 'marc.terrain@example.com')
+      await page.waitForURL((url) => url.pathname === '/app')
+      await page.goto('/app/scan')
+      await page.getByLabel("Code ou lien de l'étiquette").fill(tag!.code)
+      await page.keyboard.press('Enter')
+      await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
+      await page.getByLabel('Votre nom').fill('Marc Terrain')
+      await page.getByRole('button', { name: 'Accepter et confirmer le retrait' }).click()
+      const offer = page.getByRole('region', { name: 'Notifications' })
+      await offer.waitFor()
+      await page.screenshot({ path: `${SHOTS}/03-offer-after-pickup.png`, fullPage: true })
+      // The person says yes to the browser's question that follows the tap.
+      await context.grantPermissions(['notifications'], { origin: stack.baseUrl })
+      await offer.getByRole('button', { name: 'Activer les notifications' }).click()
+      await page.getByText('Les notifications sont activées sur cet appareil.').waitFor()
+      await expect
+        .poll(async () =>
+          (
+            await deps.database.db
+              .select()
+              .from(pushSubscriptions)
+              .where(eq(pushSubscriptions.userId, marcId))
+          ).map((row) => row.endpoint),
+        )
+        .toEqual([device.endpoint])
     } catch (error) {
       const [page] = context.pages()
       if (page) await saveFailure(page, log)

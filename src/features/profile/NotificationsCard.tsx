@@ -9,15 +9,14 @@ import {
 } from '../../../contract/notices.ts'
 import {
   noticeSettingsQuery,
-  type PushSupport,
   pushSubscriptionsQuery,
-  pushSupport,
   thisDeviceSubscribedQuery,
   useEnablePush,
   useRemovePushSubscription,
   useUpdateNoticeSettings,
 } from '../../api/notices.ts'
 import { formatDate } from '../../lib/format.ts'
+import { type PushSupport, pushSupport } from '../../lib/push-support.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
 import { Card } from '../../ui/Card.tsx'

@@ -14,7 +14,10 @@ import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { REFUSAL_LABELS } from './labels.ts'
+import { shouldOfferPush } from './push-offer-check.ts'
 import { TransferStatusBadge } from './TransferStatusBadge.tsx'
+
+const PushOffer = lazy(() => import('./PushOffer.tsx'))
 
 /** The photo's refusals: not a JPEG a receipt's PDF can hold, or larger than the device should have made it. */
 const PHOTO_REFUSALS: ReadonlySet<string> = new Set([ErrorCode.photoInvalid, ErrorCode.photoTooLarge])
@@ -45,6 +48,7 @@ export function TransferPickupCard({
   const [problem, setProblem] = useState<string | null>(null)
   const [queued, setQueued] = useState(false)
   const [accepting, setAccepting] = useState(false)
+  const [offerPush, setOfferPush] = useState(false)
   const key = useRef<string>(crypto.randomUUID())
   const recipient = personName(transfer.recipient)
   const dates = formatCalendarRange(transfer.fromDate, transfer.toDate, locale)
@@ -59,6 +63,8 @@ export function TransferPickupCard({
       setTransfer(done)
       onMoved?.(done)
       setQueued(answer.queued)
+      // A first pickup is when push helps next: its return will be due. Offered once the server has it.
+      if (!answer.queued && done.status === 'TRANSFERRED') setOfferPush(shouldOfferPush())
       key.current = crypto.randomUUID()
       toasts.add({
         severity: 'success',
@@ -146,6 +152,11 @@ export function TransferPickupCard({
         </p>
       ) : transfer.refusal ? (
         <p className="text-slate-700">{i18n._(REFUSAL_LABELS[transfer.refusal])}</p>
+      ) : null}
+      {offerPush ? (
+        <Suspense fallback={null}>
+          <PushOffer />
+        </Suspense>
       ) : null}
       {queued ? (
         <p className="font-medium text-amber-900" data-testid="waiting-to-sync">
