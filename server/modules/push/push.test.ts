@@ -1,4 +1,5 @@
-import { stat } from 'node:fs/promises'
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -30,6 +31,8 @@ const listOf = async (cookie: string) =>
     publicKey: string
     data: PushSubscription[]
   }
+
+const received = (path: string) => push.received.filter((each) => each.path === path)
 
 const settingsOf = async (cookie: string) =>
   ((await (await t.get('/api/notice-settings', { cookie })).json()) as NoticeSettings).channels
@@ -335,5 +338,110 @@ describe('the badge', () => {
     expect(asked.status, await asked.clone().text()).toBe(201)
     expect(await badgeOf(world.admin.cookie)).toBe(1)
     expect(await badgeOf(world.member.cookie)).toBe(0)
+  })
+})
+
+describe('the push job, as the push service answers', () => {
+  it('drops a message the service refuses (400) and keeps the device; retries one it is too busy for (429)', async () => {
+    const world = await transferWorld(t)
+    const refusing = push.device()
+    const busy = push.device()
+    await subscribeDevice(world.contact.cookie, refusing)
+    await subscribeDevice(world.contact.cookie, busy)
+    push.answer(refusing.path, 400)
+    push.answer(busy.path, 429)
+    const response = await authorize(
+      t,
+      world.admin.cookie,
+      world.keychain.id,
+      dates(toMember(world.contact.id)),
+    )
+    expect(response.status).toBe(201)
+    await t.runJobs()
+    const rows = await t.db.select().from(jobs).where(eq(jobs.kind, 'push'))
+    const byDevice = new Map(
+      await Promise.all(
+        rows.map(async (row) => {
+          const [device] = await t.db
+            .select({ endpoint: pushSubscriptions.endpoint })
+            .from(pushSubscriptions)
+            .where(eq(pushSubscriptions.id, (row.payload as { subscriptionId: string }).subscriptionId))
+          return [device?.endpoint, row] as const
+        }),
+      ),
+    )
+    expect(byDevice.get(refusing.endpoint)).toMatchObject({ lastError: null })
+    expect(byDevice.get(refusing.endpoint)!.doneAt).not.toBeNull()
+    expect(byDevice.get(busy.endpoint)).toMatchObject({
+      doneAt: null,
+      lastError: expect.stringContaining('429'),
+    })
+    expect((await listOf(world.contact.cookie)).data).toHaveLength(2)
+    expect(t.logLines.join('')).toContain('Push message refused by the push service: dropped')
+    expect(received(busy.path)).toEqual([])
+  })
+})
+
+describe('the VAPID keys', () => {
+  it('are the environment’s when set, else made once and kept', async () => {
+    const { vapidKeys } = await import('./vapid.ts')
+    const pair = { publicKey: `B${'C'.repeat(86)}`, privateKey: 'D'.repeat(43) }
+    expect(await vapidKeys({ vapidKeys: pair, dataDir: '/nonexistent' })).toBe(pair)
+    const dataDir = await mkdtemp(join(tmpdir(), 'vapid-'))
+    const made = await vapidKeys({ vapidKeys: null, dataDir })
+    expect(made.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/)
+    expect(made.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(JSON.parse(await readFile(join(dataDir, 'vapid.json'), 'utf8'))).toEqual(made)
+    // Another process on the same directory (no memory of the first) reads the same pair.
+    const other = await mkdtemp(join(tmpdir(), 'vapid-'))
+    await writeFile(join(other, 'vapid.json'), JSON.stringify(made))
+    expect(await vapidKeys({ vapidKeys: null, dataDir: other })).toEqual(made)
+    const broken = await mkdtemp(join(tmpdir(), 'vapid-'))
+    await writeFile(join(broken, 'vapid.json'), JSON.stringify({ publicKey: 'x', privateKey: 'y' }))
+    await expect(vapidKeys({ vapidKeys: null, dataDir: broken })).rejects.toThrow(
+      `${join(broken, 'vapid.json')} holds no usable VAPID key pair; delete it to make a new one`,
+    )
+  })
+})
+
+describe('handover notices, in English', () => {
+  it('say who handed what, and open the handover in English', async () => {
+    const world = await handoverWorld(t)
+    await t.db.update(users).set({ locale: 'en' }).where(eq(users.id, world.receiver.id))
+    await t.db.update(users).set({ locale: 'en' }).where(eq(users.id, world.giver.id))
+    const giverPhone = push.device()
+    const receiverPhone = push.device()
+    await subscribeDevice(world.giver.cookie, giverPhone)
+    await subscribeDevice(world.receiver.cookie, receiverPhone)
+    const pair = await signedPair(t, {
+      organizationId: world.organization.id,
+      keychainId: world.keychain.id,
+      giver: world.giverPhone,
+      receiver: world.receiverPhone,
+    })
+    expect((await submitPair(t, world.giver, pair)).status).toBe(201)
+    await t.runJobs()
+    const [recorded] = await push.waitFor(receiverPhone.path)
+    expect(recorded!.payload).toEqual({
+      title: 'Handover recorded: “Master set”',
+      body: 'Nadia Night handed the keychain to Marc Morning; the server has it.',
+      url: expect.stringMatching(/^\/en\/app\/handovers\/[A-Za-z0-9_-]+$/),
+      tag: expect.stringMatching(/^handover:/),
+      badge: 0,
+    })
+    t.clock.advance(1000)
+    const again = await signedPair(t, {
+      organizationId: world.organization.id,
+      keychainId: world.keychain.id,
+      giver: world.giverPhone,
+      receiver: world.receiverPhone,
+    })
+    await refusalOf(await submitPair(t, world.receiver, again))
+    await t.runJobs()
+    const [refused] = await push.waitFor(giverPhone.path)
+    expect(refused!.payload).toMatchObject({
+      title: 'Handover refused: “Master set”',
+      body: 'The handover from Nadia Night to Marc Morning was not recorded. Open it to see why and what to do.',
+    })
   })
 })
