@@ -37,8 +37,9 @@ function pushOfMail(mail: MailMessage, publicUrl: string, tag: string): PushMess
 
 /**
  * The mail and push jobs of some notices: each person's channel for each kind decides (`channelsOf`), a push goes
- * to each of their devices, a mail waits for the daily digest of whoever chose one. Every job has a key naming the notice's kind, subject and person or device, so a
- * retried run, or a channel failing while the other succeeds, never sends one twice.
+ * to each of their devices, a mail waits for the daily digest of whoever chose one (but a reminder, which is about
+ * its day). Every job has a key naming the notice's kind, subject and person or device, so a retried run, or a
+ * channel failing while the other succeeds, never sends one twice.
  */
 export async function personalNoticeJobs(
   db: Db,
@@ -67,7 +68,7 @@ export async function personalNoticeJobs(
     if (sendsMail(channel) && notice.mail) {
       const mailKey = `mail:${key}:${notice.userId}`
       jobs.push(
-        digest.has(notice.userId)
+        digest.has(notice.userId) && notice.kind !== 'reminder'
           ? await keepForDigest(db, {
               userId: notice.userId,
               key: mailKey,

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { setupTestAppAtEpoch } from '../../../tests/server/harness.ts'
 import { authorize, dates, toMember, transferWorld } from '../../../tests/server/transfers.ts'
-import { instant } from '../../../tests/server/walk.ts'
+import { instant, walk } from '../../../tests/server/walk.ts'
 import { jobs, noticeDigestItems, organizations, users } from '../../db/schema.ts'
 
 const t = setupTestAppAtEpoch({ clearMail: true })
@@ -128,5 +128,23 @@ describe('the daily digest', () => {
     expect(none).toEqual([])
     expect(second!.subject).toBe('Trousseau : 2 avis')
     expect(second!.text).toContain('Notice 50')
+  })
+
+  it('never holds a reminder: it is about its day', async () => {
+    const world = await transferWorld(t)
+    await t.put('/api/notice-settings', { cookie: world.contact.cookie, json: { digest: true } })
+    const response = await authorize(
+      t,
+      world.admin.cookie,
+      world.keychain.id,
+      dates(toMember(world.contact.id), '2030-01-17', '2030-01-19'),
+    )
+    expect(response.status).toBe(201)
+    const sent = await walk(t, '2030-01-16 10')
+    // The authorization waited for the morning's digest; the eve-of-window reminder came at its own hour.
+    expect(sent.filter((mail) => mail.to === world.contact.email)).toEqual([
+      { at: '2030-01-16 08', to: world.contact.email, subject: 'Trousseau : 1 avis' },
+      { at: '2030-01-16 09', to: world.contact.email, subject: 'Demain : récupérez le trousseau « Cave »' },
+    ])
   })
 })

@@ -9,6 +9,7 @@ import { handoverWorld, refusalOf, signedPair, submitPair } from '../../../tests
 import { setupTestAppAtEpoch, uniqueEmail } from '../../../tests/server/harness.ts'
 import { startPushReceiver } from '../../../tests/server/push-receiver.ts'
 import { authorize, dates, pickup, toMember, transferWorld } from '../../../tests/server/transfers.ts'
+import { walk } from '../../../tests/server/walk.ts'
 import { jobs, pushSubscriptions, users } from '../../db/schema.ts'
 import { calendarDayIn } from '../../shared/time-zones.ts'
 import { subscribe } from './subscriptions.ts'
@@ -443,5 +444,37 @@ describe('handover notices, in English', () => {
       title: 'Handover refused: “Master set”',
       body: 'The handover from Nadia Night to Marc Morning was not recorded. Open it to see why and what to do.',
     })
+  })
+})
+
+describe('the first morning of a pickup window', () => {
+  it('is pushed to the holder-to-be at 09:00 that day, by push only', async () => {
+    const world = await transferWorld(t)
+    const phone = push.device()
+    await subscribeDevice(world.contact.cookie, phone)
+    await t.put('/api/notice-settings', {
+      cookie: world.contact.cookie,
+      json: { channels: { transfer_authorized: 'EMAIL' } },
+    })
+    const response = await authorize(
+      t,
+      world.admin.cookie,
+      world.keychain.id,
+      dates(toMember(world.contact.id), '2030-01-17', '2030-01-19'),
+    )
+    const transfer = (await response.json()) as { id: string }
+    await walk(t, '2030-01-17 08')
+    const before = received(phone.path).length
+    await walk(t, '2030-01-17 10')
+    const today = received(phone.path).slice(before)
+    expect(today.map((each) => each.payload)).toEqual([
+      {
+        title: 'Aujourd’hui : récupérez le trousseau « Cave »',
+        body: 'Agence vous le prête à partir d’aujourd’hui ; dernier jour pour le récupérer : 18 janvier 2030.',
+        url: `/app/transfers/requests/${transfer.id}`,
+        tag: expect.stringContaining(`reminder:transfer:${transfer.id}:pickup_today`),
+        badge: 0,
+      },
+    ])
   })
 })

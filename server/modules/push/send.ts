@@ -35,9 +35,10 @@ export function pushJob(
 }
 
 /**
- * Encrypts the message (with the reader's badge count) to the device (RFC 8291, aes128gcm), signs the request with the server's VAPID key
- * (RFC 8292) and posts it. 404/410: the device unsubscribed, its row goes; another 4xx is logged and dropped;
- * 429 and 5xx throw, so the queue tries again later. A subscription gone meanwhile sends nothing.
+ * Encrypts the message, with the reader's badge count, to the device (RFC 8291, aes128gcm), signs the request with
+ * the server's VAPID key (RFC 8292) and posts it. 404/410: the device unsubscribed, its row goes; another 4xx is
+ * logged and dropped; 429 and 5xx throw, so the queue tries again later. A subscription gone meanwhile sends
+ * nothing.
  */
 function sendPushJob(deps: Pick<AppDeps, 'database' | 'config' | 'logger' | 'clock'>): JobHandler {
   const { db } = deps.database

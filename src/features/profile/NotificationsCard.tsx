@@ -185,7 +185,8 @@ function ChannelSettings() {
           </span>
           <span className="block text-sm text-slate-600">
             <Trans>
-              The notices sent by e-mail come together each morning at 8, instead of one mail each.
+              The notices sent by e-mail come together each morning at 8, instead of one mail each; reminders
+              still come on their day.
             </Trans>
           </span>
         </span>
