@@ -3,6 +3,7 @@ import { noticeEndpoints } from '../../contract/endpoints/notices.ts'
 import type { NoticeSettingsUpdate } from '../../contract/notices.ts'
 import { call } from '../lib/call.ts'
 import { type PushSupport, pushSupport } from '../lib/push-support.ts'
+import { isMarkedSignedIn } from '../lib/signed-in-mark.ts'
 
 const noticeKeys = {
   settings: ['notice-settings'] as const,
@@ -84,7 +85,7 @@ export function useEnablePush() {
 
 /** On every app start: this device's subscription, if it has one, is registered again (kept fresh, or re-made). */
 export async function refreshPushSubscription(): Promise<void> {
-  if (pushSupport() !== 'supported' || Notification.permission !== 'granted') return
+  if (pushSupport() !== 'supported' || Notification.permission !== 'granted' || !isMarkedSignedIn()) return
   const registration = await navigator.serviceWorker.ready
   const subscription = await registration.pushManager.getSubscription()
   if (subscription) await register(subscription)
@@ -96,7 +97,7 @@ export async function refreshPushSubscription(): Promise<void> {
  * the Badging API do nothing.
  */
 export async function refreshBadge(): Promise<void> {
-  if (!('setAppBadge' in navigator)) return
+  if (!('setAppBadge' in navigator) || !isMarkedSignedIn()) return
   const { count } = await call(noticeEndpoints.badge)
   await (count > 0 ? navigator.setAppBadge(count) : navigator.clearAppBadge())
 }

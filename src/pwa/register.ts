@@ -8,13 +8,23 @@ import { startPwaWith } from './lifecycle.ts'
  */
 export function startPwa(): void {
   startPwaWith(registerSW)
-  // A device that receives push registers its subscription again (the server drops ones unseen for long).
-  void import('../api/notices.ts')
-    .then(({ refreshPushSubscription }) => refreshPushSubscription())
+  // A device that receives push registers its subscription again (the server drops ones unseen for long), and
+  // the icon's badge says what waits, now and whenever the app comes back to the foreground.
+  const notices = () => import('../api/notices.ts')
+  void notices()
+    .then(({ refreshPushSubscription, refreshBadge }) =>
+      Promise.all([refreshPushSubscription(), refreshBadge()]),
+    )
     .catch(() => {})
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState !== 'visible') return
+    void notices()
+      .then(({ refreshBadge }) => refreshBadge())
+      .catch(() => {})
+  })
   navigator.serviceWorker?.addEventListener('message', (event: MessageEvent<{ type?: string }>) => {
     if (event.data?.type !== 'push-subscription-changed') return
-    void import('../api/notices.ts')
+    void notices()
       .then(({ refreshPushSubscription }) => refreshPushSubscription())
       .catch(() => {})
   })
