@@ -80,6 +80,12 @@ export function startOfDayIn(timeZone: string, day: string): Date {
   return zonedMidnight(timeZone, year, month, date)
 }
 
+/** The instant the zone's wall clock shows `hour`:00 on the calendar day `YYYY-MM-DD`. */
+export function atHourIn(timeZone: string, day: string, hour: number): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  return zonedTime(timeZone, { year, month, day: date, hour })
+}
+
 /** The calendar day (`YYYY-MM-DD`) the zone's wall clock shows at that instant. */
 export function calendarDayIn(timeZone: string, instant: Date): string {
   const { year, month, day } = partsIn(timeZone, instant)

@@ -1,10 +1,10 @@
+import { and, eq, inArray } from 'drizzle-orm'
 import type { Locale } from '../../../contract/locale.ts'
-import { ROLES } from '../../../contract/permissions.ts'
 import type { Db } from '../../db/client.ts'
+import { memberships, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
 import type { NewJob } from '../../jobs/queue.ts'
-import { activeMembersWith } from '../members/service.ts'
 import { type PersonalNotice, personalNoticeJobs } from '../notices/deliver.ts'
 
 const texts = {
@@ -43,12 +43,19 @@ export async function handoverNoticeJobs(
   handed: Handed,
   now: Date,
 ): Promise<NewJob[]> {
-  const people = [
-    { id: handed.giverId, name: handed.giverName },
-    { id: handed.receiverId, name: handed.receiverName },
-  ].filter((person) => !handed.applied || person.id !== handed.sentById)
-  const members = await activeMembersWith(tx, handed.organizationId, [...ROLES])
-  const readers = members.filter((member) => people.some((person) => person.id === member.id))
+  const told = [handed.giverId, handed.receiverId].filter((id) => !handed.applied || id !== handed.sentById)
+  // Only people still active in the organization are told; one statement for the one or two of them.
+  const readers = await tx
+    .select({ id: users.id, locale: users.locale })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.organizationId, handed.organizationId),
+        eq(memberships.status, 'ACTIVE'),
+        inArray(users.id, told),
+      ),
+    )
   const notices: PersonalNotice[] = readers.map((reader) => {
     const message = pushText(reader.locale, handed)
     return {

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
 import * as v from 'valibot'
+import { shiftCalendarDay } from '../../../contract/transfers.ts'
 import type { Db } from '../../db/client.ts'
-import { noticeDigestItems, organizations, users } from '../../db/schema.ts'
+import { noticeDigestItems, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
 import { mailJob } from '../../jobs/mail.ts'
@@ -10,7 +11,8 @@ import type { JobHandler, JobHandlers } from '../../jobs/runner.ts'
 import { renderMail } from '../../mail/layout.ts'
 import type { MailMessage } from '../../mail/mailer.ts'
 import { signInMessages } from '../../mail/messages.ts'
-import { calendarDayIn, zonedTime } from '../../shared/time-zones.ts'
+import { findOrganization } from '../../shared/organization.ts'
+import { atHourIn, calendarDayIn } from '../../shared/time-zones.ts'
 
 const DIGEST_JOB = 'notice.digest'
 /** The digest leaves at 08:00 in the organization's time zone, the day after a notice came in (or that day). */
@@ -63,8 +65,8 @@ export async function keepForDigest(
       createdAt: input.now,
     })
     .onConflictDoNothing({ target: noticeDigestItems.dedupeKey })
-  const timeZone = await timeZoneOf(db, input.organizationId)
-  const runAt = nextDigestAt(timeZone, input.now)
+  const organization = input.organizationId ? await findOrganization(db, input.organizationId) : null
+  const runAt = nextDigestAt(organization?.timeZone ?? 'Europe/Paris', input.now)
   return {
     kind: DIGEST_JOB,
     payload: { userId: input.userId },
@@ -75,25 +77,11 @@ export async function keepForDigest(
   }
 }
 
-async function timeZoneOf(db: Db, organizationId: string | null): Promise<string> {
-  if (!organizationId) return 'Europe/Paris'
-  const [row] = await db
-    .select({ timeZone: organizations.timeZone })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId))
-  return row?.timeZone ?? 'Europe/Paris'
-}
-
 /** 08:00 today in the zone if still to come, else tomorrow's. */
 function nextDigestAt(timeZone: string, now: Date): Date {
-  const day = calendarDayIn(timeZone, now)
-  const at = (calendarDay: string) => {
-    const [year, month, date] = calendarDay.split('-').map(Number) as [number, number, number]
-    return zonedTime(timeZone, { year, month, day: date, hour: DIGEST_HOUR })
-  }
-  const today = at(day)
-  if (today > now) return today
-  return at(calendarDayIn(timeZone, new Date(today.getTime() + 36 * 60 * 60 * 1000)))
+  const today = calendarDayIn(timeZone, now)
+  const at = atHourIn(timeZone, today, DIGEST_HOUR)
+  return at > now ? at : atHourIn(timeZone, shiftCalendarDay(today, 1), DIGEST_HOUR)
 }
 
 const DigestPayloadSchema = v.object({ userId: v.string() })

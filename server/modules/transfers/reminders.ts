@@ -15,7 +15,7 @@ import {
 } from '../../mail/reminder-mail.ts'
 import { transferTexts } from '../../mail/transfer-texts.ts'
 import { displayName } from '../../shared/person.ts'
-import { calendarDayIn, hourIn, zonedTime } from '../../shared/time-zones.ts'
+import { atHourIn, calendarDayIn, hourIn } from '../../shared/time-zones.ts'
 import { findTransferRow, type TransferViewRow } from '../../shared/transfer-view.ts'
 import { activeMembersWith } from '../members/service.ts'
 import { type PersonalNotice, personalNoticeJobs } from '../notices/deliver.ts'
@@ -53,11 +53,6 @@ const stepDay: Record<Step, (window: Window) => string> = {
   due_today: (w) => w.toDate,
   overdue: (w) => shiftCalendarDay(w.toDate, 1),
   escalation: (w) => shiftCalendarDay(w.toDate, 2),
-}
-
-function atHourIn(timeZone: string, day: string, hour: number): Date {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
-  return zonedTime(timeZone, { year, month, day: date, hour })
 }
 
 /** When each reminder of a window goes out. */
