@@ -8,9 +8,10 @@ import { isRealInstant } from './scans.ts'
  * acts in one organization only, with the role chosen at creation, on that organization's routes (a person's
  * own routes answer it 403), and is revoked for good once its creator is no longer an ADMIN there. Neither kind
  * holds `WITHHELD_FROM_TOKENS` (members, the organization and its tokens, webhooks), nor makes a calendar feed:
- * those answer 403 to any token. Sent as `Authorization: Bearer`.
+ * those answer 403 to any token. Sent as `Authorization: Bearer`. `scim`: an organization's identity provider
+ * provisions its people at `/scim/v2` with it (never the API); `role` is the role of the members it adds.
  */
-const API_TOKEN_KINDS = ['personal', 'organization'] as const
+const API_TOKEN_KINDS = ['personal', 'organization', 'scim'] as const
 export type ApiTokenKind = (typeof API_TOKEN_KINDS)[number]
 
 /** `trs_` + 12 hex characters (the prefix: found by it, shown in lists) + `_` + 43 base64url characters. */
@@ -43,6 +44,11 @@ export const OrganizationApiTokenCreateSchema = v.strictObject({
   name: NameSchema,
   role: RoleSchema,
   expiresAt: ExpiresAtSchema,
+  /** `organization` (the default): the API; `scim`: the identity provider's provisioning. */
+  kind: v.optional(
+    v.picklist(['organization', 'scim'], 'kind must be organization or scim.'),
+    'organization',
+  ),
 })
 
 const ApiTokenSchema = v.object({

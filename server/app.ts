@@ -46,6 +46,7 @@ import { noticeRoutes } from './modules/push/routes.ts'
 import { memberPageRoutes } from './modules/reports/member-page-routes.ts'
 import { reportRoutes } from './modules/reports/routes.ts'
 import { scanRoutes } from './modules/scans/routes.ts'
+import { SCIM_PATH, scimRoutes } from './modules/scim/routes.ts'
 import { stocktakeRoutes } from './modules/stocktakes/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { syncRoutes } from './modules/sync/routes.ts'
@@ -174,6 +175,8 @@ export function createApp(deps: AppDeps, options: AppOptions = {}) {
 
   // Outside the API's middleware (Origin check, session): a Prometheus server holds a token, not a session.
   app.get(METRICS_PATH, metricsEndpoint(deps, metrics))
+  // Outside it too: an identity provider holds an organization's SCIM token and speaks SCIM's own errors.
+  app.route(SCIM_PATH, scimRoutes(deps))
   app.route('/api', api)
 
   if (config.nodeEnv === 'production') {

@@ -101,10 +101,15 @@ export const memberships = pgTable(
     role: text('role', { enum: ROLES }).notNull(),
     status: text('status', { enum: MEMBERSHIP_STATUSES }).notNull(),
     createdAt: at('created_at').notNull(),
+    /** The identity provider's own id of the person (SCIM `externalId`), unique in the organization. */
+    externalId: text('external_id'),
+    /** Deleted by the identity provider (SCIM): DISABLED here, gone from its `/Users`, kept in the history. */
+    scimRemovedAt: at('scim_removed_at'),
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.organizationId] }),
     index('memberships_organization_idx').on(table.organizationId),
+    uniqueIndex('memberships_external_id_idx').on(table.organizationId, table.externalId),
   ],
 )
 
@@ -948,7 +953,7 @@ export const webhookAttempts = pgTable(
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect
 
-export const API_TOKEN_KINDS = ['personal', 'organization'] as const
+export const API_TOKEN_KINDS = ['personal', 'organization', 'scim'] as const
 
 /**
  * An API token (issue 20): `personal` acts as its user, `organization` within one organization with the role
@@ -977,10 +982,10 @@ export const apiTokens = pgTable(
   (table) => [
     index('api_tokens_user_idx').on(table.userId),
     index('api_tokens_organization_idx').on(table.organizationId),
-    check('api_tokens_kind', sql`${table.kind} in ('personal', 'organization')`),
+    check('api_tokens_kind', sql`${table.kind} in ('personal', 'organization', 'scim')`),
     check(
       'api_tokens_kind_scope',
-      sql`(${table.kind} = 'organization') = (${table.organizationId} is not null and ${table.role} is not null)`,
+      sql`(${table.kind} <> 'personal') = (${table.organizationId} is not null and ${table.role} is not null)`,
     ),
   ],
 )

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { ErrorCode } from '../../../contract/errors.ts'
-import { apiTokens, memberships, users } from '../../db/schema.ts'
+import { type ApiTokenRow, apiTokens, memberships, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import type { CurrentSession } from '../../http/env.ts'
 import { ApiError } from '../../http/errors.ts'
@@ -18,15 +18,23 @@ type Deps = Pick<AppDeps, 'database' | 'clock' | 'secret'>
 
 export const rateLimitKeyOf = (tokenId: string) => `api-token:${tokenId}`
 
+type LiveToken = {
+  token: typeof apiTokens.$inferSelect
+  user: typeof users.$inferSelect
+  memberRole: (typeof memberships.$inferSelect)['role'] | null
+}
+
 /**
- * The caller behind a bearer token, as the session middleware gives it to the routes, or null when the token
- * is unknown, revoked, expired, or an organization token whose creator is no longer an admin there (then it is
- * revoked, for good: see `revokeTokensOfFormerAdmin`). A valid token over its rate limit throws 429.
- *
- * A personal token carries its user's selected organization and role there, as their session would. An
- * organization token carries its own organization as the selected one and the role chosen at creation.
+ * A token that works, of one of `kinds`: known, its secret right, not revoked nor expired, and, for an
+ * organization's token (`organization`, `scim`), its creator still an admin there (otherwise it is revoked, for
+ * good: see `revokeTokensOfFormerAdmin`); null otherwise. A valid token over its rate limit throws 429. Its
+ * `last_used_at` is written at most once a minute.
  */
-export async function resolveApiToken(deps: Deps, token: string): Promise<CurrentSession | null> {
+export async function liveToken(
+  deps: Deps,
+  token: string,
+  kinds: ReadonlyArray<ApiTokenRow['kind']>,
+): Promise<LiveToken | null> {
   const prefix = prefixOf(token)
   if (!prefix) return null
   const { db } = deps.database
@@ -49,8 +57,9 @@ export async function resolveApiToken(deps: Deps, token: string): Promise<Curren
     .where(eq(apiTokens.prefix, prefix))
   if (!row || !sameHash(row.token.secretHash, apiTokenHash(deps.secret, token))) return null
   const { token: stored } = row
+  if (!kinds.includes(stored.kind)) return null
   if (stored.revokedAt || (stored.expiresAt && stored.expiresAt <= now)) return null
-  if (stored.kind === 'organization' && row.memberRole !== 'ADMIN') {
+  if (stored.kind !== 'personal' && row.memberRole !== 'ADMIN') {
     await revokeTokensOfFormerAdmin(
       db,
       { userId: stored.userId, organizationId: stored.organizationId! },
@@ -68,6 +77,20 @@ export async function resolveApiToken(deps: Deps, token: string): Promise<Curren
   if (!stored.lastUsedAt || now.getTime() - stored.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
     await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, stored.id))
   }
+  return row
+}
+
+/**
+ * The caller behind a bearer token, as the session middleware gives it to the routes, or null when the token
+ * does not work (`liveToken`) or is an identity provider's (`scim`: it serves `/scim/v2` only).
+ *
+ * A personal token carries its user's selected organization and role there, as their session would. An
+ * organization token carries its own organization as the selected one and the role chosen at creation.
+ */
+export async function resolveApiToken(deps: Deps, token: string): Promise<CurrentSession | null> {
+  const row = await liveToken(deps, token, ['personal', 'organization'])
+  if (!row) return null
+  const { token: stored } = row
   const idHash = `api-token:${stored.id}`
   if (stored.kind === 'personal') {
     return {

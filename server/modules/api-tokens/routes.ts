@@ -85,7 +85,7 @@ export function apiTokenRoutes(api: ApiRouter, deps: AppDeps): void {
     {
       ...apiTokenEndpoints.createOrganization,
       summary:
-        'An organization API token with the role it acts with there (ADMIN at most, never managing members, webhooks or tokens); it is revoked for good once its creator is no longer an admin of the organization; the answer holds the token, once',
+        "An organization API token with the role it acts with there (ADMIN at most, never managing members, webhooks or tokens), or with `kind: scim` the identity provider's token for `/scim/v2` (`role`: the role of the people it adds); it is revoked for good once its creator is no longer an admin of the organization; the answer holds the token, once",
       access: inPathOrganization('update__organization'),
       credentials: 'session',
       responses: {
@@ -96,7 +96,7 @@ export function apiTokenRoutes(api: ApiRouter, deps: AppDeps): void {
     async (c, { session, organization, body }) =>
       c.json(
         await createApiToken(deps, {
-          kind: 'organization',
+          kind: body.kind,
           organizationId: organization.organizationId,
           role: body.role,
           creator: creatorOf(session.user),

@@ -1,4 +1,4 @@
-import { aliasedTable, and, desc, eq, isNull } from 'drizzle-orm'
+import { aliasedTable, and, desc, eq, inArray, isNull } from 'drizzle-orm'
 import type { ApiToken, ApiTokenKind, CreatedApiToken } from '../../../contract/api-tokens.ts'
 import { ErrorCode } from '../../../contract/errors.ts'
 import type { Role } from '../../../contract/permissions.ts'
@@ -48,8 +48,12 @@ async function listWhere(deps: Deps, scope: ReturnType<typeof and>): Promise<Api
 export const listPersonalTokens = (deps: Deps, userId: string) =>
   listWhere(deps, and(eq(apiTokens.kind, 'personal'), eq(apiTokens.userId, userId)))
 
+/** An organization's tokens: its API tokens and its identity provider's (`scim`). */
+const organizationKinds = (organizationId: string) =>
+  and(inArray(apiTokens.kind, ['organization', 'scim']), eq(apiTokens.organizationId, organizationId))
+
 export const listOrganizationTokens = (deps: Deps, organizationId: string) =>
-  listWhere(deps, and(eq(apiTokens.kind, 'organization'), eq(apiTokens.organizationId, organizationId)))
+  listWhere(deps, organizationKinds(organizationId))
 
 type NewToken = {
   creator: Creator
@@ -57,7 +61,7 @@ type NewToken = {
   expiresAt: string | null
 } & (
   | { kind: Extract<ApiTokenKind, 'personal'> }
-  | { kind: 'organization'; organizationId: string; role: Role }
+  | { kind: 'organization' | 'scim'; organizationId: string; role: Role }
 )
 
 /** Makes the token and answers it with its row, this once: only its prefix and keyed hash are kept. */
@@ -78,8 +82,8 @@ export async function createApiToken(deps: Deps, input: NewToken): Promise<Creat
       name: input.name,
       kind: input.kind,
       userId: input.creator.id,
-      organizationId: input.kind === 'organization' ? input.organizationId : null,
-      role: input.kind === 'organization' ? input.role : null,
+      organizationId: input.kind === 'personal' ? null : input.organizationId,
+      role: input.kind === 'personal' ? null : input.role,
       createdAt: now,
       expiresAt,
     })
@@ -97,7 +101,7 @@ export async function revokeApiToken(
   const scope =
     owner.kind === 'personal'
       ? and(eq(apiTokens.kind, 'personal'), eq(apiTokens.userId, owner.userId))
-      : and(eq(apiTokens.kind, 'organization'), eq(apiTokens.organizationId, owner.organizationId))
+      : organizationKinds(owner.organizationId)
   const revoked = await deps.database.db
     .update(apiTokens)
     .set({ revokedAt: deps.clock.now() })
@@ -122,7 +126,7 @@ export async function revokeTokensOfFormerAdmin(
     .set({ revokedAt: now })
     .where(
       and(
-        eq(apiTokens.kind, 'organization'),
+        inArray(apiTokens.kind, ['organization', 'scim']),
         eq(apiTokens.userId, former.userId),
         eq(apiTokens.organizationId, former.organizationId),
         isNull(apiTokens.revokedAt),
