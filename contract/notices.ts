@@ -5,7 +5,8 @@ import { requiredText } from './common.ts'
  * What a person is told about, each by push, e-mail, both or neither as they choose (`GET/PUT /notice-settings`).
  * `reminder`: a pickup window opening, a return due, overdue, for what I hold or am to pick up; `lent_overdue`: a
  * keychain I lent out not back (managers); `found_report`: someone found a tag (staff); `handover`: a keychain
- * handed to me from phone to phone, or a handover of mine refused.
+ * handed to me from phone to phone, or a handover of mine refused; `member_left`: someone disabled while holding
+ * keychains or with transfers open (admins).
  */
 export const PERSONAL_NOTICE_KINDS = [
   'transfer_authorized',
@@ -15,6 +16,7 @@ export const PERSONAL_NOTICE_KINDS = [
   'found_report',
   'stocktake_due',
   'handover',
+  'member_left',
 ] as const
 export type PersonalNoticeKind = (typeof PERSONAL_NOTICE_KINDS)[number]
 
@@ -30,6 +32,7 @@ export const DEFAULT_CHANNELS: Record<PersonalNoticeKind, NoticeChannel> = {
   found_report: 'BOTH',
   stocktake_due: 'BOTH',
   handover: 'PUSH',
+  member_left: 'BOTH',
 }
 
 export const sendsPush = (channel: NoticeChannel) => channel === 'BOTH' || channel === 'PUSH'

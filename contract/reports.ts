@@ -170,3 +170,12 @@ export const MonthlyActivitySchema = v.object({
   months: v.array(MonthActivitySchema),
 })
 export type MonthlyActivity = v.InferOutput<typeof MonthlyActivitySchema>
+
+/** A person disabled in the organization who still holds keychains or has transfers open (`GET /reports/leavers`). */
+const LeaverSchema = v.object({
+  person: PersonSchema,
+  keychains: v.number(),
+  transfers: v.number(),
+})
+export type Leaver = v.InferOutput<typeof LeaverSchema>
+export const LeaverListSchema = v.object({ data: v.array(LeaverSchema) })

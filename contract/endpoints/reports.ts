@@ -1,6 +1,7 @@
 import {
   HoldingsPageSchema,
   HoldingsQuerySchema,
+  LeaverListSchema,
   MonthlyActivitySchema,
   MonthlyQuerySchema,
   OpenTransferPageSchema,
@@ -26,6 +27,7 @@ export const reportEndpoints = {
     response: OpenTransferPageSchema,
   }),
   holdingsExport: endpoint({ method: 'get', path: '/reports/holdings/export', query: HoldingsQuerySchema }),
+  leavers: endpoint({ method: 'get', path: '/reports/leavers', response: LeaverListSchema }),
   overdue: endpoint({
     method: 'get',
     path: '/reports/overdue',

@@ -582,6 +582,7 @@ export const FIXTURES: Record<string, Fixture> = {
   'GET /reports/holdings': aboutAPerson('/api/reports/holdings'),
   'GET /reports/holdings/transfers': aboutAPerson('/api/reports/holdings/transfers'),
   'GET /reports/holdings/export': aboutAPerson('/api/reports/holdings/export'),
+  'GET /reports/leavers': single(selected('read__activity'), get('/api/reports/leavers'), LIST_ONLY),
   'GET /reports/overdue': aboutAPerson('/api/reports/overdue'),
   'GET /reports/overdue/export': aboutAPerson('/api/reports/overdue/export'),
   'GET /reports/unseen': aboutAPerson('/api/reports/unseen'),

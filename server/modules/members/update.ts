@@ -13,8 +13,10 @@ import {
 } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { ApiError, forbidden, notFound } from '../../http/errors.ts'
+import { enqueueJobs } from '../../jobs/queue.ts'
 import { revokeTokensOfFormerAdmin } from '../api-tokens/service.ts'
 import { appendEvent } from '../events/append.ts'
+import { leaverAlertJobs } from './leavers.ts'
 import { findMembership, isOwnInvitee, toMember } from './service.ts'
 
 const conflict = (message: string) => new ApiError(409, ErrorCode.conflict, message)
@@ -72,14 +74,17 @@ async function assertStillAdmin(db: Db, organizationId: string, actorId: string)
  * signed in for their other organizations and simply lose this one (every request checks the membership).
  * Disabling an INVITED member revokes the invitation. A new role without `manage__subscription` takes the
  * PLAN lines out of the member's cart there. An ADMIN demoted or disabled loses the organization's API tokens
- * they made, for good.
+ * they made, for good. Disabling someone who still holds keychains or has transfers open tells the admins at once
+ * (the leaver alert, `leaverAlertJobs`).
  */
 export async function updateMember(
-  deps: Pick<AppDeps, 'database' | 'clock'>,
+  deps: Pick<AppDeps, 'database' | 'clock' | 'config' | 'jobs'>,
   input: { organizationId: string; actorId: string; userId: string; update: MemberUpdate },
 ): Promise<Member> {
   const { organizationId, userId, update } = input
-  return deps.database.db.transaction(async (tx) => {
+  const now = deps.clock.now()
+  let nudge = false
+  const member = await deps.database.db.transaction(async (tx) => {
     await tx
       .select({ id: organizations.id })
       .from(organizations)
@@ -163,6 +168,14 @@ export async function updateMember(
       if (!(await hasOtherMemberships(tx, organizationId, userId))) {
         await tx.delete(sessions).where(eq(sessions.userId, userId))
       }
+      const alert = await leaverAlertJobs(tx, {
+        organizationId,
+        userId,
+        now,
+        publicUrl: deps.config.publicUrl,
+      })
+      await enqueueJobs(tx, alert)
+      nudge = alert.length > 0
     }
     const changed = [
       ...(role !== membership.role ? ['role'] : []),
@@ -181,6 +194,8 @@ export async function updateMember(
     if (!updated) throw new Error('member vanished')
     return toMember(updated)
   })
+  if (nudge) deps.jobs.nudge()
+  return member
 }
 
 /**

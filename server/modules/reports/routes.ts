@@ -2,6 +2,8 @@ import { reportEndpoints } from '../../../contract/endpoints/reports.ts'
 import type { AppDeps } from '../../deps.ts'
 import { inSelectedOrganization } from '../../http/access.ts'
 import type { ApiRouter } from '../../http/api-router.ts'
+import { toPerson } from '../../shared/person.ts'
+import { listLeavers } from '../members/leavers.ts'
 import { timeZoneOf } from '../subscriptions/service.ts'
 import { csvHeaders } from './csv.ts'
 import { holdingsCsv, listHoldings, listOpenTransfers } from './holdings.ts'
@@ -38,6 +40,25 @@ export function reportRoutes(api: ApiRouter, deps: AppDeps): void {
     },
     async (c, { organization, query }) =>
       c.json(await listHoldings(db, holder(organization.organizationId, query.person), query), 200),
+  )
+
+  api.route(
+    {
+      ...reportEndpoints.leavers,
+      summary:
+        'Who left with keys: members disabled while they still hold keychains or have transfers open, most keychains first, until everything is back',
+      access,
+      responses: { 200: { description: 'The leavers, each with what they still have' } },
+    },
+    async (c, { organization }) => {
+      const rows = await listLeavers(db, organization.organizationId, deps.clock.now())
+      const data = rows.map((row) => ({
+        person: toPerson(row.user),
+        keychains: row.keychains,
+        transfers: row.transfers,
+      }))
+      return c.json({ data }, 200)
+    },
   )
 
   api.route(

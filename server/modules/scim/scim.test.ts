@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
+import { makeKeychain, organizationWithAdmin, signedInMember } from '../../../tests/server/fixtures.ts'
 import { setupTestApp, uniqueEmail } from '../../../tests/server/harness.ts'
 import { memberships, sessions, users } from '../../db/schema.ts'
 
@@ -326,6 +326,20 @@ describe('SCIM users', () => {
       .from(memberships)
       .where(and(eq(memberships.organizationId, world.organization.id), eq(memberships.userId, member.id)))
     expect(again!.status).toBe('INVITED')
+  })
+
+  it('tells the admins when the person it deactivates still holds a keychain', async () => {
+    const member = await signedInMember(t, world.organization.id, 'MEMBER')
+    await makeKeychain(t, world.organization.id, 'Bâtiment B', member.id)
+    t.mail.messages.length = 0
+    const response = await scim(world, 'PATCH', `/Users/${member.id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: 'replace', path: 'active', value: false }],
+    })
+    expect(response.status).toBe(200)
+    expect(t.mail.to(world.admin.email).map((mail) => mail.subject)).toEqual([
+      expect.stringMatching(/a quitté Campus avec 1 trousseau$/),
+    ])
   })
 
   it('patches names and externalId, ignores attributes it does not keep, and refuses a bad operation', async () => {

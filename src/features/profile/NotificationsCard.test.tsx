@@ -28,6 +28,7 @@ function server() {
     found_report: 'BOTH',
     stocktake_due: 'BOTH',
     handover: 'PUSH',
+    member_left: 'BOTH',
   }
   vi.stubGlobal(
     'fetch',

@@ -144,6 +144,7 @@ function ChannelSettings() {
     found_report: t`Found-tag reports (staff)`,
     stocktake_due: t`Stocktakes due`,
     handover: t`Handovers from phone to phone`,
+    member_left: t`People who left with keys (admins)`,
   }
   const channels: Record<NoticeChannel, string> = {
     BOTH: t`Notification and e-mail`,
