@@ -24,6 +24,13 @@ export const holdingsQuery = (organizationId: string, person: string) =>
     getNextPageParam: (page) => page.nextCursor,
   })
 
+/** Who left with keys: disabled members still holding keychains or with transfers open. */
+export const leaversQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['reports', organizationId, 'leavers'] as const,
+    queryFn: () => call(reportEndpoints.leavers, {}),
+  })
+
 /** The open transfers addressed to a person, page after page. */
 export const holdingTransfersQuery = (organizationId: string, person: string) =>
   infiniteQueryOptions({

@@ -3,6 +3,7 @@ import type { DashboardOrganization } from '../../../contract/dashboard.ts'
 import { useAbility } from '../../lib/ability.tsx'
 import { useHref } from '../../lib/use-locale.ts'
 import { AllowanceCard } from './AllowanceCard.tsx'
+import { LeaversCard } from './LeaversCard.tsx'
 import { MyKeychains } from './MyKeychains.tsx'
 import { ReturnsList } from './ReturnsList.tsx'
 import { SetupChecklist } from './SetupChecklist.tsx'
@@ -11,7 +12,8 @@ import { StocktakesDue } from './StocktakesDue.tsx'
 /**
  * What the dashboard says beside its counts, in their own chunk (asked for with the counts): this month's allowance (for who authorizes
  * transfers), the setup checklist (for an admin, until every step is done), and the caller's own keychains (a
- * member always, anyone else when they hold some), and the places whose stocktake is due (for who starts them). A
+ * member always, anyone else when they hold some), the places whose stocktake is due (for who starts them), and
+ * the people who left with keys (for who reads the reports). A
  * dashboard mirrored before these existed shows none.
  */
 export default function DashboardDetails({ figures }: { figures: DashboardOrganization }) {
@@ -27,6 +29,7 @@ export default function DashboardDetails({ figures }: { figures: DashboardOrgani
       ) : null}
       {mine && (mine.total > 0 || !ability.can('update', 'keychain')) ? <MyKeychains mine={mine} /> : null}
       {ability.can('create', 'stocktake') ? <StocktakesDue organizationId={figures.id} /> : null}
+      {ability.can('read', 'activity') ? <LeaversCard organizationId={figures.id} /> : null}
     </>
   )
 }

@@ -18,6 +18,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/States.tsx'
 import { TextField } from '../../ui/TextField.tsx'
 import { toasts } from '../../ui/toast/store.ts'
 import { useSubmit } from '../../ui/use-submit.ts'
+import { LeftWithKeys } from './LeftWithKeys.tsx'
 import { MemberHoldingsSection } from './MemberHoldingsSection.tsx'
 import { MemberTransfersSection } from './MemberTransfersSection.tsx'
 
@@ -202,7 +203,10 @@ export function MemberDetailScreen({ organizationId, userId }: { organizationId:
   return (
     <div className="flex flex-col gap-6">
       {canReadMembers ? (
-        <MemberDetails organizationId={organizationId} userId={userId} />
+        <>
+          <MemberDetails organizationId={organizationId} userId={userId} />
+          <LeftWithKeys organizationId={organizationId} userId={userId} />
+        </>
       ) : (
         <PageHeader title={<Trans>My keychains and transfers</Trans>} />
       )}

@@ -3,13 +3,14 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Printer } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { membersQuery } from '../../api/members.ts'
-import { holdingsQuery, holdingTransfersQuery, reportExportHref } from '../../api/reports.ts'
+import { holdingsQuery, holdingTransfersQuery, leaversQuery, reportExportHref } from '../../api/reports.ts'
 import { formatDate } from '../../lib/format.ts'
 import { personName, ROLE_LABELS } from '../../lib/labels.ts'
 import { useLocale } from '../../lib/use-locale.ts'
 import { Button } from '../../ui/Button.tsx'
 import { PageHeader } from '../../ui/Card.tsx'
 import { useFailureToast } from '../../ui/failure-toast.ts'
+import { LeaversList } from '../../ui/LeaversList.tsx'
 import { SelectField } from '../../ui/SelectField.tsx'
 import { ErrorState, LoadingState } from '../../ui/States.tsx'
 import { ExportLink } from './ExportLink.tsx'
@@ -104,6 +105,20 @@ function Holdings({ organizationId, person }: { organizationId: string; person: 
   )
 }
 
+/** Who left with keys: listed here until each keychain is back or in someone else's hands. */
+function Leavers({ organizationId }: { organizationId: string }) {
+  const leavers = useQuery(leaversQuery(organizationId))
+  if (!leavers.data || leavers.data.data.length === 0) return null
+  return (
+    <section className="mb-6 flex flex-col gap-2 rounded-xl border border-red-200 bg-red-50 p-4 print:hidden">
+      <h2 className="font-semibold text-red-900">
+        <Trans>Left with keys</Trans>
+      </h2>
+      <LeaversList leavers={leavers.data.data} />
+    </section>
+  )
+}
+
 /** `/app/reports/holdings`: who holds what, one person at a time (chosen here, kept in the URL). */
 export function HoldingsReportScreen({
   organizationId,
@@ -124,6 +139,7 @@ export function HoldingsReportScreen({
     <>
       <style>{PRINT_CSS}</style>
       <PageHeader title={<Trans>Who holds what</Trans>} />
+      <Leavers organizationId={organizationId} />
       <div className="mb-6 max-w-md print:hidden">
         <SelectField
           label={t`Person`}
