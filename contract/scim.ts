@@ -9,7 +9,7 @@ import { EmailSchema } from './auth.ts'
  */
 export const SCIM_USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User'
 export const SCIM_LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse'
-export const SCIM_PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
+const SCIM_PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error'
 export const SCIM_CONTENT_TYPE = 'application/scim+json'
 /** The most resources one list answer holds (`count` above it is lowered to it, as RFC 7644 §3.4.2.4 allows). */

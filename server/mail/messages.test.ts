@@ -4,6 +4,7 @@ import { translator } from '../i18n/translator.ts'
 import { pickupRefusalMessages, transferErrorMessages } from '../modules/transfers/errors.ts'
 import { foundReportMessages } from './found-report-mail.ts'
 import { invitationMessages, roleNames } from './invitation-mail.ts'
+import { memberLeftMessages } from './member-left-mail.ts'
 import { signInMessages } from './messages.ts'
 import { transferMessages } from './transfer-mail.ts'
 
@@ -12,6 +13,7 @@ const ALL = [
   invitationMessages,
   roleNames,
   foundReportMessages,
+  memberLeftMessages,
   transferMessages,
   transferErrorMessages,
   pickupRefusalMessages,

@@ -10,9 +10,9 @@ import { personalNoticeJobs } from '../notices/deliver.ts'
 import { activeMembersWith } from './service.ts'
 
 /** What a person still has of the organization: keychains in their custody, transfers to them still open. */
-export type Holdings = { keychains: number; transfers: number }
+type Holdings = { keychains: number; transfers: number }
 
-export async function holdingsOf(
+async function holdingsOf(
   db: Db,
   organizationId: string,
   userId: string,
