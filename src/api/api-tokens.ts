@@ -8,6 +8,9 @@ const apiTokenKeys = {
   organization: (organizationId: string) => ['organizations', organizationId, 'api-tokens'] as const,
 }
 
+/** `kind` (an organization's token): for a program (`organization`) or the identity provider (`scim`). */
+type NewToken = { name: string; role: Role; expiresAt: string | null; kind?: 'organization' | 'scim' }
+
 /**
  * API tokens (never their secret: it is shown once, when made), with making and revoking one: my personal ones
  * (`organizationId` null: a program acts as me, with my role in each organization), or an organization's (its
@@ -25,11 +28,11 @@ export function useApiTokens(organizationId: string | null) {
         : call(apiTokenEndpoints.listPersonal),
   })
   const create = useMutation({
-    mutationFn: ({ role, ...body }: { name: string; role: Role; expiresAt: string | null }) =>
+    mutationFn: ({ role, kind, ...body }: NewToken) =>
       organizationId
         ? call(apiTokenEndpoints.createOrganization, {
             params: { id: organizationId },
-            body: { ...body, role },
+            body: { ...body, role, kind },
           })
         : call(apiTokenEndpoints.createPersonal, { body }),
     onSettled: refetch,

@@ -19,15 +19,23 @@ import { toasts } from './toast/store.ts'
 export type ApiTokensSource = {
   tokens: { data?: { data: ApiToken[] } | undefined; isError: boolean; refetch: () => unknown }
   create: {
-    mutateAsync: (input: { name: string; role: Role; expiresAt: string | null }) => Promise<{ token: string }>
+    mutateAsync: (input: {
+      name: string
+      role: Role
+      expiresAt: string | null
+      kind?: TokenKind
+    }) => Promise<{ token: string }>
     isPending: boolean
   }
   revoke: { mutate: (id: string, options: { onError: (error: unknown) => void }) => void; isPending: boolean }
 }
 
+type TokenKind = 'organization' | 'scim'
+
 /**
  * A card of API tokens, personal (the profile's) or an organization's (`chooseRole`: each token acts with the
- * role chosen when it is made): the tokens, a form that makes one (its secret shown once), revoking (asked first).
+ * role chosen when it is made, or, made for the identity provider, gives that role to the people it adds): the
+ * tokens, a form that makes one (its secret shown once), revoking (asked first).
  */
 export function ApiTokensCard({
   source: { tokens, create, revoke },
@@ -48,8 +56,9 @@ export function ApiTokensCard({
   const failed = useFailureToast()
   const [name, setName] = useState('')
   const [role, setRole] = useState<Role>('MEMBER')
+  const [kind, setKind] = useState<TokenKind>('organization')
   const [lifetime, setLifetime] = useState('90')
-  const [made, setMade] = useState<string | null>(null)
+  const [made, setMade] = useState<{ token: string; kind: TokenKind } | null>(null)
   return (
     <Card className={`mt-6 flex flex-col gap-4 ${className}`}>
       <h2 className="text-base font-semibold">{title}</h2>
@@ -59,9 +68,9 @@ export function ApiTokensCard({
           <Trans>API documentation</Trans>
         </a>
       </p>
-      {made ? <TokenShownOnce token={made} onDone={() => setMade(null)} /> : null}
+      {made ? <TokenShownOnce {...made} onDone={() => setMade(null)} /> : null}
       <form
-        className={`grid gap-3 sm:items-end ${chooseRole ? 'sm:grid-cols-[1fr_auto_auto_auto]' : 'sm:grid-cols-[1fr_auto_auto]'}`}
+        className={`grid gap-3 sm:items-end ${chooseRole ? 'sm:grid-cols-[1fr_auto_auto_auto_auto]' : 'sm:grid-cols-[1fr_auto_auto]'}`}
         onSubmit={async (event) => {
           event.preventDefault()
           try {
@@ -69,8 +78,9 @@ export function ApiTokensCard({
               name: name.trim(),
               role,
               expiresAt: expiresAtOf(lifetime),
+              ...(chooseRole ? { kind } : {}),
             })
-            setMade(created.token)
+            setMade({ token: created.token, kind })
             setName('')
           } catch (error) {
             failed(t`The token could not be made.`, error)
@@ -86,7 +96,19 @@ export function ApiTokensCard({
         />
         {chooseRole ? (
           <SelectField
-            label={t`Acts as`}
+            label={t`For`}
+            name="tokenKind"
+            value={kind}
+            onChange={(value) => setKind(value as TokenKind)}
+            options={[
+              { value: 'organization', label: t`A program (API)` },
+              { value: 'scim', label: t`The identity provider (SCIM)` },
+            ]}
+          />
+        ) : null}
+        {chooseRole ? (
+          <SelectField
+            label={kind === 'scim' ? t`Role of the people it adds` : t`Acts as`}
             name="tokenRole"
             value={role}
             onChange={(value) => setRole(value as Role)}
@@ -142,12 +164,21 @@ function LifetimeField({ value, onChange }: { value: string; onChange: (days: st
   )
 }
 
-/** A token just made: shown this once, with a copy button. */
-function TokenShownOnce({ token, onDone }: { token: string; onDone: () => void }) {
+/** A token just made: shown this once, with a copy button (and, for the identity provider, where it goes). */
+function TokenShownOnce({ token, kind, onDone }: { token: string; kind: TokenKind; onDone: () => void }) {
   const { t } = useLingui()
   return (
     <div className="flex flex-col gap-2 rounded-lg bg-brand-50 p-3" role="status">
       <TextField label={t`New token`} name="apiToken" value={token} onChange={() => undefined} isReadOnly />
+      {kind === 'scim' ? (
+        <TextField
+          label={t`SCIM base URL (tenant URL)`}
+          name="scimUrl"
+          value={new URL(API_BASE_URL.replace(/\/api$/, '/scim/v2'), window.location.origin).toString()}
+          onChange={() => undefined}
+          isReadOnly
+        />
+      ) : null}
       <p className="text-sm">
         <Trans>Copy it now and keep it somewhere safe: it is shown only once.</Trans>
       </p>
@@ -212,6 +243,7 @@ function ApiTokenList({
               <div className="flex flex-col text-sm">
                 <span className="font-medium text-slate-900">
                   {token.name} <code className="text-xs text-slate-600">{token.prefix}…</code>
+                  {token.kind === 'scim' ? ` · ${t`identity provider (SCIM)`}` : null}
                   {showRole && token.role ? ` · ${i18n._(ROLE_LABELS[token.role])}` : null}
                 </span>
                 <span className="text-slate-600">

@@ -57,7 +57,40 @@ describe('organization API tokens on the organization page', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Créer un jeton' }))
     })
-    expect(posts).toEqual([{ name: 'Export', role: 'MEMBER', expiresAt: null }])
+    expect(posts).toEqual([{ name: 'Export', role: 'MEMBER', expiresAt: null, kind: 'organization' }])
     expect(((await screen.findByLabelText('Nouveau jeton')) as HTMLInputElement).value).toMatch(/^trs_/)
+  })
+
+  it('makes the identity provider’s token, shows where it goes, and lists it as SCIM', {
+    timeout: 30_000,
+  }, async () => {
+    await useLocale('en')
+    const scim: ApiToken = { ...kept, name: 'Entra ID', kind: 'scim', role: 'MEMBER' }
+    const posts: unknown[] = []
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init?: RequestInit) => {
+        if (init?.method === 'POST') {
+          posts.push(JSON.parse(String(init.body)))
+          return Response.json(
+            { apiToken: scim, token: `trs_0123456789ab_${'y'.repeat(43)}` },
+            { status: 201 },
+          )
+        }
+        return Response.json({ data: [scim] })
+      }),
+    )
+    renderWithProviders(<OrganizationTokensCard organizationId={ORGANIZATION} />)
+    expect((await screen.findByText(/^Entra ID/)).textContent).toMatch(/· identity provider \(SCIM\) · Member/)
+    fireEvent.change(screen.getByLabelText('Token name'), { target: { value: 'Okta' } })
+    fireEvent.change(screen.getByLabelText('For'), { target: { value: 'scim' } })
+    fireEvent.change(screen.getByLabelText('Role of the people it adds'), { target: { value: 'CONTACT' } })
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Make a token' }))
+    })
+    expect(posts).toEqual([{ name: 'Okta', role: 'CONTACT', expiresAt: expect.any(String), kind: 'scim' }])
+    const url = (await screen.findByLabelText('SCIM base URL (tenant URL)')) as HTMLInputElement
+    expect(url.value).toBe(`${window.location.origin}/scim/v2`)
+    await useLocale('fr')
   })
 })

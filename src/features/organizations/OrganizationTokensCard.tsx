@@ -17,8 +17,10 @@ export default function OrganizationTokensCard({ organizationId }: { organizatio
       intro={
         <Trans>
           A program holding one of these tokens acts in this organization only, with the role chosen here, but
-          never manages members, webhooks or tokens. A token is revoked for good once the administrator who
-          made it is no longer one.
+          never manages members, webhooks or tokens. A token made for the identity provider (SCIM: Entra ID,
+          Okta, Google, Keycloak) serves only to add, change and disable the organization's people, who get
+          the role chosen here. A token is revoked for good once the administrator who made it is no longer
+          one.
         </Trans>
       }
     />
