@@ -22,6 +22,8 @@ export const ErrorCode = {
   originRejected: 'origin_rejected',
   rateLimited: 'rate_limited',
   signInFailed: 'sign_in_failed',
+  /** A sign-in code asked for an address its organization signs in itself (409): continue with it instead. */
+  ssoRequired: 'sso_required',
   /** A cart item's `unitAmountInCents` differs from the server's price (409; the body holds the right one). */
   priceMismatch: 'price_mismatch',
   /** An order action its status does not allow (409; the body lists the `allowed` next statuses). */

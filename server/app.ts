@@ -27,6 +27,7 @@ import { deviceRoutes } from './modules/devices/routes.ts'
 import { foundReportRoutes } from './modules/found-reports/routes.ts'
 import { handoverRoutes } from './modules/handovers/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { identityRoutes } from './modules/identity/routes.ts'
 import { keychainBulkRoutes } from './modules/keychain-bulk/routes.ts'
 import { keychainImportRoutes } from './modules/keychain-imports/routes.ts'
 import { keychainRoutes } from './modules/keychains/routes.ts'
@@ -63,6 +64,7 @@ export type AppOptions = {
 const MODULES: Array<{ tag: string; mount: (api: ApiRouter, deps: AppDeps) => void }> = [
   { tag: 'health', mount: healthRoutes },
   { tag: 'auth', mount: authRoutes },
+  { tag: 'identity', mount: identityRoutes },
   { tag: 'profile', mount: profileRoutes },
   { tag: 'api-tokens', mount: apiTokenRoutes },
   { tag: 'devices', mount: deviceRoutes },

@@ -41,6 +41,8 @@ describe('loadConfig', () => {
       vapidSubject: 'mailto:no-reply@localhost',
       webhookAllowPrivateTargets: false,
       webhookTimeoutMs: 5000,
+      oidcDomainProof: 'dns',
+      oidcAllowHttpIssuers: false,
     })
   })
 
@@ -97,8 +99,12 @@ describe('loadConfig', () => {
       VAPID_PUBLIC_KEY: 'B'.repeat(87),
       VAPID_PRIVATE_KEY: 'k'.repeat(43),
       VAPID_SUBJECT: 'https://keys.example.com/contact',
+      OIDC_DOMAIN_PROOF: 'confirm',
+      OIDC_ALLOW_HTTP_ISSUERS: 'true',
     })
     expect(config).toMatchObject({
+      oidcDomainProof: 'confirm',
+      oidcAllowHttpIssuers: true,
       vapidKeys: { publicKey: 'B'.repeat(87), privateKey: 'k'.repeat(43) },
       vapidSubject: 'https://keys.example.com/contact',
       shutdownGraceMs: 2500,

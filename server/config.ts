@@ -46,6 +46,10 @@ export type Config = {
   vapidKeys: { publicKey: string; privateKey: string } | null
   /** Who push services may contact about this server's pushes: a `mailto:` or `https:` address. */
   vapidSubject: string
+  /** How an organization proves an e-mail domain for its sign-in: a DNS TXT record, or an admin's word. */
+  oidcDomainProof: 'dns' | 'confirm'
+  /** Whether an identity provider may be reached over plain http (a provider on this machine, for tests). */
+  oidcAllowHttpIssuers: boolean
 }
 
 const optionalText = v.optional(v.pipe(v.string(), v.trim()), '')
@@ -152,6 +156,17 @@ const EnvSchema = v.object({
   TRUST_PROXY: v.optional(
     v.pipe(
       v.picklist(['true', 'false', '1', '0', ''], 'TRUST_PROXY must be true or false'),
+      v.transform((value) => value === 'true' || value === '1'),
+    ),
+    'false',
+  ),
+  OIDC_DOMAIN_PROOF: v.optional(
+    v.picklist(['dns', 'confirm'], 'OIDC_DOMAIN_PROOF must be dns or confirm'),
+    'dns',
+  ),
+  OIDC_ALLOW_HTTP_ISSUERS: v.optional(
+    v.pipe(
+      v.picklist(['true', 'false', '1', '0', ''], 'OIDC_ALLOW_HTTP_ISSUERS must be true or false'),
       v.transform((value) => value === 'true' || value === '1'),
     ),
     'false',
@@ -343,6 +358,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     metricsToken: e.METRICS_TOKEN || null,
     vapidKeys: e.VAPID_PUBLIC_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : null,
     vapidSubject: e.VAPID_SUBJECT || `mailto:${addressOf(e.MAIL_FROM)}`,
+    oidcDomainProof: e.OIDC_DOMAIN_PROOF,
+    oidcAllowHttpIssuers: e.OIDC_ALLOW_HTTP_ISSUERS,
   }
 }
 

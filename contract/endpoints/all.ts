@@ -9,6 +9,7 @@ import type { Endpoint } from './endpoint.ts'
 import { foundReportEndpoints } from './found-reports.ts'
 import { deviceEndpoints, handoverEndpoints } from './handovers.ts'
 import { healthEndpoints } from './health.ts'
+import { identityEndpoints } from './identity.ts'
 import { keychainBulkEndpoints } from './keychain-bulk.ts'
 import { keychainImportEndpoints } from './keychain-imports.ts'
 import { keychainEndpoints } from './keychains.ts'
@@ -44,6 +45,7 @@ export const endpointTables: Record<string, Record<string, Endpoint>> = {
   foundReportEndpoints,
   handoverEndpoints,
   healthEndpoints,
+  identityEndpoints,
   keychainBulkEndpoints,
   keychainImportEndpoints,
   keychainEndpoints,

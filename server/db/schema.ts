@@ -876,7 +876,7 @@ export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as c
 /**
  * An organization's outgoing webhook (issue 20): where its events are posted, which kinds, and the signing
  * secret, kept encrypted with a key derived from the server secret (it must be read back to sign; see
- * `server/modules/webhooks/secret-box.ts`), shown to the admin once.
+ * `server/shared/secret-box.ts`), shown to the admin once.
  */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
@@ -991,6 +991,82 @@ export const apiTokens = pgTable(
 )
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect
+
+/** An organization's own sign-in (OpenID Connect): one identity provider per organization. */
+export const identityProviders = pgTable(
+  'identity_providers',
+  {
+    organizationId: uuid('organization_id')
+      .primaryKey()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    /** AES-256-GCM under a key derived from the server secret (`sealSecret`): never stored in clear. */
+    clientSecret: text('client_secret').notNull(),
+    /** The role of a person who first signs in through it. */
+    defaultRole: text('default_role', { enum: ROLES }).notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (table) => [
+    check('identity_providers_role', sql`${table.defaultRole} IN ('ADMIN', 'MANAGER', 'MEMBER', 'CONTACT')`),
+  ],
+)
+
+export type IdentityProviderRow = typeof identityProviders.$inferSelect
+
+/** The e-mail domains an organization's sign-in covers; a domain belongs to one organization at most. */
+export const identityDomains = pgTable(
+  'identity_domains',
+  {
+    domain: text('domain').primaryKey(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** What the organization publishes in DNS to prove it (TXT `_trousseau.<domain>`). */
+    txtValue: text('txt_value').notNull(),
+    /** `DNS`: the record was found; `CONFIRMED`: an admin confirmed it on a server without DNS. Null: pending. */
+    proof: text('proof', { enum: ['DNS', 'CONFIRMED'] }),
+    verifiedAt: at('verified_at'),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    index('identity_domains_organization_idx').on(table.organizationId),
+    check('identity_domains_proof', sql`(${table.proof} IS NULL) = (${table.verifiedAt} IS NULL)`),
+  ],
+)
+
+/** A person's account as an organization's identity provider knows them (its `sub`): found by it, not by e-mail. */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: at('created_at').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.organizationId, table.subject] }),
+    index('user_identities_user_idx').on(table.userId),
+  ],
+)
+
+/** A sign-in on its way to the identity provider: found again by its state (hashed) when the browser returns. */
+export const oidcAttempts = pgTable('oidc_attempts', {
+  stateHash: text('state_hash').primaryKey(),
+  organizationId: uuid('organization_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  codeVerifier: text('code_verifier').notNull(),
+  nonce: text('nonce').notNull(),
+  email: text('email').notNull(),
+  locale: text('locale', { enum: LOCALES }).notNull(),
+  expiresAt: at('expires_at').notNull(),
+})
 
 /**
  * Where keychains live: a tree per organization (site → room → board or cabinet, `PLACE_DEPTH_MAX` levels).

@@ -11,6 +11,7 @@ import {
   buildWorld,
   type Caller,
   FIXTURES,
+  MATRIX_OIDC,
   MATRIX_OPERATOR,
   MATRIX_STRIPE,
   type World,
@@ -135,7 +136,7 @@ const PERSON_WRITES_OPEN_TO_TOKENS = [
   'DELETE /calendar-feeds/:id',
 ]
 
-const t = setupTestApp({ config: { operatorEmails: [MATRIX_OPERATOR], ...MATRIX_STRIPE } })
+const t = setupTestApp({ config: { operatorEmails: [MATRIX_OPERATOR], ...MATRIX_STRIPE, ...MATRIX_OIDC } })
 let world: World
 const tokens = new Map<string, string>()
 beforeAll(async () => {

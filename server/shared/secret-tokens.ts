@@ -22,7 +22,7 @@ export function newSignInCode(): string {
   return randomInt(0, 1_000_000).toString().padStart(6, '0')
 }
 
-export type HashPurpose = 'session' | 'link' | 'code' | 'calendar' | 'api-token'
+export type HashPurpose = 'session' | 'link' | 'code' | 'calendar' | 'api-token' | 'oidc-state'
 
 /** HMAC-SHA256 under the server secret; the purpose keeps a value hashed for one use from matching another. */
 export function keyedHash(secret: Buffer, purpose: HashPurpose, value: string): string {

@@ -5,6 +5,8 @@ import type { Role } from '../../contract/permissions.ts'
 import { hookLabelUrl } from '../../contract/places.ts'
 import {
   calendarFeeds,
+  identityDomains,
+  identityProviders,
   keychains,
   keys,
   pushSubscriptions,
@@ -22,7 +24,7 @@ import {
 import { createApiToken } from '../../server/modules/api-tokens/service.ts'
 import { issueSignInToken } from '../../server/modules/auth/sign-in-tokens.ts'
 import { storeFoundReport } from '../../server/modules/found-reports/service.ts'
-import { sealSecret } from '../../server/modules/webhooks/secret-box.ts'
+import { sealSecret } from '../../server/shared/secret-box.ts'
 import { keyedHash, newLinkToken } from '../../server/shared/secret-tokens.ts'
 import {
   addMember,
@@ -39,11 +41,51 @@ import { appliedHandover, makeDevice, storedDevice } from './handovers.ts'
 import { type TestApp, uniqueEmail } from './harness.ts'
 import { makeBoard, makePlace } from './places.ts'
 import { openStocktake } from './stocktakes.ts'
+import { startTestIdp } from './test-idp.ts'
 import { makeTransfer, parisDay, subscribe } from './transfers.ts'
 
 /** The platform operator of the matrix (OPERATOR_EMAILS), also a MEMBER of the callers' organization. */
 export const MATRIX_OPERATOR = 'operator@matrix.example.test'
 export const MATRIX_STRIPE = { stripeSecretKey: 'sk_test_matrix', stripeWebhookSecret: 'whsec_matrix' }
+/** Identity providers on the loopback (a test provider answers the settings' discovery), domains confirmed. */
+export const MATRIX_OIDC = { oidcAllowHttpIssuers: true, oidcDomainProof: 'confirm' as const }
+const MATRIX_IDP_CLIENT = { clientId: 'matrix', clientSecret: 'matrix-secret' }
+let matrixIdp: ReturnType<typeof startTestIdp> | undefined
+/** One test provider for the matrix's run (its discovery answers the settings' PUT). */
+async function matrixIdpIssuer(): Promise<string> {
+  matrixIdp ??= startTestIdp(MATRIX_IDP_CLIENT)
+  return (await matrixIdp).issuer
+}
+
+/** The organization covers `<organization id>.matrix.example` with a provider, as its admins would have set it. */
+async function coveredDomain(w: World, organizationId: string): Promise<string> {
+  const domain = `o${organizationId.slice(0, 8)}.matrix.example`
+  const now = w.t.clock.now()
+  await w.t.db
+    .insert(identityProviders)
+    .values({
+      organizationId,
+      issuer: await matrixIdpIssuer(),
+      clientId: MATRIX_IDP_CLIENT.clientId,
+      clientSecret: sealSecret(w.t.deps.secret, MATRIX_IDP_CLIENT.clientSecret, 'identity-provider'),
+      defaultRole: 'MEMBER',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+  await w.t.db
+    .insert(identityDomains)
+    .values({
+      domain,
+      organizationId,
+      txtValue: 'matrix',
+      proof: 'CONFIRMED',
+      verifiedAt: now,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+  return domain
+}
 
 /** Who sends a matrix request: a role of the own organization, the operator, or nobody. */
 export type Caller = Role | 'operator' | 'signed out'
@@ -654,6 +696,48 @@ export const FIXTURES: Record<string, Fixture> = {
   'DELETE /organizations/:id/api-tokens/:tokenId': inEach(inPath('update__organization'), async (w, id) => ({
     path: `/api/organizations/${id}/api-tokens/${await w.apiToken({ userId: id === w.own ? w.callers.ADMIN.id : w.foreignAdminId, organizationId: id })}`,
   })),
+  'GET /organizations/:id/identity-provider': inEach(inPath('update__organization'), async (_w, id) => ({
+    path: `/api/organizations/${id}/identity-provider`,
+  })),
+  'PUT /organizations/:id/identity-provider': inEach(inPath('update__organization'), async (_w, id) => ({
+    path: `/api/organizations/${id}/identity-provider`,
+    json: { issuer: await matrixIdpIssuer(), ...MATRIX_IDP_CLIENT, defaultRole: 'MEMBER' },
+  })),
+  'DELETE /organizations/:id/identity-provider': inEach(inPath('update__organization'), async (w, id) => {
+    await coveredDomain(w, id)
+    return { path: `/api/organizations/${id}/identity-provider` }
+  }),
+  'POST /organizations/:id/identity-domains': inEach(inPath('update__organization'), async (_w, id) => ({
+    path: `/api/organizations/${id}/identity-domains`,
+    json: { domain: `new${id.slice(0, 8)}.matrix.example` },
+  })),
+  'POST /organizations/:id/identity-domains/:domain/verification': inEach(
+    inPath('update__organization'),
+    async (w, id) => ({
+      path: `/api/organizations/${id}/identity-domains/${await coveredDomain(w, id)}/verification`,
+    }),
+  ),
+  'DELETE /organizations/:id/identity-domains/:domain': inEach(
+    inPath('update__organization'),
+    async (w, id) => ({
+      path: `/api/organizations/${id}/identity-domains/${await coveredDomain(w, id)}`,
+    }),
+  ),
+  'GET /auth/oidc/coverage': single(
+    'public',
+    async (w) => ({ path: `/api/auth/oidc/coverage?email=ada@${await coveredDomain(w, w.own)}` }),
+    NO_RESOURCE,
+  ),
+  'GET /auth/oidc/start': single(
+    'public',
+    async (w) => ({ path: `/api/auth/oidc/start?email=ada@${await coveredDomain(w, w.own)}` }),
+    NO_RESOURCE,
+  ),
+  'GET /auth/oidc/callback': single(
+    'public',
+    async () => ({ path: '/api/auth/oidc/callback?code=x&state=never-issued' }),
+    'called by the browser on its way back from the identity provider: the state is the credential',
+  ),
   'GET /calendar/:token': single(
     'public',
     async (w) => ({ path: `/api/calendar/${(await w.calendarFeed(w.foreignAdminId)).token}.ics` }),

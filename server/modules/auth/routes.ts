@@ -5,8 +5,9 @@ import type { ApiRouter } from '../../http/api-router.ts'
 import { clientIp } from '../../http/client-ip.ts'
 import { ApiError } from '../../http/errors.ts'
 import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie.ts'
+import { coveringProvider } from '../../shared/identity-coverage.ts'
 import { activateMemberships } from '../members/service.ts'
-import { profileOf, selectedRoleOf } from '../profile/service.ts'
+import { isOperator, profileOf, selectedRoleOf } from '../profile/service.ts'
 import { signInUser } from '../users/service.ts'
 import { createSession, deleteSession, sessionIdHash } from './sessions.ts'
 import {
@@ -35,10 +36,22 @@ export function authRoutes(api: ApiRouter, deps: AppDeps): void {
       access: 'public',
       responses: {
         202: { description: 'Sent (or silently not sent: the answer never tells)' },
+        409: {
+          description:
+            "`sso_required`: the address's organization signs its people in itself (`GET /auth/oidc/start`); platform operators keep the code",
+        },
         429: { description: 'Too many requests from this network' },
       },
     },
     async (c, { body }) => {
+      const covering = await coveringProvider(deps.database.db, body.email)
+      if (covering && !isOperator(deps, body.email)) {
+        throw new ApiError(
+          409,
+          ErrorCode.ssoRequired,
+          `${covering.organizationName} signs you in with its own account: continue with it.`,
+        )
+      }
       const result = await requestSignIn(deps, { ...body, ip: clientIp(c, deps.config.trustProxy) })
       if (result.outcome === 'ip-limited') throw rateLimited(result.retryAfterS)
       return c.json({ status: 'sent' as const }, 202)

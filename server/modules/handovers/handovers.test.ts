@@ -25,7 +25,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from '../../db/schema.ts'
-import { sealSecret } from '../webhooks/secret-box.ts'
+import { sealSecret } from '../../shared/secret-box.ts'
 
 const t = setupTestAppAtEpoch()
 

@@ -3,21 +3,16 @@ import type { Db } from '../../db/client.ts'
 import { keychains, memberships, transfers, users } from '../../db/schema.ts'
 import type { NewJob } from '../../jobs/queue.ts'
 import { memberLeftMail } from '../../mail/member-left-mail.ts'
+import { activeMembersWith } from '../../shared/active-members.ts'
 import { findOrganization } from '../../shared/organization.ts'
 import { displayName } from '../../shared/person.ts'
 import { openWhere } from '../../shared/transfer-conditions.ts'
 import { personalNoticeJobs } from '../notices/deliver.ts'
-import { activeMembersWith } from './service.ts'
 
 /** What a person still has of the organization: keychains in their custody, transfers to them still open. */
 type Holdings = { keychains: number; transfers: number }
 
-async function holdingsOf(
-  db: Db,
-  organizationId: string,
-  userId: string,
-  now: Date,
-): Promise<Holdings> {
+async function holdingsOf(db: Db, organizationId: string, userId: string, now: Date): Promise<Holdings> {
   const [held] = await db
     .select({ n: count() })
     .from(keychains)

@@ -1,25 +1,9 @@
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import type { Member } from '../../../contract/organizations.ts'
 import type { Role } from '../../../contract/permissions.ts'
 import type { Db } from '../../db/client.ts'
 import { type MembershipRow, memberships, type UserRow, users } from '../../db/schema.ts'
 import { notFound } from '../../http/errors.ts'
-
-/** The organization's ACTIVE members with one of `roles` (but `except`), to write to in their language. */
-export function activeMembersWith(db: Db, organizationId: string, roles: Role[], except?: string) {
-  return db
-    .select({ id: users.id, email: users.email, locale: users.locale })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(
-      and(
-        eq(memberships.organizationId, organizationId),
-        eq(memberships.status, 'ACTIVE'),
-        inArray(memberships.role, roles),
-        except ? ne(users.id, except) : undefined,
-      ),
-    )
-}
 
 /** A membership with its account, and whether the account has a membership in another organization. */
 export type MembershipView = { user: UserRow; membership: MembershipRow; elsewhere: boolean }

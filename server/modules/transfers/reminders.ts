@@ -14,10 +14,10 @@ import {
   reminderMail,
 } from '../../mail/reminder-mail.ts'
 import { transferTexts } from '../../mail/transfer-texts.ts'
+import { activeMembersWith } from '../../shared/active-members.ts'
 import { displayName } from '../../shared/person.ts'
 import { atHourIn, calendarDayIn, hourIn } from '../../shared/time-zones.ts'
 import { findTransferRow, type TransferViewRow } from '../../shared/transfer-view.ts'
-import { activeMembersWith } from '../members/service.ts'
 import { type PersonalNotice, personalNoticeJobs } from '../notices/deliver.ts'
 import { enqueueWebhookEvent, namedEventId } from '../webhooks/enqueue.ts'
 

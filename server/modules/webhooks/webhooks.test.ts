@@ -5,9 +5,9 @@ import { makeOrder, organizationWithAdmin, signedInMember } from '../../../tests
 import { createTestApp, setupTestApp, type TestApp } from '../../../tests/server/harness.ts'
 import { startReceiver } from '../../../tests/server/webhook-receiver.ts'
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../../db/schema.ts'
+import { sealSecret } from '../../shared/secret-box.ts'
 import { moveOrder } from '../orders/transitions.ts'
 import { enqueueWebhookEvent } from './enqueue.ts'
-import { sealSecret } from './secret-box.ts'
 import { verifyWebhookSignature } from './signature.ts'
 
 const t = setupTestApp()

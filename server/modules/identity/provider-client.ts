@@ -1,0 +1,39 @@
+import * as client from 'openid-client'
+import type { IdentityProviderRow } from '../../db/schema.ts'
+import type { AppDeps } from '../../deps.ts'
+import { openSecret } from '../../shared/secret-box.ts'
+
+type Deps = Pick<AppDeps, 'config' | 'secret'>
+
+const DISCOVERY_TIMEOUT_S = 10
+const cache = new Map<string, Promise<client.Configuration>>()
+
+/**
+ * The provider as openid-client knows it, from its discovery document (its issuer must be the one configured:
+ * openid-client checks it). Kept per organization until its settings change; a failed discovery is not kept.
+ */
+export function providerConfiguration(deps: Deps, row: IdentityProviderRow): Promise<client.Configuration> {
+  const key = `${row.organizationId}:${row.updatedAt.getTime()}`
+  let configuration = cache.get(key)
+  if (!configuration) {
+    configuration = discover(deps, {
+      issuer: row.issuer,
+      clientId: row.clientId,
+      clientSecret: openSecret(deps.secret, row.clientSecret, 'identity-provider') ?? '',
+    })
+    cache.set(key, configuration)
+    configuration.catch(() => cache.delete(key))
+  }
+  return configuration
+}
+
+export function discover(
+  deps: Pick<Deps, 'config'>,
+  provider: { issuer: string; clientId: string; clientSecret: string },
+): Promise<client.Configuration> {
+  const insecure = deps.config.oidcAllowHttpIssuers && new URL(provider.issuer).protocol === 'http:'
+  return client.discovery(new URL(provider.issuer), provider.clientId, provider.clientSecret, undefined, {
+    timeout: DISCOVERY_TIMEOUT_S,
+    ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+  })
+}
