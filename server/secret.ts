@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Config } from './config.ts'
+import { writeOnce } from './shared/write-once.ts'
 
 /**
  * The key behind every HMAC (session ids, sign-in tokens and codes). SESSION_SECRET wins; otherwise a random
@@ -13,12 +14,8 @@ export async function resolveSessionSecret(
   if (config.sessionSecret) return Buffer.from(config.sessionSecret, 'utf8')
   const file = join(config.dataDir, 'secret.key')
   await mkdir(config.dataDir, { recursive: true })
-  try {
-    // 'wx' fails when the file exists, so two processes starting together keep the first key.
-    await writeFile(file, `${randomBytes(32).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-  }
+  // Two processes starting together keep the first key.
+  await writeOnce(file, `${randomBytes(32).toString('base64url')}\n`)
   const stored = (await readFile(file, 'utf8')).trim()
   if (stored.length < 32) throw new Error(`${file} holds no usable secret; delete it to make a new one`)
   return Buffer.from(stored, 'utf8')

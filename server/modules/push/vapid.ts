@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import webpush from 'web-push'
 import type { Config } from '../../config.ts'
+import { writeOnce } from '../../shared/write-once.ts'
 
 export type VapidKeys = { publicKey: string; privateKey: string }
 
@@ -31,12 +32,9 @@ export function vapidKeys(config: Pick<Config, 'vapidKeys' | 'dataDir'>): Promis
 async function storedKeys(dataDir: string): Promise<VapidKeys> {
   const file = join(dataDir, 'vapid.json')
   await mkdir(dataDir, { recursive: true })
-  try {
-    // 'wx' fails when the file exists, so two processes starting together keep the first pair.
-    await writeFile(file, `${JSON.stringify(webpush.generateVAPIDKeys())}\n`, { mode: 0o600, flag: 'wx' })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-  }
+  // Two processes starting together keep the first pair.
+  await writeOnce(file, `${JSON.stringify(webpush.generateVAPIDKeys())}\n`)
+  // Stryker disable next-line StringLiteral: without the encoding readFile gives a Buffer, which JSON.parse reads as UTF-8 too
   const parsed = v.safeParse(StoredKeysSchema, JSON.parse(await readFile(file, 'utf8')))
   if (!parsed.success) throw new Error(`${file} holds no usable VAPID key pair; delete it to make a new one`)
   return parsed.output
