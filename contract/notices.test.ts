@@ -34,6 +34,7 @@ describe('notice channels', () => {
       found_report: 'BOTH',
       stocktake_due: 'BOTH',
       handover: 'PUSH',
+      member_left: 'BOTH',
     })
     expect(Object.keys(DEFAULT_CHANNELS)).toEqual([...PERSONAL_NOTICE_KINDS])
   })

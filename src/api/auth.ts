@@ -1,6 +1,7 @@
 import { type Profile, ProfileSchema, type SessionRequest } from '../../contract/auth.ts'
+import { OidcCoverageSchema } from '../../contract/identity.ts'
 import type { Locale } from '../../contract/locale.ts'
-import { ApiError, api } from '../lib/api.ts'
+import { API_BASE_URL, ApiError, api } from '../lib/api.ts'
 
 // The sign-in calls alone, without the query cache: the prerendered sign-in page loads only these. They call
 // api() with their paths (those of authEndpoints and profileEndpoints.one), not call(): call() with those two
@@ -33,3 +34,17 @@ export async function deleteSession(): Promise<void> {
     if (!(error instanceof ApiError && (error.isNetworkError || error.status === 401))) throw error
   })
 }
+
+/** The organization whose own sign-in covers the address's domain, or null (then the e-mail code it is). */
+export async function organizationSignIn(email: string): Promise<{ organizationName: string } | null> {
+  try {
+    return await api(`/auth/oidc/coverage?email=${encodeURIComponent(email)}`, { schema: OidcCoverageSchema })
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null
+    throw error
+  }
+}
+
+/** Where the browser goes to sign in with its organization (the server sends it on to the provider). */
+export const organizationSignInHref = (email: string, locale: Locale) =>
+  `${API_BASE_URL}/auth/oidc/start?email=${encodeURIComponent(email)}&locale=${locale}`

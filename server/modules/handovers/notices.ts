@@ -7,7 +7,8 @@ import { type MessageDescriptor, translator } from '../../i18n/translator.ts'
 import type { NewJob } from '../../jobs/queue.ts'
 import { type PersonalNotice, personalNoticeJobs } from '../notices/deliver.ts'
 
-const texts = {
+/** The push texts of a handover decided; English as the catalog's source, French in `locales/fr/server.po`. */
+export const handoverPushTexts = {
   appliedTitle: /*i18n*/ { id: 'push.handover.applied.title', message: 'Handover recorded: “{keychain}”' },
   appliedBody: /*i18n*/ {
     id: 'push.handover.applied.body',
@@ -81,6 +82,12 @@ function pushText(locale: Locale, handed: Handed): { title: string; body: string
   const i18n = translator(locale)
   const values = { keychain: handed.keychainName, giver: handed.giverName, receiver: handed.receiverName }
   return handed.applied
-    ? { title: i18n._({ ...texts.appliedTitle, values }), body: i18n._({ ...texts.appliedBody, values }) }
-    : { title: i18n._({ ...texts.refusedTitle, values }), body: i18n._({ ...texts.refusedBody, values }) }
+    ? {
+        title: i18n._({ ...handoverPushTexts.appliedTitle, values }),
+        body: i18n._({ ...handoverPushTexts.appliedBody, values }),
+      }
+    : {
+        title: i18n._({ ...handoverPushTexts.refusedTitle, values }),
+        body: i18n._({ ...handoverPushTexts.refusedBody, values }),
+      }
 }

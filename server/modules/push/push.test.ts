@@ -132,6 +132,7 @@ describe('notice settings', () => {
       found_report: 'BOTH',
       stocktake_due: 'BOTH',
       handover: 'PUSH',
+      member_left: 'BOTH',
     })
     const changed = await t.put('/api/notice-settings', {
       cookie,

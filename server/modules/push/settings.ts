@@ -20,6 +20,7 @@ export async function settingsOf(db: Db, userId: string): Promise<NoticeSettings
     db.select({ digest: users.noticeDigest }).from(users).where(eq(users.id, userId)),
   ])
   return {
+    // Stryker disable next-line BooleanLiteral,OptionalChaining: for someone unknown the channels below throw anyway
     digest: person?.digest ?? false,
     channels: Object.fromEntries(channels.get(userId)!) as NoticeSettings['channels'],
   }
@@ -47,6 +48,7 @@ export async function channelsOf(
   for (const person of people) {
     result.set(person.id, new Map(kinds.map((kind) => [kind, DEFAULT_CHANNELS[kind]])))
   }
+  // Stryker disable next-line OptionalChaining: a choice is stored only for a person who exists (foreign key)
   for (const row of chosen) result.get(row.userId)?.set(row.kind, row.channel)
   // Reminder mails turned off (the profile's switch) stay off whatever the channel says.
   for (const id of mailsOff) {

@@ -75,4 +75,53 @@ describe('sign-in screen', () => {
     expect(url).toBe('/api/sessions')
     expect(JSON.parse(init.body as string)).toEqual({ email: 'ada@example.com', code: '123456' })
   })
+
+  it('offers the organization’s own sign-in when it covers the typed address', async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      url.startsWith('/api/auth/oidc/coverage?email=ada%40campus.example')
+        ? answer(200, { organizationName: 'Campus' })
+        : answer(404, {
+            error: { code: 'not_found', message: 'No organization sign-in covers this address.' },
+          }),
+    )
+    vi.stubGlobal('fetch', fetchMock)
+    renderWithProviders(<SignInScreen locale="en" onSignedIn={() => undefined} />)
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'someone@elsewhere.example' } })
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1))
+    expect(screen.queryByRole('link', { name: /Continue with/ })).toBeNull()
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'Ada@Campus.example' } })
+    const link = await screen.findByRole('link', { name: 'Continue with Campus' })
+    expect(link.getAttribute('href')).toBe('/api/auth/oidc/start?email=ada%40campus.example&locale=en')
+    expect(screen.getByText('Campus signs you in with its own account.')).toBeTruthy()
+  })
+
+  it('turns a refused code request (sso_required) into the organization’s sign-in', async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      url.endsWith('/email-tokens')
+        ? answer(409, {
+            error: { code: 'sso_required', message: 'Campus signs you in with its own account.' },
+          })
+        : answer(200, { organizationName: 'Campus' }),
+    )
+    vi.stubGlobal('fetch', fetchMock)
+    renderWithProviders(<SignInScreen locale="en" onSignedIn={() => undefined} />)
+    await submitEmail('ada@campus.example')
+    expect(
+      (await screen.findByRole('link', { name: 'Continue with Campus' })).getAttribute('href'),
+    ).toContain('/api/auth/oidc/start?email=ada%40campus.example')
+    expect(screen.queryByText(/A link and a code were sent/)).toBeNull()
+  })
+
+  it('says why the organization’s sign-in sent the person back', async () => {
+    vi.stubGlobal('fetch', vi.fn())
+    window.history.replaceState(null, '', '/sign-in?sso=audience')
+    try {
+      renderWithProviders(<SignInScreen locale="en" onSignedIn={() => undefined} />)
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'The sign-in answer was meant for another application: ask your administrator to check the client id.',
+      )
+    } finally {
+      window.history.replaceState(null, '', '/')
+    }
+  })
 })
