@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Config } from './config.ts'
-import { writeOnce } from './shared/write-once.ts'
+import { writeOnce } from './write-once.ts'
 
 /**
  * The key behind every HMAC (session ids, sign-in tokens and codes). SESSION_SECRET wins; otherwise a random

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import * as v from 'valibot'
 import webpush from 'web-push'
 import type { Config } from '../../config.ts'
-import { writeOnce } from '../../shared/write-once.ts'
+import { writeOnce } from '../../write-once.ts'
 
 export type VapidKeys = { publicKey: string; privateKey: string }
 

@@ -81,7 +81,9 @@ describe('organization API tokens on the organization page', () => {
       }),
     )
     renderWithProviders(<OrganizationTokensCard organizationId={ORGANIZATION} />)
-    expect((await screen.findByText(/^Entra ID/)).textContent).toMatch(/· identity provider \(SCIM\) · Member/)
+    expect((await screen.findByText(/^Entra ID/)).textContent).toMatch(
+      /· identity provider \(SCIM\) · Member/,
+    )
     fireEvent.change(screen.getByLabelText('Token name'), { target: { value: 'Okta' } })
     fireEvent.change(screen.getByLabelText('For'), { target: { value: 'scim' } })
     fireEvent.change(screen.getByLabelText('Role of the people it adds'), { target: { value: 'CONTACT' } })
