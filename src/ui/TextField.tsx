@@ -8,7 +8,7 @@ export type TextFieldProps = {
   onChange: (value: string) => void
   onBlur?: () => void
   /** `date`: the phone's own date picker, `YYYY-MM-DD`, from `min` on. */
-  type?: 'text' | 'email' | 'tel' | 'date' | 'number' | 'month'
+  type?: 'text' | 'email' | 'tel' | 'date' | 'number' | 'month' | 'url' | 'password'
   min?: string
   description?: ReactNode
   error?: string | undefined

@@ -21,6 +21,7 @@ import { InviteMemberForm } from './InviteMemberForm.tsx'
 import { OrganizationSettingsCard } from './OrganizationSettingsCard.tsx'
 
 const OrganizationTokensCard = lazy(() => import('./OrganizationTokensCard.tsx'))
+const IdentityProviderCard = lazy(() => import('./IdentityProviderCard.tsx'))
 
 export type OrganizationTab = 'users' | 'orders' | 'tags'
 
@@ -243,6 +244,7 @@ export function OrganizationDetailScreen({
             handoverReceivers={organization.handoverReceivers}
           />
           <Suspense fallback={null}>
+            <IdentityProviderCard organizationId={organizationId} />
             <OrganizationTokensCard organizationId={organizationId} />
           </Suspense>
         </>
