@@ -58,6 +58,10 @@ export const groups = {
     'server/modules/push/{settings,subscriptions,send,badge,vapid}.ts',
     'server/modules/notices/{deliver,digest}.ts',
     'server/modules/handovers/notices.ts',
+    // Issue 43: SCIM provisioning, the organization's own sign-in, the leaver alert.
+    'server/modules/scim/{filter,patch,users}.ts',
+    'server/modules/identity/{sign-in,settings}.ts',
+    'server/modules/members/leavers.ts',
   ],
 }
 

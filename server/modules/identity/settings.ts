@@ -17,7 +17,7 @@ export function redirectUriOf(publicUrl: string): string {
   return `${publicUrl.replace(/\/+$/, '')}/api/auth/oidc/callback`
 }
 
-export const txtNameOf = (domain: string) => `_trousseau.${domain}`
+const txtNameOf = (domain: string) => `_trousseau.${domain}`
 
 const invalid = (path: string, message: string) =>
   new ApiError(400, ErrorCode.validation, message, { issues: [{ path, message }] })
