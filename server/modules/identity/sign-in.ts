@@ -79,6 +79,10 @@ export async function startOidcSignIn(
   })
 }
 
+/** The named claims of a userinfo answer, where it has them. */
+const pick = (info: Record<string, unknown>, names: readonly string[]) =>
+  Object.fromEntries(names.filter((name) => info[name] !== undefined).map((name) => [name, info[name]]))
+
 /** What openid-client's refusal of the answer or its ID token was, for the person to read. */
 function failureOf(error: unknown): OidcFailure {
   if (error instanceof client.AuthorizationResponseError) return 'provider_error'
@@ -125,7 +129,7 @@ export async function finishOidcSignIn(
   const configuration = await providerConfiguration(deps, provider).catch(() => {
     throw new OidcRefused('unreachable', locale)
   })
-  let claims: client.IDToken
+  let claims: { sub: string } & Record<string, unknown>
   try {
     const tokens = await client.authorizationCodeGrant(
       configuration,
@@ -139,6 +143,11 @@ export async function finishOidcSignIn(
       { redirect_uri: redirectUri },
     )
     claims = tokens.claims()!
+    // A provider may keep the address for its userinfo endpoint (scope claims are not in every ID token).
+    if (typeof claims.email !== 'string' && tokens.access_token) {
+      const info = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub)
+      claims = { ...claims, ...pick(info, ['email', 'email_verified', 'given_name', 'family_name']) }
+    }
   } catch (error) {
     const reason = failureOf(error)
     deps.logger.info(
@@ -153,7 +162,7 @@ export async function finishOidcSignIn(
 
 async function accountOf(
   deps: Deps,
-  input: { organizationId: string; claims: client.IDToken; locale: Locale },
+  input: { organizationId: string; claims: { sub: string } & Record<string, unknown>; locale: Locale },
 ): Promise<UserRow> {
   const { db } = deps.database
   const { organizationId, claims, locale } = input
