@@ -98,3 +98,6 @@ export const ProfileUpdateSchema = v.strictObject({
   theme: v.optional(v.picklist(THEMES, 'Theme must be system, light or dark.')),
 })
 export type ProfileUpdate = v.InferInput<typeof ProfileUpdateSchema>
+
+/** `GET /auth/oidc/coverage`: the organization whose own sign-in covers an address (here: the sign-in page loads it). */
+export const OidcCoverageSchema = v.object({ organizationName: v.string() })

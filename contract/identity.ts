@@ -16,8 +16,6 @@ export const OidcStartQuerySchema = v.object({
   locale: v.optional(LocaleSchema, 'fr'),
 })
 
-export const OidcCoverageSchema = v.object({ organizationName: v.string() })
-
 /** `GET /auth/oidc/callback`: what the identity provider sends back (an authorization response or an error). */
 export const OidcCallbackQuerySchema = v.looseObject({
   state: v.optional(v.pipe(v.string(), v.maxLength(200))),

@@ -1,3 +1,4 @@
+import { OidcCoverageSchema } from '../auth.ts'
 import { IdParamsSchema } from '../common.ts'
 import {
   IdentityDomainInputSchema,
@@ -5,7 +6,6 @@ import {
   IdentityProviderInputSchema,
   IdentitySettingsSchema,
   OidcCallbackQuerySchema,
-  OidcCoverageSchema,
   OidcStartQuerySchema,
 } from '../identity.ts'
 import { endpoint } from './endpoint.ts'

@@ -1,5 +1,4 @@
-import { type Profile, ProfileSchema, type SessionRequest } from '../../contract/auth.ts'
-import { OidcCoverageSchema } from '../../contract/identity.ts'
+import { OidcCoverageSchema, type Profile, ProfileSchema, type SessionRequest } from '../../contract/auth.ts'
 import type { Locale } from '../../contract/locale.ts'
 import { API_BASE_URL, ApiError, api } from '../lib/api.ts'
 
