@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderWithProviders } from '../../../tests/render.tsx'
+import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
 import { SignInScreen } from './SignInScreen.tsx'
 
 const profile = {
@@ -122,6 +122,48 @@ describe('sign-in screen', () => {
       )
     } finally {
       window.history.replaceState(null, '', '/')
+    }
+  })
+
+  it('has its own words for every reason, in both languages', async () => {
+    vi.stubGlobal('fetch', vi.fn())
+    const reasons = [
+      'expired_attempt',
+      'provider_error',
+      'issuer',
+      'audience',
+      'nonce',
+      'expired_token',
+      'invalid_token',
+      'no_email',
+      'other_domain',
+      'disabled',
+      'unreachable',
+    ]
+    try {
+      for (const locale of ['en', 'fr'] as const) {
+        await useLocale(locale)
+        const said = new Set<string>()
+        for (const reason of reasons) {
+          window.history.replaceState(null, '', `/sign-in?sso=${reason}`)
+          const { unmount } = renderWithProviders(
+            <SignInScreen locale={locale} onSignedIn={() => undefined} />,
+          )
+          said.add((await screen.findByRole('alert')).textContent ?? '')
+          unmount()
+        }
+        expect(said.size).toBe(reasons.length)
+        expect([...said].every((text) => text.length > 20)).toBe(true)
+      }
+      await useLocale('fr')
+      window.history.replaceState(null, '', '/sign-in?sso=issuer')
+      renderWithProviders(<SignInScreen locale="fr" onSignedIn={() => undefined} />)
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'La connexion de votre organisation a répondu sous un autre émetteur que celui configuré : demandez à votre administrateur de le vérifier.',
+      )
+    } finally {
+      window.history.replaceState(null, '', '/')
+      await useLocale('en')
     }
   })
 })
