@@ -24,7 +24,7 @@ export const OidcCallbackQuerySchema = v.looseObject({
 })
 
 /** Why an organization sign-in was refused: the sign-in page says it in words (`/sign-in?sso=<reason>`). */
-const OIDC_FAILURES = [
+export const OIDC_FAILURES = [
   'expired_attempt',
   'provider_error',
   'issuer',

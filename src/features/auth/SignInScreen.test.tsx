@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { OIDC_FAILURES } from '../../../contract/identity.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
 import { SignInScreen } from './SignInScreen.tsx'
 
@@ -127,19 +128,7 @@ describe('sign-in screen', () => {
 
   it('has its own words for every reason, in both languages', async () => {
     vi.stubGlobal('fetch', vi.fn())
-    const reasons = [
-      'expired_attempt',
-      'provider_error',
-      'issuer',
-      'audience',
-      'nonce',
-      'expired_token',
-      'invalid_token',
-      'no_email',
-      'other_domain',
-      'disabled',
-      'unreachable',
-    ]
+    const reasons = OIDC_FAILURES
     try {
       for (const locale of ['en', 'fr'] as const) {
         await useLocale(locale)
