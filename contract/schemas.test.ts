@@ -434,6 +434,7 @@ describe('error codes', () => {
       originRejected: 'origin_rejected',
       rateLimited: 'rate_limited',
       signInFailed: 'sign_in_failed',
+      ssoRequired: 'sso_required',
       priceMismatch: 'price_mismatch',
       invalidTransition: 'invalid_transition',
       cartEmpty: 'cart_empty',

@@ -83,7 +83,10 @@ describe('which path parameters are logged', () => {
         }
     // A tag's public id is printed on the tag for finders: public by design. A handover's id is its offer's
     // digest: it names a record the caller must be allowed to read, it opens nothing.
+    // An organization's mail domain is published in its DNS (the proof it covers it).
     expect(notIds).toEqual([
+      'POST /organizations/{id}/identity-domains/{domain}/verification domain',
+      'DELETE /organizations/{id}/identity-domains/{domain} domain',
       'GET /tags/{publicId} publicId',
       'POST /tags/{publicId}/found-reports publicId',
       'GET /handovers/{id} id',

@@ -8,7 +8,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /**
  * The path parameters whose values are logged: ids of rows that only a session (or API token) with the right
- * permission reaches, a tag's public id (printed on the tag, public by design) and a sandbox outcome word. Any
+ * permission reaches, a tag's public id (printed on the tag, public by design), a sandbox outcome word and an
+ * organization's mail domain (published in its DNS, named only to its admins' routes). Any
  * other parameter is logged as its name (`/api/calendar/:token`): a route that carries a secret in its path (a
  * calendar feed's token, a sandbox payment session) is redacted without anyone having to remember it.
  */
@@ -21,6 +22,7 @@ export const LOGGED_PATH_PARAMETERS: ReadonlySet<string> = new Set([
   'extensionId',
   'publicId',
   'outcome',
+  'domain',
 ])
 
 const segmentsOf = (path: string) => path.split('/')

@@ -14,7 +14,7 @@ describe('who may read the reports', () => {
     const manager = await signedInMember(t, organization.id, 'MANAGER')
     const expected = { ADMIN: 200, MANAGER: 200, MEMBER: 403, CONTACT: 403 } as const
     const callers = { ADMIN: admin, MANAGER: manager, MEMBER: member, CONTACT: contact }
-    expect(reports).toHaveLength(9)
+    expect(reports).toHaveLength(10)
     for (const report of reports) {
       const path = `/api${report.path}?person=${member.id}`
       for (const [role, caller] of Object.entries(callers)) {

@@ -2,6 +2,10 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { OIDC_FAILURES } from '../../../contract/identity.ts'
 import { renderWithProviders, useLocale } from '../../../tests/render.tsx'
+
+/** The test helper that sets the catalog's language (not a React hook, whatever its name). */
+const switchLocale = useLocale
+
 import { SignInScreen } from './SignInScreen.tsx'
 
 const profile = {
@@ -131,7 +135,7 @@ describe('sign-in screen', () => {
     const reasons = OIDC_FAILURES
     try {
       for (const locale of ['en', 'fr'] as const) {
-        await useLocale(locale)
+        await switchLocale(locale)
         const said = new Set<string>()
         for (const reason of reasons) {
           window.history.replaceState(null, '', `/sign-in?sso=${reason}`)
@@ -144,7 +148,7 @@ describe('sign-in screen', () => {
         expect(said.size).toBe(reasons.length)
         expect([...said].every((text) => text.length > 20)).toBe(true)
       }
-      await useLocale('fr')
+      await switchLocale('fr')
       window.history.replaceState(null, '', '/sign-in?sso=issuer')
       renderWithProviders(<SignInScreen locale="fr" onSignedIn={() => undefined} />)
       expect((await screen.findByRole('alert')).textContent).toBe(
@@ -152,7 +156,7 @@ describe('sign-in screen', () => {
       )
     } finally {
       window.history.replaceState(null, '', '/')
-      await useLocale('en')
+      await switchLocale('en')
     }
   })
 })

@@ -73,7 +73,7 @@ function useCovering(value: string): [Covering | null, (covering: Covering | nul
 function OrganizationSignIn({ covering, locale }: { covering: Covering; locale: Locale }) {
   const { organizationName } = covering
   return (
-    <div role="status" className="flex flex-col gap-3 rounded-lg border border-brand-200 bg-brand-50 p-4">
+    <div role="status" className="flex flex-col gap-3 rounded-lg border border-brand-300 bg-brand-50 p-4">
       <p className="text-slate-900">
         <Trans>{organizationName} signs you in with its own account.</Trans>
       </p>

@@ -109,7 +109,7 @@ function DomainStatus({ domain }: { domain: IdentityDomain }) {
       <Trans>Proven by its DNS record on {since}</Trans>
     </span>
   ) : (
-    <span className="text-amber-800">
+    <span className="text-amber-900">
       <Trans>Confirmed by an administrator on {since}, without DNS proof</Trans>
     </span>
   )

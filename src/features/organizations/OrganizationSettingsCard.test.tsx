@@ -147,6 +147,9 @@ describe('the organization page', () => {
     await open('ADMIN')
     expect((select() as HTMLSelectElement).value).toBe('MANAGER')
     expect((receivers() as HTMLSelectElement).value).toBe('MEMBERS_AND_CONTACTS')
+    // The admins' cards load in their own chunks: the sign-in and tokens cards come too.
+    await screen.findByRole('heading', { name: 'Connexion par votre fournisseur d’identité' })
+    await screen.findByRole('heading', { name: 'Jetons d’API de l’organisation' })
   })
 
   it('does not offer them to a MANAGER', async () => {
