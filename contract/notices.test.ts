@@ -9,6 +9,7 @@ import {
   PERSONAL_NOTICE_KINDS,
   PushMessageSchema,
   PushSubscriptionInputSchema,
+  PushSubscriptionListSchema,
   sendsMail,
   sendsPush,
 } from './notices.ts'
@@ -73,6 +74,18 @@ describe('push subscriptions', () => {
 
   it('take what PushManager.subscribe() gives, with a trimmed device name', () => {
     expect(v.parse(PushSubscriptionInputSchema, valid)).toEqual({ ...valid, name: 'Pixel' })
+    // Plain http for a push service on this machine (the server refuses it when it is served over https).
+    expect(v.is(PushSubscriptionInputSchema, { ...valid, endpoint: 'http://127.0.0.1:9/push/1' })).toBe(true)
+  })
+
+  it('list as the profile shows them: name, service and dates, never the endpoint', () => {
+    const device = { id: 'd1', name: 'Pixel', service: 'fcm.googleapis.com', createdAt: 'a', seenAt: 'b' }
+    expect(v.is(PushSubscriptionListSchema, { publicKey: 'K', data: [device] })).toBe(true)
+    for (const field of Object.keys(device)) {
+      const { [field]: _left, ...without } = device as Record<string, string>
+      expect(v.is(PushSubscriptionListSchema, { publicKey: 'K', data: [without] }), field).toBe(false)
+    }
+    expect(v.is(PushSubscriptionListSchema, { data: [device] })).toBe(false)
   })
 
   it('refuse each malformed part with its reason', () => {
@@ -83,6 +96,8 @@ describe('push subscriptions', () => {
         ['endpoint must be a URL.', 'endpoint must be an https:// address.'],
       ],
       [{ ...valid, endpoint: 'ftp://push.example/x' }, ['endpoint must be an https:// address.']],
+      [{ ...valid, endpoint: 'ftp://push.example/https://x' }, ['endpoint must be an https:// address.']],
+      [{ ...valid, keys: { ...KEYS, p256dh: 5 } }, ['keys.p256dh is required.']],
       [{ ...valid, endpoint: `https://push.example/${'x'.repeat(2048)}` }, ['endpoint is too long.']],
       [{ ...valid, keys: { ...KEYS, p256dh: 'short' } }, ['keys.p256dh must be 87 base64url characters.']],
       [

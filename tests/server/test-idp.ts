@@ -3,20 +3,29 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
 
-/** Who signs in at the next authorization request, as the provider's ID token will say. */
-export type IdpAccount = {
-  sub: string
-  email?: string
-  email_verified?: boolean
-  given_name?: string
-  family_name?: string
-}
-
-/** What the next ID token says wrongly, to prove the client refuses it. */
-export type Tamper = { iss?: string; aud?: string; nonce?: string; expiresInS?: number }
+/**
+ * Who signs in at the next authorization request, as the provider's ID token will say: `sub`, and claims such as
+ * `email`, `email_verified`, `given_name`, `family_name` — of any type, to prove what the client makes of them.
+ */
+export type IdpAccount = { sub: string } & Record<string, unknown>
 
 /**
- * A small OpenID provider on the loopback, for the server tests' refusals: discovery, JWKS (RS256), an
+ * What the next ID token says wrongly, to prove the client refuses it: its issuer, audience (one or several),
+ * authorized party, nonce or expiry, or there is none (`withoutIdToken`); and `userinfo`, what the userinfo
+ * endpoint answers instead of the account.
+ */
+export type Tamper = {
+  iss?: string
+  aud?: string | string[]
+  azp?: string
+  nonce?: string
+  expiresInS?: number
+  userinfo?: Record<string, unknown>
+  withoutIdToken?: boolean
+}
+
+/**
+ * A small OpenID provider on the loopback, for the server tests' refusals: discovery, JWKS (RS256), userinfo, an
  * authorization endpoint that signs in `nextAccount` at once (no login page) and a token endpoint that checks the
  * client secret, the code, its redirect URI and the PKCE verifier (S256) before it signs the ID token — which
  * `tamper` can make wrong (issuer, audience, nonce, expiry). The browser tests use the real `oidc-provider`.
@@ -28,6 +37,8 @@ export async function startTestIdp(client: { clientId: string; clientSecret: str
     string,
     { account: IdpAccount; nonce: string; challenge: string; redirectUri: string }
   >()
+  /** What the userinfo endpoint answers for each access token given out. */
+  const userinfo = new Map<string, Record<string, unknown>>()
   const state: { nextAccount: IdpAccount; tamper: Tamper } = {
     nextAccount: { sub: 'nobody' },
     tamper: {},
@@ -37,11 +48,13 @@ export async function startTestIdp(client: { clientId: string; clientSecret: str
     const url = new URL(request.url ?? '/', issuer)
     const json = (status: number, body: unknown) =>
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-    if (url.pathname === '/.well-known/openid-configuration') {
+    // Its discovery document under any path too, where it names itself: another issuer than one with that path.
+    if (url.pathname.endsWith('/.well-known/openid-configuration')) {
       return json(200, {
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
         token_endpoint: `${issuer}/token`,
+        userinfo_endpoint: `${issuer}/userinfo`,
         jwks_uri: `${issuer}/jwks`,
         response_types_supported: ['code'],
         subject_types_supported: ['public'],
@@ -51,6 +64,10 @@ export async function startTestIdp(client: { clientId: string; clientSecret: str
       })
     }
     if (url.pathname === '/jwks') return json(200, { keys: [jwk] })
+    if (url.pathname === '/userinfo') {
+      const info = userinfo.get((request.headers.authorization ?? '').replace(/^Bearer /, ''))
+      return info ? json(200, info) : json(401, { error: 'invalid_token' })
+    }
     if (url.pathname === '/authorize') {
       const redirectUri = url.searchParams.get('redirect_uri') ?? ''
       if (url.searchParams.get('client_id') !== client.clientId) return json(400, { error: 'invalid_client' })
@@ -80,17 +97,23 @@ export async function startTestIdp(client: { clientId: string; clientSecret: str
         return json(400, { error: 'invalid_grant' })
       const { tamper } = state
       const now = Math.floor(Date.now() / 1000)
-      const idToken = await new SignJWT({ ...grant.account, nonce: tamper.nonce ?? grant.nonce })
+      const idToken = await new SignJWT({
+        ...grant.account,
+        nonce: tamper.nonce ?? grant.nonce,
+        ...(tamper.azp === undefined ? {} : { azp: tamper.azp }),
+      })
         .setProtectedHeader({ alg: 'RS256', kid: 'test' })
         .setIssuer(tamper.iss ?? issuer)
         .setAudience(tamper.aud ?? client.clientId)
         .setIssuedAt(now)
         .setExpirationTime(now + (tamper.expiresInS ?? 300))
         .sign(privateKey)
+      const accessToken = randomBytes(16).toString('base64url')
+      userinfo.set(accessToken, tamper.userinfo ?? grant.account)
       return json(200, {
-        access_token: randomBytes(16).toString('base64url'),
+        access_token: accessToken,
         token_type: 'Bearer',
-        id_token: idToken,
+        ...(tamper.withoutIdToken ? {} : { id_token: idToken }),
       })
     }
     return json(404, { error: 'not_found' })
