@@ -4,6 +4,7 @@ import Provider from 'oidc-provider'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memberships, userIdentities, users } from '../../server/db/schema.ts'
+import { openAccountMenu } from './account-menu.ts'
 import { freePort, type Stack, startStack } from './harness.ts'
 import { organizationOfNewAdmin } from './organizations.ts'
 
@@ -127,7 +128,7 @@ describe('signing in with the organization’s identity provider, in a real brow
       .where(and(eq(memberships.userId, ada!.id), eq(memberships.organizationId, organizationId)))
     expect(membership).toMatchObject({ role: 'MEMBER', status: 'ACTIVE' })
 
-    // Signed out, and in again: the same account, found by the provider's subject.
+    // Signed out from the account menu, and in again: the same account, found by the provider's subject.
     await stack.withPage(async (page) => {
       await page.goto('/en/sign-in')
       await page.locator('#root[data-ready]').waitFor()
@@ -135,6 +136,24 @@ describe('signing in with the organization’s identity provider, in a real brow
       await page.getByRole('link', { name: 'Continue with Campus Nord' }).click()
       await signInAtProvider(page, 'ada')
       await page.waitForURL((url) => url.pathname === '/en/app')
+      await openAccountMenu(page)
+      await page.getByRole('button', { name: 'Sign out' }).first().click()
+      await page.waitForURL((url) => url.pathname !== '/en/app')
+      expect(await page.evaluate(() => fetch('/api/profile').then((response) => response.status))).toBe(401)
+      await page.goto('/en/sign-in')
+      await page.locator('#root[data-ready]').waitFor()
+      await page.getByLabel('E-mail').fill(`ada@${DOMAIN}`)
+      await page.getByRole('link', { name: 'Continue with Campus Nord' }).click()
+      // The provider still knows this browser: it may send it back at once, or ask again.
+      await page.waitForURL((url) => url.pathname === '/en/app' || url.origin === issuer)
+      if (new URL(page.url()).origin === issuer) await signInAtProvider(page, 'ada')
+      await page.waitForURL((url) => url.pathname === '/en/app')
+      expect(
+        await page.evaluate(() => fetch('/api/profile').then((response) => response.json())),
+      ).toMatchObject({
+        email: `ada@${DOMAIN}`,
+        selectedOrganizationId: organizationId,
+      })
     })
     expect(
       await db
