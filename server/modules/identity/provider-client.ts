@@ -6,24 +6,28 @@ import { openSecret } from '../../shared/secret-box.ts'
 type Deps = Pick<AppDeps, 'config' | 'secret'>
 
 const DISCOVERY_TIMEOUT_S = 10
-const cache = new Map<string, Promise<client.Configuration>>()
+/** Per organization: the settings' version it was read for, and the discovery's answer. */
+const cache = new Map<string, { version: number; configuration: Promise<client.Configuration> }>()
 
 /**
  * The provider as openid-client knows it, from its discovery document (its issuer must be the one configured:
- * openid-client checks it). Kept per organization until its settings change; a failed discovery is not kept.
+ * openid-client checks it). Kept per organization until its settings change (one entry each: a change replaces
+ * it); a failed discovery is not kept.
  */
 export function providerConfiguration(deps: Deps, row: IdentityProviderRow): Promise<client.Configuration> {
-  const key = `${row.organizationId}:${row.updatedAt.getTime()}`
-  let configuration = cache.get(key)
-  if (!configuration) {
-    configuration = discover(deps, {
-      issuer: row.issuer,
-      clientId: row.clientId,
-      clientSecret: openSecret(deps.secret, row.clientSecret, 'identity-provider') ?? '',
-    })
-    cache.set(key, configuration)
-    configuration.catch(() => cache.delete(key))
-  }
+  const version = row.updatedAt.getTime()
+  const cached = cache.get(row.organizationId)
+  if (cached?.version === version) return cached.configuration
+  const configuration = discover(deps, {
+    issuer: row.issuer,
+    clientId: row.clientId,
+    clientSecret: openSecret(deps.secret, row.clientSecret, 'identity-provider') ?? '',
+  })
+  const entry = { version, configuration }
+  cache.set(row.organizationId, entry)
+  configuration.catch(() => {
+    if (cache.get(row.organizationId) === entry) cache.delete(row.organizationId)
+  })
   return configuration
 }
 

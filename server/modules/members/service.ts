@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, ne, type SQL, sql } from 'drizzle-orm'
 import type { Member } from '../../../contract/organizations.ts'
 import type { Role } from '../../../contract/permissions.ts'
 import type { Db } from '../../db/client.ts'
@@ -41,6 +41,15 @@ const elsewhere = (organizationId: string) =>
     Boolean,
   )
 
+/** The organization's memberships with their accounts (`MembershipView`), narrowed by `where`. */
+export function membershipViews(db: Db, organizationId: string, where?: SQL) {
+  return db
+    .select({ user: users, membership: memberships, elsewhere: elsewhere(organizationId) })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), where))
+}
+
 const byName = (a: Member, b: Member) => {
   const key = (member: Member) => [
     member.lastName.toLowerCase(),
@@ -57,11 +66,7 @@ const byName = (a: Member, b: Member) => {
  * shown (sorted after hiding, so the order reveals nothing of a hidden name either).
  */
 export async function listMembers(db: Db, organizationId: string): Promise<Member[]> {
-  const rows = await db
-    .select({ user: users, membership: memberships, elsewhere: elsewhere(organizationId) })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.organizationId, organizationId))
+  const rows = await membershipViews(db, organizationId)
   return rows.map(toMember).sort(byName)
 }
 
@@ -70,11 +75,7 @@ export async function findMembership(
   organizationId: string,
   userId: string,
 ): Promise<MembershipView | null> {
-  const [row] = await db
-    .select({ user: users, membership: memberships, elsewhere: elsewhere(organizationId) })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)))
+  const [row] = await membershipViews(db, organizationId, eq(memberships.userId, userId))
   return row ?? null
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, ne, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, isNull, ne, type SQL } from 'drizzle-orm'
 import type { MemberUpdate } from '../../../contract/organizations.ts'
 import type { Role } from '../../../contract/permissions.ts'
 import {
@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.ts'
 import { memberships, users } from '../../db/schema.ts'
 import type { AppDeps } from '../../deps.ts'
 import { appendEvent } from '../events/append.ts'
-import { isOwnInvitee, type MembershipView, toMember } from '../members/service.ts'
+import { isOwnInvitee, type MembershipView, membershipViews, toMember } from '../members/service.ts'
 import { updateMember } from '../members/update.ts'
 import { ScimError, scimNotFound } from './errors.ts'
 import type { ScimFilter } from './filter.ts'
@@ -24,18 +24,9 @@ export type ScimCaller = { organizationId: string; actorId: string; role: Role }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** As the members' service counts it (`isOwnInvitee`): a membership elsewhere, whatever its status. */
-const elsewhere = (organizationId: string) =>
-  sql<boolean>`exists (select 1 from memberships m2 where m2.user_id = ${users.id}
-    and m2.organization_id <> ${organizationId})`
-
-function provisioned(db: Db, organizationId: string, where?: SQL) {
-  return db
-    .select({ user: users, membership: memberships, elsewhere: elsewhere(organizationId) })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.organizationId, organizationId), isNull(memberships.scimRemovedAt), where))
-}
+/** The people the provider manages: the organization's memberships it has not deleted. */
+const provisioned = (db: Db, organizationId: string, where?: SQL) =>
+  membershipViews(db, organizationId, and(isNull(memberships.scimRemovedAt), where))
 
 export function scimLocation(publicUrl: string, id: string): string {
   return new URL(`scim/v2/Users/${id}`, publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`).toString()
