@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -34,6 +33,24 @@ const listOf = async (cookie: string) =>
   }
 
 const received = (path: string) => push.received.filter((each) => each.path === path)
+
+/** A transfer authorized to a contact with two devices, whose push service answers each with its status. */
+async function authorizedToTwoDevices(first: number, second: number) {
+  const world = await transferWorld(t)
+  const devices = [push.device(), push.device()] as const
+  for (const device of devices) await subscribeDevice(world.contact.cookie, device)
+  push.answer(devices[0].path, first)
+  push.answer(devices[1].path, second)
+  const response = await authorize(
+    t,
+    world.admin.cookie,
+    world.keychain.id,
+    dates(toMember(world.contact.id)),
+  )
+  expect(response.status).toBe(201)
+  await t.runJobs()
+  return { world, devices }
+}
 
 const settingsOf = async (cookie: string) =>
   ((await (await t.get('/api/notice-settings', { cookie })).json()) as NoticeSettings).channels
@@ -234,21 +251,8 @@ describe('a transfer authorized to me, pushed', () => {
   })
 
   it('drops a device its push service no longer knows (410), and sends once to a busy one (500, then 201)', async () => {
-    const world = await transferWorld(t)
-    const gone = push.device()
-    const busy = push.device()
-    await subscribeDevice(world.contact.cookie, gone)
-    await subscribeDevice(world.contact.cookie, busy)
-    push.answer(gone.path, 410)
-    push.answer(busy.path, 503)
-    const response = await authorize(
-      t,
-      world.admin.cookie,
-      world.keychain.id,
-      dates(toMember(world.contact.id)),
-    )
-    expect(response.status).toBe(201)
-    await t.runJobs()
+    const { world, devices } = await authorizedToTwoDevices(410, 503)
+    const [gone, busy] = devices
     expect((await listOf(world.contact.cookie)).data).toHaveLength(1)
     const [pending] = await t.db.select().from(jobs).where(eq(jobs.kind, 'push'))
     expect(pending).toBeDefined()
@@ -345,21 +349,8 @@ describe('the badge', () => {
 
 describe('the push job, as the push service answers', () => {
   it('drops a message the service refuses (400) and keeps the device; retries one it is too busy for (429)', async () => {
-    const world = await transferWorld(t)
-    const refusing = push.device()
-    const busy = push.device()
-    await subscribeDevice(world.contact.cookie, refusing)
-    await subscribeDevice(world.contact.cookie, busy)
-    push.answer(refusing.path, 400)
-    push.answer(busy.path, 429)
-    const response = await authorize(
-      t,
-      world.admin.cookie,
-      world.keychain.id,
-      dates(toMember(world.contact.id)),
-    )
-    expect(response.status).toBe(201)
-    await t.runJobs()
+    const { world, devices } = await authorizedToTwoDevices(400, 429)
+    const [refusing, busy] = devices
     const rows = await t.db.select().from(jobs).where(eq(jobs.kind, 'push'))
     const byDevice = new Map(
       await Promise.all(
@@ -381,28 +372,6 @@ describe('the push job, as the push service answers', () => {
     expect((await listOf(world.contact.cookie)).data).toHaveLength(2)
     expect(t.logLines.join('')).toContain('Push message refused by the push service: dropped')
     expect(received(busy.path)).toEqual([])
-  })
-})
-
-describe('the VAPID keys', () => {
-  it('are the environment’s when set, else made once and kept', async () => {
-    const { vapidKeys } = await import('./vapid.ts')
-    const pair = { publicKey: `B${'C'.repeat(86)}`, privateKey: 'D'.repeat(43) }
-    expect(await vapidKeys({ vapidKeys: pair, dataDir: '/nonexistent' })).toBe(pair)
-    const dataDir = await mkdtemp(join(tmpdir(), 'vapid-'))
-    const made = await vapidKeys({ vapidKeys: null, dataDir })
-    expect(made.publicKey).toMatch(/^[A-Za-z0-9_-]{87}$/)
-    expect(made.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/)
-    expect(JSON.parse(await readFile(join(dataDir, 'vapid.json'), 'utf8'))).toEqual(made)
-    // Another process on the same directory (no memory of the first) reads the same pair.
-    const other = await mkdtemp(join(tmpdir(), 'vapid-'))
-    await writeFile(join(other, 'vapid.json'), JSON.stringify(made))
-    expect(await vapidKeys({ vapidKeys: null, dataDir: other })).toEqual(made)
-    const broken = await mkdtemp(join(tmpdir(), 'vapid-'))
-    await writeFile(join(broken, 'vapid.json'), JSON.stringify({ publicKey: 'x', privateKey: 'y' }))
-    await expect(vapidKeys({ vapidKeys: null, dataDir: broken })).rejects.toThrow(
-      `${join(broken, 'vapid.json')} holds no usable VAPID key pair; delete it to make a new one`,
-    )
   })
 })
 
