@@ -400,6 +400,15 @@ describe('answers keep every field', () => {
         renewsAt: 'r',
       },
     })
+    // A stocktake refused for unsent scans names each device with what it made and what arrived.
+    const unsent = { deviceId: 'd', person: null, made: 3, received: 1 }
+    expect(v.is(ApiErrorSchema, { error: { code: 'c', message: 'm', unsent: [unsent] } })).toBe(true)
+    for (const field of Object.keys(unsent)) {
+      const { [field]: _left, ...without } = unsent as Record<string, unknown>
+      expect(v.is(ApiErrorSchema, { error: { code: 'c', message: 'm', unsent: [without] } }), field).toBe(
+        false,
+      )
+    }
     keeps(HealthSchema, {
       status: 'degraded',
       version: '1',
