@@ -15,7 +15,7 @@ import { organizationOfNewAdmin } from './organizations.ts'
 // to the phone's service worker through the DevTools protocol shows a notification whose tap opens the transfer,
 // offline too. Headless Chromium has no push service of its own: `PushManager.subscribe()` answers the loopback
 // service's subscription (an init script), and the tap runs the worker's own handler (no browser lets a script
-// click a notification).
+// click a notification). The full Chromium: the headless shell has no Push API at all.
 
 let stack: Stack
 let push: Awaited<ReturnType<typeof startPushReceiver>>
@@ -24,7 +24,7 @@ const PAUL = 'paul.terrain@example.com'
 const SHOTS = 'reports/push'
 
 beforeAll(async () => {
-  stack = await startStack()
+  stack = await startStack({}, { browser: 'chromium' })
   push = await startPushReceiver()
   mkdirSync(SHOTS, { recursive: true })
 })
