@@ -12,6 +12,7 @@ import { warmDateFormats } from './lib/format.ts'
 import { activateLocale, i18n } from './lib/i18n.ts'
 import { afterLoadWhenIdle } from './lib/idle.ts'
 import { localeOfPath, readLocaleCookie, swapLocaleInPath } from './lib/locale.ts'
+import { yieldToMain } from './lib/yield-to-main.ts'
 import { recoverFromChunkErrors } from './pwa/reload.ts'
 
 recoverFromChunkErrors()
@@ -36,6 +37,8 @@ async function boot() {
     void router.invalidate()
   })
   const cacheRestored = persistCache(queryClient)
+  // The requests are out: the route tree is built in a task of its own, not in the one that evaluated the code.
+  await yieldToMain()
   const router = createAppRouter(
     queryClient,
     cacheRestored.then(() => restoreSession(queryClient, profile)),

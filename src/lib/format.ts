@@ -27,14 +27,17 @@ const numberFormat = (locale: Locale, options: Intl.NumberFormatOptions = {}) =>
   )
 
 /**
- * Builds the date formatters a first screen uses, with the device's time zone (most organizations' own): the
- * first one costs the most (the locale's and the zone's data are read then), and the boot does it while it
- * waits for the network, not while the first answers render.
+ * Builds the date formatters a first screen uses, with the device's time zone (most organizations' own), each
+ * in a task of its own while the boot waits for the network: the first one costs the most (the locale's and the
+ * zone's data are read then), and two short tasks block input less than one long one, or than the first list's
+ * render paying for them.
  */
 export function warmDateFormats(locale: Locale): void {
-  const timeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone
-  dateFormat(locale, { dateStyle: 'medium', timeZone })
-  dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+  setTimeout(() => {
+    const timeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone
+    dateFormat(locale, { dateStyle: 'medium', timeZone })
+  }, 0)
+  setTimeout(() => dateFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }), 0)
 }
 
 export function formatDateTime(value: Date | string, locale: Locale): string {
