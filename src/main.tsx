@@ -12,7 +12,6 @@ import { warmDateFormats } from './lib/format.ts'
 import { activateLocale, i18n } from './lib/i18n.ts'
 import { afterLoadWhenIdle } from './lib/idle.ts'
 import { localeOfPath, readLocaleCookie, swapLocaleInPath } from './lib/locale.ts'
-import { yieldToMain } from './lib/yield-to-main.ts'
 import { recoverFromChunkErrors } from './pwa/reload.ts'
 
 recoverFromChunkErrors()
@@ -38,7 +37,7 @@ async function boot() {
   })
   const cacheRestored = persistCache(queryClient)
   // The requests are out: the route tree is built in a task of its own, not in the one that evaluated the code.
-  await yieldToMain()
+  await new Promise((resolve) => setTimeout(resolve, 0))
   const router = createAppRouter(
     queryClient,
     cacheRestored.then(() => restoreSession(queryClient, profile)),
