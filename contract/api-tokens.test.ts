@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { failure } from '../tests/schema-checks.ts'
 import {
   API_TOKEN_NAME_MAX,
   API_TOKEN_PATTERN,
@@ -10,12 +11,6 @@ import {
   PersonalApiTokenCreateSchema,
 } from './api-tokens.ts'
 
-const failure = (schema: v.GenericSchema, input: unknown) => {
-  const result = v.safeParse(schema, input)
-  if (result.success) return null
-  const [issue] = result.issues
-  return `${v.getDotPath(issue) ?? ''}: ${issue.message}`
-}
 const ID = '00000000-0000-4000-8000-000000000001'
 const SECRET = 'Az09_-'.repeat(7).concat('x')
 

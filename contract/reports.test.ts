@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { failure } from '../tests/schema-checks.ts'
 import { EVENT_KINDS } from './events.ts'
 import {
   HoldingsPageSchema,
@@ -20,12 +21,6 @@ import {
 } from './reports.ts'
 
 const ID = '0b0e2f5c-8a4e-4c1e-9d2a-3f4b5c6d7e8f'
-const failure = (schema: v.GenericSchema, input: unknown) => {
-  const result = v.safeParse(schema, input)
-  if (result.success) return null
-  const [issue] = result.issues
-  return `${v.getDotPath(issue) ?? ''}: ${issue.message}`
-}
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 

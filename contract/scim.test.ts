@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { describe, expect, it } from 'vitest'
+import { failure } from '../tests/schema-checks.ts'
 import {
   SCIM_CONTENT_TYPE,
   SCIM_ERROR_SCHEMA,
@@ -12,12 +13,6 @@ import {
 } from './scim.ts'
 
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp'
-const failure = (schema: v.GenericSchema, input: unknown) => {
-  const result = v.safeParse(schema, input)
-  if (result.success) return null
-  const [issue] = result.issues
-  return `${v.getDotPath(issue) ?? ''}: ${issue.message}`
-}
 
 describe('the SCIM names', () => {
   it('are RFC 7643/7644’s', () => {

@@ -11,3 +11,11 @@ export const first = (schema: v.GenericSchema, input: unknown) => messages(schem
 /** A valid value comes out whole: no field of it is dropped or changed. */
 export const keeps = (schema: v.GenericSchema, value: unknown) =>
   expect(v.parse(schema, value)).toEqual(value)
+
+/** The first thing wrong as `path: message` (the path empty for the whole value), or null when valid. */
+export const failure = (schema: v.GenericSchema, input: unknown) => {
+  const result = v.safeParse(schema, input)
+  if (result.success) return null
+  const [issue] = result.issues
+  return `${v.getDotPath(issue) ?? ''}: ${issue.message}`
+}
