@@ -332,3 +332,24 @@ describe('PATCH /api/users/{id}', () => {
     ).toBe(400)
   })
 })
+
+describe('the members list', () => {
+  it('is sorted by last name, then first name, whatever their case, then by address', async () => {
+    const { organization, admin } = await organizationWithAdmin(t, 'Sorted')
+    const named = async (firstName: string, lastName: string) => {
+      const member = await signedInMember(t, organization.id, 'MEMBER')
+      await t.db.update(users).set({ firstName, lastName }).where(eq(users.id, member.id))
+      return member
+    }
+    const zoe = await named('Zoé', 'ADAM')
+    const bea = await named('bea', 'Martin')
+    const anne = await named('Anne', 'martin')
+    const twinA = await named('Anne', 'Martin')
+    await t.db.update(users).set({ lastName: 'Zz' }).where(eq(users.id, admin.id))
+    const { data } = (await (await t.get('/api/users', { cookie: admin.cookie })).json()) as {
+      data: Array<{ id: string; email: string }>
+    }
+    const twins = [anne, twinA].sort((a, b) => (a.email < b.email ? -1 : 1)).map((member) => member.id)
+    expect(data.map((member) => member.id)).toEqual([zoe.id, ...twins, bea.id, admin.id])
+  })
+})
