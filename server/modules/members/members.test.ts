@@ -345,11 +345,21 @@ describe('the members list', () => {
     const bea = await named('bea', 'Martin')
     const anne = await named('Anne', 'martin')
     const twinA = await named('Anne', 'Martin')
+    // Compared in lower case: '_' sorts before the lower-case letters and after the capitals.
+    const underscored = await named('Anne', 'Mar_tin')
+    const a_b = await named('a_b', 'Martin')
     await t.db.update(users).set({ lastName: 'Zz' }).where(eq(users.id, admin.id))
     const { data } = (await (await t.get('/api/users', { cookie: admin.cookie })).json()) as {
       data: Array<{ id: string; email: string }>
     }
     const twins = [anne, twinA].sort((a, b) => (a.email < b.email ? -1 : 1)).map((member) => member.id)
-    expect(data.map((member) => member.id)).toEqual([zoe.id, ...twins, bea.id, admin.id])
+    expect(data.map((member) => member.id)).toEqual([
+      zoe.id,
+      underscored.id,
+      a_b.id,
+      ...twins,
+      bea.id,
+      admin.id,
+    ])
   })
 })
