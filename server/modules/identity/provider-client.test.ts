@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { testConfig } from '../../../tests/server/harness.ts'
+import { startTestIdp } from '../../../tests/server/test-idp.ts'
 import type { IdentityProviderRow } from '../../db/schema.ts'
 import { discover, providerConfiguration } from './provider-client.ts'
 
@@ -30,6 +31,21 @@ describe('the provider client', () => {
     const again = providerConfiguration(deps, row('org-a', new Date(2000)))
     expect(again).not.toBe(changed)
     await expect(again).rejects.toThrow()
+  })
+
+  it('keeps the new settings’ answer when the old settings’ discovery fails after them', async () => {
+    const idp = await startTestIdp({ clientId: 'trousseau', clientSecret: 'secret' })
+    try {
+      const old = providerConfiguration(deps, row('org-c', new Date(1000)))
+      const current = providerConfiguration(deps, { ...row('org-c', new Date(2000)), issuer: idp.issuer })
+      await expect(old).rejects.toThrow()
+      await expect(current).resolves.toBeDefined()
+      expect(providerConfiguration(deps, { ...row('org-c', new Date(2000)), issuer: idp.issuer })).toBe(
+        current,
+      )
+    } finally {
+      await idp.close()
+    }
   })
 
   it('talks plain HTTP to an issuer only where the server allows it', async () => {
