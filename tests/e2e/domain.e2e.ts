@@ -48,7 +48,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
       await page.goto(`/app/organizations/${organizationId}`)
       const already = stack.mailbox.received.length
       await page.getByLabel('E-mail de la personne à inviter').fill(MEMBER)
-      await page.getByRole('combobox', { name: 'Rôle' }).selectOption('MEMBER')
+      await page.getByRole('combobox', { name: 'Rôle', exact: true }).selectOption('MEMBER')
       await page.getByRole('button', { name: 'Inviter', exact: true }).click()
       await page.getByText(`Invitation envoyée à ${MEMBER}.`).waitFor()
       await page.getByRole('cell', { name: MEMBER }).first().waitFor()
