@@ -1,13 +1,14 @@
 // `npm run test:production` (after `npm run build`): the README's production install, done for real in a
 // temporary directory: the repository's files with the build's dist/ and dist-server/, `npm ci --omit=dev`
 // (no vite, no esbuild, no browser packages), then
-// - `node dist-server/server.mjs` answers readiness, liveness, the SPA and the metrics, writes a backup while
-//   it runs (`npm run backup`), which `npm run restore` puts in another data directory, and exits 0 on SIGTERM;
+// - `node dist-server/server.mjs`, on a new data directory, answers readiness (with its version), liveness, the SPA
+//   and the metrics, writes a sign-in mail from its own catalogs, writes a backup while it runs
+//   (`npm run backup`), which `npm run restore` puts in another data directory, and exits 0 on SIGTERM;
 // - `npm start` runs the build it was given without building, and SIGTERM to npm's pid alone stops the whole
 //   process tree (no orphan keeps the port or the database lock).
 // Prints the size of the production node_modules. Exits 1 on the first failure.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -108,7 +109,12 @@ const dataDir = join(work, 'data')
 const server = await start(process.execPath, ['dist-server/server.mjs'], { DATA_DIR: dataDir })
 const ready = await fetch(`${server.url}/api/health`)
 check(ready.status === 200, `readiness answered ${ready.status}`)
-check(((await ready.json()) as { database: { state: string } }).database.state === 'up', 'database not up')
+const health = (await ready.json()) as { version?: unknown; database: { driver: string; state: string } }
+check(
+  health.database.state === 'up' && health.database.driver === 'pglite',
+  'the embedded database is not up',
+)
+check(typeof health.version === 'string' && health.version !== '', 'readiness gave no version (package.json)')
 check((await fetch(`${server.url}/api/health/live`)).status === 200, 'liveness did not answer 200')
 const page = await fetch(`${server.url}/`, { headers: { 'accept-language': 'fr' } })
 check(page.status === 200 && (await page.text()).includes('<html'), `the SPA answered ${page.status}`)
@@ -121,6 +127,20 @@ check(
     scraped.includes('trousseau_http_requests_total{method="GET",route="/api/health"'),
   `metrics answered ${metrics.status}:\n${scraped}`,
 )
+// The bundle finds the server's catalogs from where it is: a sign-in mail asked in English is written, in
+// English, to the outbox (no SMTP_URL here).
+const port = new URL(server.url).port
+const asked = await fetch(`${server.url}/api/email-tokens`, {
+  method: 'POST',
+  headers: { origin: `http://localhost:${port}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ email: 'bundle@example.test', locale: 'en' }),
+})
+check(asked.status === 202, `the sign-in mail request answered ${asked.status}`)
+const outbox = join(dataDir, 'outbox')
+const mails = existsSync(outbox) ? readdirSync(outbox) : []
+check(mails.length === 1, `the outbox holds ${mails.length} mails, not 1`)
+const mail = readFileSync(join(outbox, mails[0] as string), 'utf8')
+check(mail.includes('Subject: Your Trousseau sign-in'), `the sign-in mail is not the English one:\n${mail}`)
 
 const backupFile = join(work, 'running.pglite.tar.gz')
 const backup = spawnSync('npm', ['run', '--silent', 'backup', '--', '--out', backupFile], {

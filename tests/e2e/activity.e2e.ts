@@ -83,7 +83,7 @@ describe('the activity log', () => {
       page.on('console', (message) => {
         if (message.text().startsWith('Missing translation')) untranslated.push(message.text())
       })
-      await stack.signInByCode(page, ADMIN, 'en')
+      await stack.signIn(page, ADMIN, 'en')
       await page.waitForURL((url) => url.pathname === '/en/app')
       await page.goto('/en/app/activity')
       const list = page.getByRole('list', { name: 'Activity' })

@@ -233,7 +233,7 @@ describe('axe on every route (issue 23)', () => {
       await checkRoutes(page, routes.public, found)
       // The English pages remembered English (locale cookie): the app is checked in French.
       await context.clearCookies()
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await checkRoutes(page, routes.admin, found)
       // The account menu and the shortcuts dialog, open (in English: the last page was), in both themes.
@@ -258,7 +258,7 @@ describe('axe on every route (issue 23)', () => {
     const contact = await newContext()
     try {
       const page = await contact.newPage()
-      await stack.signInByCode(page, CONTACT)
+      await stack.signIn(page, CONTACT)
       await page.waitForURL((url) => url.pathname.startsWith('/app'))
       await checkRoutes(page, routes.contact, found)
     } finally {

@@ -17,7 +17,7 @@ afterAll(async () => {
 })
 
 async function signInAdmin(page: Page) {
-  await stack.signInByCode(page, ADMIN)
+  await stack.signIn(page, ADMIN)
   await page.waitForURL((url) => url.pathname === '/app')
 }
 
@@ -126,7 +126,7 @@ describe('commerce in a real browser: tag orders, local payment, production, pla
 
   it('lets an operator confirm, produce, ship, deliver and export the tags as CSV', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, OPERATOR_EMAIL)
+      await stack.signIn(page, OPERATOR_EMAIL)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto(paidOrderPath)
       for (const [action, status] of [

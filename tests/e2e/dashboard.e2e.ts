@@ -28,7 +28,7 @@ async function dashboard(page: Page) {
 describe('an office dashboard that says what to do next (issue 23)', () => {
   it('walks a new organization through its checklist, shows the allowance and two charts, and lists its tags', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, 'dashboard.admin@example.com')
+      await stack.signIn(page, 'dashboard.admin@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       const organizationId = await createOrganizationInApp(page, 'Agence Tableau')
 
@@ -191,7 +191,7 @@ describe('an office dashboard that says what to do next (issue 23)', () => {
     const context = await stack.newPhoneContext()
     try {
       const page = await context.newPage()
-      await stack.signInByCode(page, email)
+      await stack.signIn(page, email)
       await page.waitForURL((url) => url.pathname === '/app')
       const scan = page.getByRole('main').getByRole('link', { name: 'Scanner une étiquette' }).first()
       await scan.waitFor()

@@ -20,7 +20,7 @@ let organizationId = ''
 describe('organizations, members, keychains, tags and scanning in a real browser', () => {
   it('refuses an organization without its required fields, then creates it and selects it', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.getByRole('link', { name: 'Créer une organisation' }).click()
       await page.getByRole('button', { name: "Créer l'organisation" }).click()
@@ -43,7 +43,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
 
   it('invites a member by mail, who signs in and sees only what a member may do', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto(`/app/organizations/${organizationId}`)
       const already = stack.mailbox.received.length
@@ -83,7 +83,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
   it('creates a keychain, adds a key and a tag key, changes custodian, and deletes it after confirmation', async () => {
     const [tag] = await stack.createTags(organizationId, { alphaCode: 'BAS', count: 3, name: 'Porte' })
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/keychains')
       await page.getByRole('link', { name: 'Nouveau trousseau' }).click()
@@ -139,7 +139,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
     const [tag] = await stack.createTags(organizationId, { alphaCode: 'TAG', count: 1, name: 'Local vélo' })
     const keychainId = await stack.createKeychainWithTag(organizationId, 'Local vélo', tag!.id)
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto(`/tags/${tag?.publicId}`)
       await page.getByRole('img', { name: `QR code de l'étiquette ${tag?.code}` }).waitFor()
@@ -160,7 +160,7 @@ describe('organizations, members, keychains, tags and scanning in a real browser
     const [tag] = await stack.createTags(organizationId, { alphaCode: 'SCN', count: 1, name: 'Bureau' })
     const keychainId = await stack.createKeychainWithTag(organizationId, 'Bureau 12', tag!.id)
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.getByRole('link', { name: 'Scanner une étiquette' }).first().click()
       await page.getByLabel("Code ou lien de l'étiquette").fill(tag!.code.toLowerCase())

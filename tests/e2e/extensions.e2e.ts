@@ -53,7 +53,7 @@ describe('more time for a keychain, asked offline, answered by a manager', () =>
     })
 
     await stack.withPage(async (page, context) => {
-      await stack.signInByCode(page, HOLDER)
+      await stack.signIn(page, HOLDER)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready
@@ -80,7 +80,7 @@ describe('more time for a keychain, asked offline, answered by a manager', () =>
     await stack.mailbox.nextMailTo(MANAGER, 0, 10_000, /garder le trousseau/)
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, MANAGER)
+      await stack.signIn(page, MANAGER)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/transfers')
       await page.getByText(`Demande à le garder jusqu’au ${written(later)}`).waitFor()
@@ -97,7 +97,7 @@ describe('more time for a keychain, asked offline, answered by a manager', () =>
     expect(mail.text).toContain('Loge gardien')
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, HOLDER)
+      await stack.signIn(page, HOLDER)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto(`/app/transfers/requests/${transfer.id}`)
       await page

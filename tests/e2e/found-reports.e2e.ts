@@ -47,7 +47,7 @@ describe('a found-key report in a real browser', () => {
             () => undefined,
           )
       })
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page
         .getByRole('navigation', { name: 'Menu principal' })

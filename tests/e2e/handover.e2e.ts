@@ -46,7 +46,7 @@ async function phone(name: string, email: string): Promise<Phone> {
   const page = await context.newPage()
   const log: string[] = []
   page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
-  await stack.signInByCode(page, email, 'en')
+  await stack.signIn(page, email, 'en')
   await page.waitForURL((url) => url.pathname === '/en/app')
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready

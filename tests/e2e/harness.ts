@@ -8,16 +8,19 @@ import type { Role } from '../../contract/permissions.ts'
 import type { Clock } from '../../server/clock.ts'
 import { loadConfig } from '../../server/config.ts'
 import { memberships, users } from '../../server/db/schema.ts'
+import { sessionCookieName } from '../../server/http/session-cookie.ts'
 import { createLogger } from '../../server/logger.ts'
 import { startServer } from '../../server/main.ts'
+import { createSession } from '../../server/modules/auth/sessions.ts'
 import { addKey } from '../../server/modules/keychains/keys.ts'
 import { createKeychain } from '../../server/modules/keychains/service.ts'
-import { addMembership } from '../../server/modules/members/service.ts'
+import { activateMemberships, addMembership } from '../../server/modules/members/service.ts'
 import { createOrder } from '../../server/modules/orders/checkout.ts'
 import { PLAN_IDS } from '../../server/modules/plans/catalog.ts'
 import { findActivePlan, planConfiguration } from '../../server/modules/plans/service.ts'
 import { startSubscription } from '../../server/modules/subscriptions/service.ts'
 import { createTags } from '../../server/modules/tags/service.ts'
+import { signInUser } from '../../server/modules/users/service.ts'
 import { migratedPgliteDir } from '../server/pglite-template.ts'
 import { saveFailure } from './failure.ts'
 import { SIGN_IN_MAIL, signInCodeOf, startMailbox } from './mailbox.ts'
@@ -168,6 +171,21 @@ export async function startStack(
       .click()
   }
 
+  /**
+   * Opens the app signed in as `email`, as a returning visitor finds it: the session the sign-in would make
+   * (account made or found, invitations accepted) is made on the server and its cookie put in the page's
+   * context. For tests whose subject is not the sign-in; the sign-in page itself is `signInByCode`'s.
+   */
+  async function signIn(page: Page, email: string, locale: 'fr' | 'en' = 'fr') {
+    const now = deps.clock.now()
+    const user = await activateMemberships(deps.database.db, await signInUser(deps, email, locale), now)
+    const { sessionId } = await createSession(deps, user.id, undefined)
+    await page
+      .context()
+      .addCookies([{ name: sessionCookieName(deps.config), value: sessionId, url: baseUrl, httpOnly: true }])
+    await page.goto(locale === 'fr' ? '/app' : '/en/app')
+  }
+
   /** A fresh browser context and page; on failure the screenshot and browser log go to test-results/. */
   async function withPage<T>(run: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
     const context = await newContext()
@@ -272,6 +290,7 @@ export async function startStack(
     browser,
     newContext,
     newPhoneContext,
+    signIn,
     signInByCode,
     async stop() {
       // The browser is the worker's: what this file left open of it is closed, the browser stays.

@@ -35,7 +35,7 @@ describe('bulk actions on the keychain list in a real browser', () => {
     }
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/keychains')
       const list = page.getByRole('list', { name: 'Trousseaux' })
@@ -118,7 +118,7 @@ describe('bulk actions on the keychain list in a real browser', () => {
       stack.deps.database.db.select().from(transfers).where(eq(transfers.organizationId, organizationId))
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, 'marc.bulk@example.com')
+      await stack.signIn(page, 'marc.bulk@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/keychains')
       const list = page.getByRole('list', { name: 'Trousseaux' })

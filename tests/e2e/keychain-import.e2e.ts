@@ -41,7 +41,7 @@ describe('the keychain CSV import in a real browser', () => {
     ]
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/keychains')
       await page.getByRole('link', { name: 'Importer', exact: true }).click()

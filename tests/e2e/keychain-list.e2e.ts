@@ -31,7 +31,7 @@ describe('the keychain list in a real browser', () => {
       await keychainNamed(organizationId, paul, name)
     }
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, admin)
+      await stack.signIn(page, admin)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/keychains')
       const list = page.getByRole('list', { name: 'Trousseaux' })
@@ -50,7 +50,7 @@ describe('the keychain list in a real browser', () => {
     await stack.createKeychainWithTag(organizationId, 'Cellier', tags[0]!.id)
     const wanted = await stack.createKeychainWithTag(organizationId, 'Grenier', tags[1]!.id)
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, admin)
+      await stack.signIn(page, admin)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/keychains')
       await page.getByRole('list', { name: 'Trousseaux' }).getByRole('link', { name: 'Grenier' }).waitFor()
@@ -73,7 +73,7 @@ describe('the keychain list in a real browser', () => {
     const keysBefore = await keysOf()
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, admin)
+      await stack.signIn(page, admin)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto(`/app/keychains/${keychainId}`)
       await page.getByRole('heading', { name: 'Remise 4', level: 1 }).waitFor()

@@ -81,7 +81,7 @@ describe('the print view of a reprint', () => {
     const urlOf = new Map(tags.map((tag) => [tag.code, `${stack.baseUrl}/tags/${tag.publicId}`]))
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN, 'en')
+      await stack.signIn(page, ADMIN, 'en')
       await page.waitForURL((url) => url.pathname === '/en/app')
       await page.goto('/en/tags')
       await page.getByLabel('Choose every tag (at most 1000)').check()

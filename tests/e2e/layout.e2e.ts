@@ -68,7 +68,7 @@ describe('layout on a phone and on a laptop', () => {
       const context = await stack.newPhoneContext()
       try {
         const page = await context.newPage()
-        await stack.signInByCode(page, ADMIN, locale)
+        await stack.signIn(page, ADMIN, locale)
         await page.waitForURL((url) => url.pathname === home)
         const prefix = locale === 'fr' ? '' : '/en'
         for (const path of [`${prefix}/app/tags`, `${prefix}/tags/${tagPublicId}`]) {
@@ -111,7 +111,7 @@ describe('layout on a phone and on a laptop', () => {
 
   it('shows the not-found view for what does not exist, and ends every page that waits', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       for (const path of [
         '/app/keychains/00000000-0000-4000-8000-000000000000',
@@ -135,7 +135,7 @@ describe('layout on a phone and on a laptop', () => {
     })
     try {
       const page = await context.newPage()
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       const menu = page.getByRole('navigation', { name: 'Menu principal' })
       const links = menu.getByRole('link')

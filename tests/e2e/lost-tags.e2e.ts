@@ -41,7 +41,7 @@ describe('a lost tag', () => {
     const [admin] = await db.select().from(users).where(eq(users.email, ADMIN))
 
     await stack.withPage(async (page, context) => {
-      await stack.signInByCode(page, FIELD)
+      await stack.signIn(page, FIELD)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready

@@ -61,7 +61,7 @@ describe('field mode offline, with the network cut by the browser', () => {
     const cancelledMeanwhile = await authorize(keychainIds[1]!)
 
     await stack.withPage(async (page, context) => {
-      await stack.signInByCode(page, FIELD)
+      await stack.signIn(page, FIELD)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready

@@ -31,7 +31,7 @@ export async function organizationOfNewAdmin(
   address?: TestAddress,
 ): Promise<string> {
   return stack.withPage(async (page) => {
-    await stack.signInByCode(page, admin)
+    await stack.signIn(page, admin)
     await page.waitForURL((url) => url.pathname === '/app')
     return createOrganizationInApp(page, name, address)
   })

@@ -35,7 +35,7 @@ describe('pairing free tags by scanning', () => {
     const created = await stack.createTags(organizationId, { alphaCode: 'PAI', count: 11, name: 'Port' })
 
     await stack.withPage(async (page, context) => {
-      await stack.signInByCode(page, MANAGER)
+      await stack.signIn(page, MANAGER)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready

@@ -110,7 +110,7 @@ describe('push notifications on a phone', () => {
       page.on('response', (response) =>
         log.push(`${response.status()} ${response.request().method()} ${response.url()}`),
       )
-      await stack.signInByCode(page, PAUL)
+      await stack.signIn(page, PAUL)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready
@@ -221,7 +221,7 @@ describe('push notifications on a phone', () => {
     try {
       const page = await context.newPage()
       page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
-      await stack.signInByCode(page, 'marc.terrain@example.com')
+      await stack.signIn(page, 'marc.terrain@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/scan')
       await page.getByLabel("Code ou lien de l'étiquette").fill(tag!.code)

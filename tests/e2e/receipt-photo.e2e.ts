@@ -107,7 +107,7 @@ describe('the photo of the keys on a handover receipt', () => {
 
     await stack.withPage(async (page, context) => {
       await page.setViewportSize({ width: 360, height: 740 })
-      await stack.signInByCode(page, FIELD)
+      await stack.signIn(page, FIELD)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready

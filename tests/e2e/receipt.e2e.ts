@@ -47,7 +47,7 @@ describe('the handover receipt, signed on a phone offline', () => {
 
     await stack.withPage(async (page, context) => {
       await page.setViewportSize({ width: 360, height: 740 })
-      await stack.signInByCode(page, FIELD)
+      await stack.signIn(page, FIELD)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready
@@ -118,7 +118,7 @@ describe('the handover receipt, signed on a phone offline', () => {
 
     // The admin finds the same receipt in the keychain's transfer list, opened in place.
     await stack.withPage(async (page, context) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto(`/app/keychains/${keychainId}`)
       const transfers = page.getByRole('list', { name: 'Transferts' })
@@ -179,7 +179,7 @@ describe('the handover receipt, signed on a phone offline', () => {
     })
     try {
       const page = await context.newPage()
-      await stack.signInByCode(page, field)
+      await stack.signIn(page, field)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready

@@ -66,7 +66,7 @@ describe('the departure report', () => {
       page.on('console', (message) => {
         if (message.text().startsWith('Missing translation')) untranslated.push(message.text())
       })
-      await stack.signInByCode(page, ADMIN, 'en')
+      await stack.signIn(page, ADMIN, 'en')
       await page.waitForURL((url) => url.pathname === '/en/app')
       await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Reports' }).click()
       await page.getByRole('link', { name: 'Who holds what' }).click()

@@ -70,7 +70,7 @@ describe('every role reaches only screens it may use', () => {
         page.on('console', (message) => {
           if (message.text().startsWith('Missing translation')) untranslated.push(message.text())
         })
-        await stack.signInByCode(page, PEOPLE[role])
+        await stack.signIn(page, PEOPLE[role])
         await page.waitForURL((url) => url.pathname === '/app')
         await page.getByRole('heading', { level: 1 }).first().waitFor()
         await page.waitForLoadState('networkidle')

@@ -142,7 +142,7 @@ async function onPhone<T>(
   const log: string[] = []
   page.on('console', (message) => log.push(`${message.type()}: ${message.text()}`))
   try {
-    await stack.signInByCode(page, PEOPLE[role].email)
+    await stack.signIn(page, PEOPLE[role].email)
     await page.waitForURL((url) => url.pathname === '/app')
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready

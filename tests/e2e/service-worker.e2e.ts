@@ -93,7 +93,7 @@ describe('service worker: the shell and field routes first, the rest once the pa
     expect(split.deferred.some((file) => split.precached.has(file))).toBe(false)
 
     await stack.withPage(async (page, context) => {
-      await stack.signInByCode(page, 'cellar@example.com')
+      await stack.signIn(page, 'cellar@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       await controlled(page)
       // The page, once idle, asked the worker for the deferred files: they end up in their cache.

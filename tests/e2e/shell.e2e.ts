@@ -45,7 +45,7 @@ describe('theme (issue 23)', () => {
       await page.emulateMedia({ colorScheme: 'light' })
       await expect.poll(() => page.evaluate(isDark)).toBe(false)
 
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await openAccountMenu(page)
       await page.locator('label', { hasText: 'Sombre' }).click()
@@ -73,7 +73,7 @@ describe('theme (issue 23)', () => {
       const other = await stack.browser.newContext({ baseURL: stack.baseUrl, colorScheme: 'light' })
       try {
         const second = await other.newPage()
-        await stack.signInByCode(second, ADMIN)
+        await stack.signIn(second, ADMIN)
         await second.waitForURL((url) => url.pathname === '/app')
         await expect.poll(() => second.evaluate(isDark)).toBe(true)
         // Signing out leaves the theme to the system again.
@@ -109,7 +109,7 @@ describe('menu (issue 23)', () => {
     })
     try {
       const page = await context.newPage()
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       const menu = page.getByRole('navigation', { name: 'Menu principal' })
       await menu.getByRole('link', { name: 'Clés trouvées' }).waitFor()
@@ -159,7 +159,7 @@ describe('menu (issue 23)', () => {
     const context = await stack.newPhoneContext()
     try {
       const page = await context.newPage()
-      await stack.signInByCode(page, MEMBER)
+      await stack.signIn(page, MEMBER)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.getByRole('button', { name: 'Ouvrir le menu' }).click()
       const menu = page.getByRole('navigation', { name: 'Menu principal' }).first()
@@ -195,7 +195,7 @@ describe('menu (issue 23)', () => {
 describe('keyboard shortcuts (issue 23)', () => {
   it('/ search, s scan, n new on a list, ? the list; never while typing or with a modifier', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.getByRole('heading', { level: 1 }).first().waitFor()
       // The shortcuts load after the page: wait until they answer.

@@ -113,7 +113,7 @@ describe('a stocktake of a board, offline on a phone', () => {
 
     // The admin starts it from the stocktakes page.
     const stocktakeId = await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN, 'en')
+      await stack.signIn(page, ADMIN, 'en')
       await page.waitForURL((url) => url.pathname === '/en/app')
       await page.goto('/en/app/stocktakes')
       await page.getByRole('combobox', { name: 'What to count' }).selectOption({ label: '— Tableau A' })
@@ -126,7 +126,7 @@ describe('a stocktake of a board, offline on a phone', () => {
     const context = await stack.newPhoneContext()
     const page = await context.newPage()
     try {
-      await stack.signInByCode(page, COUNTER, 'en')
+      await stack.signIn(page, COUNTER, 'en')
       await page.waitForURL((url) => url.pathname === '/en/app')
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready
@@ -281,7 +281,7 @@ describe('putting a keychain back on its hook after a return', () => {
       await page.getByRole('region', { name: 'Transfert' }).waitFor()
     }
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, member)
+      await stack.signIn(page, member)
       await page.waitForURL((url) => url.pathname === '/app')
       await scanTag(page)
       await page.getByRole('button', { name: 'Confirmer le retrait' }).click()
@@ -294,7 +294,7 @@ describe('putting a keychain back on its hook after a return', () => {
     })
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, admin)
+      await stack.signIn(page, admin)
       await page.waitForURL((url) => url.pathname === '/app')
       await scanTag(page)
       await page.getByRole('button', { name: 'Confirmer le retour' }).click()

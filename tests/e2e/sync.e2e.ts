@@ -91,11 +91,11 @@ describe('the field mirror follows the office through the change feed', () => {
     const officeContext = await stack.newContext()
     const officePage = await officeContext.newPage()
     try {
-      await stack.signInByCode(officePage, OFFICE)
+      await stack.signIn(officePage, OFFICE)
       await officePage.waitForURL((url) => url.pathname === '/app')
 
       await stack.withPage(async (page, context) => {
-        await stack.signInByCode(page, FIELD)
+        await stack.signIn(page, FIELD)
         await page.waitForURL((url) => url.pathname === '/app')
         // The first sync fills the mirror with the whole organization.
         await expect

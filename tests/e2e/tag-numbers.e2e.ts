@@ -15,7 +15,7 @@ afterAll(async () => {
 describe('a tag order says the numbers the tags will really carry (issue 23)', () => {
   it('proposes the next free number, shows a taken range’s real codes in the form, the cart and the order, then prints them', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, 'numbers.admin@example.com')
+      await stack.signIn(page, 'numbers.admin@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       const organizationId = await createOrganizationInApp(page, 'Dépôt Est')
       // DEM-00001 to DEM-00060 exist already (an earlier order).

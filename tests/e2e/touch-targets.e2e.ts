@@ -64,7 +64,7 @@ describe('touch targets on the phone routes (issue 23)', () => {
     const context = await stack.newPhoneContext()
     try {
       const page = await context.newPage()
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       const found: Record<string, string[]> = {}
       for (const path of ['/app', '/app/scan', '/app/transfers/requests', '/app/sync', '/app/keychains']) {

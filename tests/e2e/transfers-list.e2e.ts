@@ -66,7 +66,7 @@ describe('the transfer list: a new transfer from the list, quick filters, cancel
     await db.update(keychains).set({ custodianId: memberId }).where(eq(keychains.id, grenierId))
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/transfers')
       await page.getByRole('link', { name: 'Nouveau transfert' }).click()
@@ -138,7 +138,7 @@ describe('the transfer list: a new transfer from the list, quick filters, cancel
 
     // The member sees their own page (without the details only managers read).
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, MEMBER)
+      await stack.signIn(page, MEMBER)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto('/app/transfers/requests')
       await page.getByRole('link', { name: 'Ce que je détiens dans cette organisation' }).click()

@@ -70,7 +70,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
     const returnDay = firstDay.add({ days: 2 })
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       organizationId = await createOrganizationInApp(page, 'Syndic des Archives', ARCHIVES)
       await stack.subscribe(organizationId)
@@ -131,7 +131,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
     })
 
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await expectDashboard(page, { scheduled: 0, transferred: 1, returning: 0 })
       await page.goto(`/app/keychains/${keychainId}`)
@@ -154,7 +154,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
 
     // A member of the organization confirms the return by scanning the tag.
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, MEMBER)
+      await stack.signIn(page, MEMBER)
       await page.waitForURL((url) => url.pathname === '/app')
       await scanTag(page, tagCode)
       await page.getByRole('button', { name: 'Confirmer le retour' }).click()
@@ -172,7 +172,7 @@ describe('transfers in a real browser: authorize, pick up, return', () => {
 
   it('shows the subscription-required banner without a plan, and leads to the plans', async () => {
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, 'noplan.admin@example.com')
+      await stack.signIn(page, 'noplan.admin@example.com')
       await page.waitForURL((url) => url.pathname === '/app')
       const organizationId = await createOrganizationInApp(page, 'Agence sans formule', ARCHIVES)
       const [tag] = await stack.createTags(organizationId, { alphaCode: 'NOP', count: 1, name: 'Hall' })

@@ -25,7 +25,7 @@ describe('webhooks in a real browser', () => {
     const organizationId = await organizationOfNewAdmin(stack, ADMIN, 'Agence Crochet')
     let secret = ''
     await stack.withPage(async (page) => {
-      await stack.signInByCode(page, ADMIN)
+      await stack.signIn(page, ADMIN)
       await page.waitForURL((url) => url.pathname === '/app')
       await page.goto(`/app/organizations/${organizationId}`)
       await page.getByRole('link', { name: 'Gérer les webhooks' }).click()
