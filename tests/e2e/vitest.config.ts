@@ -5,7 +5,9 @@ export default defineConfig({
     name: 'e2e',
     environment: 'node',
     include: ['tests/e2e/**/*.e2e.ts'],
-    testTimeout: 60_000,
+    // A guard against a hung test, not a measure: the longest scenarios (the 60-hook stocktake, the offline
+    // handover) took 45–65 s beside two other files on a slow day.
+    testTimeout: 90_000,
     hookTimeout: 120_000,
     // One server per file (one browser per worker); three files at a time on two cores (Vitest's default would be
     // one): a browser test waits on the page and the server between its steps. Measured on 2 cores, the whole
