@@ -15,7 +15,7 @@ import { type RunningServer, startServer } from '../server/main.ts'
 import { createSession } from '../server/modules/auth/sessions.ts'
 import { createOrganization } from '../server/modules/organizations/service.ts'
 import { createTags } from '../server/modules/tags/service.ts'
-import { freePort } from '../tests/e2e/harness.ts'
+import { freePort } from '../tests/server/processes.ts'
 
 const SCANS = 1000
 let server: RunningServer

@@ -19,8 +19,9 @@ import { loadConfig } from '../server/config.ts'
 import { createLogger } from '../server/logger.ts'
 import { startServer } from '../server/main.ts'
 import { updateKeychain } from '../server/modules/keychains/service.ts'
-import { CHROMIUM_ARGS, freePort, productionEnv } from '../tests/e2e/harness.ts'
+import { CHROMIUM_ARGS, productionEnv } from '../tests/e2e/harness.ts'
 import { startMailbox } from '../tests/e2e/mailbox.ts'
+import { freePort } from '../tests/server/processes.ts'
 import {
   indexedDbBytes,
   markScanStarts,

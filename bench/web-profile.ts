@@ -90,7 +90,9 @@ try {
         const { name } = sourceOf(frame)
         if (/ src\//.test(name)) names.push(name.trim().replace(/ src\//, ' '))
       }
-      return names.slice(-3).reverse().join(' < ') || '(library only)'
+      if (names.length > 0) return names.slice(-3).reverse().join(' < ')
+      // No app frame: name the library (or the engine's own work: compile, GC) that ran.
+      return `(library: ${sourceOf(byId.get(id)!.callFrame).source})`
     }
     let t = profile.startTime
     type Period = { start: number; end: number; what: Map<string, number> }

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -11,6 +10,7 @@ import { systemClock } from '../server/clock.ts'
 import { type Database, openDatabase } from '../server/db/client.ts'
 import { verifyChain } from '../server/modules/activity/chain.ts'
 import { DEMO_MEMBERS, DEMO_ORGANIZATION_ID, seedDemo } from '../server/seed/demo.ts'
+import { freePort } from '../tests/server/processes.ts'
 
 // The backup round trip of issue 20, on the database of this run (PostgreSQL with TEST_DATABASE_URL, else
 // PGlite): data written, a backup while the server runs and writes, a restore elsewhere, the same rows and a
@@ -21,14 +21,6 @@ const cleanups: Array<() => Promise<unknown>> = []
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined)
 })
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** A place for a database: a DATA_DIR and, on PostgreSQL, a fresh database of its own. */
 async function place(): Promise<Record<string, string>> {

@@ -1,11 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { migratedPgliteDir } from '../tests/server/pglite-template.ts'
+import { freePort } from '../tests/server/processes.ts'
 
 const mainFile = new URL('./main.ts', import.meta.url).pathname
 const dirs: string[] = []
@@ -13,14 +14,6 @@ const dirs: string[] = []
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true })
 })
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 type Child = { process: ChildProcess; output: () => string; exited: Promise<number | null> }
 

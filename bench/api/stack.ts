@@ -14,7 +14,7 @@ import { systemClock } from '../../server/clock.ts'
 import { loadConfig } from '../../server/config.ts'
 import { openDatabase } from '../../server/db/client.ts'
 import type { AppDeps } from '../../server/deps.ts'
-import { freePort } from '../../tests/e2e/harness.ts'
+import { freePort } from '../../tests/server/processes.ts'
 import { type SeededOrganization, seedOrganization } from '../sync/seed.ts'
 
 export type Database = 'postgres' | 'pglite'

@@ -4,7 +4,8 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CHROMIUM_ARGS, freePort } from '../../tests/e2e/harness.ts'
+import { CHROMIUM_ARGS } from '../../tests/e2e/harness.ts'
+import { freePort } from '../../tests/server/processes.ts'
 
 const CHROMIUM_PATH = '/usr/bin/chromium'
 

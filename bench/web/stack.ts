@@ -14,8 +14,9 @@ import {
   DEMO_ORGANIZATION_NAME,
   seedDemo,
 } from '../../server/seed/demo.ts'
-import { freePort, productionEnv } from '../../tests/e2e/harness.ts'
+import { productionEnv } from '../../tests/e2e/harness.ts'
 import { SIGN_IN_MAIL, signInCodeOf, startMailbox } from '../../tests/e2e/mailbox.ts'
+import { freePort } from '../../tests/server/processes.ts'
 
 export type Stack = {
   baseUrl: string

@@ -7,7 +7,9 @@ import { signInLinkOf } from './mailbox.ts'
 let stack: Stack
 
 beforeAll(async () => {
-  stack = await startStack()
+  // On the embedded default (PGlite on disk), as `npm start` runs it, whatever the CI database.
+  stack = await startStack({}, { embedded: true })
+  expect(stack.deps.database.driver).toBe('pglite')
 })
 
 afterAll(async () => {

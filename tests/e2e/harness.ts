@@ -1,5 +1,4 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises'
-import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { and, eq } from 'drizzle-orm'
@@ -21,7 +20,9 @@ import { findActivePlan, planConfiguration } from '../../server/modules/plans/se
 import { startSubscription } from '../../server/modules/subscriptions/service.ts'
 import { createTags } from '../../server/modules/tags/service.ts'
 import { signInUser } from '../../server/modules/users/service.ts'
+import { createPostgresDatabase } from '../server/database.ts'
 import { migratedPgliteDir } from '../server/pglite-template.ts'
+import { freePort } from '../server/processes.ts'
 import { saveFailure } from './failure.ts'
 import { SIGN_IN_MAIL, signInCodeOf, startMailbox } from './mailbox.ts'
 
@@ -38,14 +39,6 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
   '--disable-quic',
 ]
-
-export async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 /** The server's clock in browser tests: real time, which a test may move forward (statuses, expiry). */
 class OffsetClock implements Clock {
@@ -109,25 +102,34 @@ async function sharedBrowser(build: BrowserBuild): Promise<Browser> {
 }
 
 /**
- * The real product for a browser test: the production build served by the real server (PGlite in a temp
- * folder), mail delivered over SMTP to a loopback receiver, and Debian's Chromium.
- */
-/**
+ * The real product for a browser test: the production build served by the real server, mail delivered over
+ * SMTP to a loopback receiver, and Debian's Chromium. The database is PGlite in a temp folder (the embedded
+ * default), or, when TEST_DATABASE_URL names a PostgreSQL server (CI), a new database there: the server's
+ * queries then run natively rather than in WebAssembly beside the browser (about 13 % less time on the
+ * heaviest files, 2 cores). `embedded`: PGlite whatever the environment, for the files that keep the default
+ * configuration covered in a browser.
+ *
  * `env`: more variables for the server (a test's own, e.g. WEBHOOK_ALLOW_PRIVATE_TARGETS for a loopback
  * receiver); `browser`: the Chromium build the file needs (the headless shell unless it needs the full one).
  */
 export async function startStack(
   env: Record<string, string> = {},
-  { browser: build = 'headless-shell' }: { browser?: BrowserBuild } = {},
+  {
+    browser: build = 'headless-shell',
+    embedded = false,
+  }: { browser?: BrowserBuild; embedded?: boolean } = {},
 ) {
   const dataDir = await mkdtemp(join(tmpdir(), 'trousseau-e2e-'))
+  const postgresUrl = embedded ? undefined : process.env.TEST_DATABASE_URL
+  const postgres = postgresUrl ? await createPostgresDatabase(postgresUrl) : null
   // The server's database (DATA_DIR/pglite) starts as a copy of a migrated one; its own migrate() is a no-op.
-  await cp(await migratedPgliteDir(), join(dataDir, 'pglite'), { recursive: true })
+  if (!postgres) await cp(await migratedPgliteDir(), join(dataDir, 'pglite'), { recursive: true })
   const mailbox = await startMailbox()
   const port = await freePort()
   const config = loadConfig({
     ...productionEnv({ port, dataDir, smtpUrl: mailbox.url, staticDir: 'dist' }),
     OPERATOR_EMAILS: OPERATOR_EMAIL,
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     ...env,
   })
   const clock = new OffsetClock()
@@ -296,6 +298,7 @@ export async function startStack(
       // The browser is the worker's: what this file left open of it is closed, the browser stays.
       await Promise.all(browser.contexts().map((context) => context.close()))
       await server.close()
+      await postgres?.drop()
       await mailbox.close()
       await rm(dataDir, { recursive: true, force: true })
     },

@@ -14,7 +14,9 @@ const ADMIN = 'hugo.admin@example.com'
 const FIELD = 'nora.terrain@example.com'
 
 beforeAll(async () => {
-  stack = await startStack()
+  // On the embedded default (PGlite on disk): replayed scans land exactly once on the database `npm start` runs.
+  stack = await startStack({}, { embedded: true })
+  expect(stack.deps.database.driver).toBe('pglite')
 })
 
 afterAll(async () => {

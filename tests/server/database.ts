@@ -19,17 +19,31 @@ import { statementLogger } from './statement-count.ts'
 export async function openTestDatabase(): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) return leasePglite()
-  const template = await migratedTemplate(adminUrl)
-  const name = `trousseau_test_${randomBytes(6).toString('hex')}`
-  await admin(adminUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}"`)
-  const database = await openPostgres(databaseUrl(adminUrl, name), { logger: statementLogger })
+  const created = await createPostgresDatabase(adminUrl)
+  const database = await openPostgres(created.url, { logger: statementLogger })
   await database.migrate() // a no-op, unless the template is somehow behind
   return {
     ...database,
     async close() {
       await database.close()
-      await admin(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+      await created.drop()
     },
+  }
+}
+
+/**
+ * A new database on the server of `adminUrl` (random name), a copy of the migrated template: its URL, for a
+ * server process or a pool to open, and a way to drop it (connections still open are closed).
+ */
+export async function createPostgresDatabase(
+  adminUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const template = await migratedTemplate(adminUrl)
+  const name = `trousseau_test_${randomBytes(6).toString('hex')}`
+  await admin(adminUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}"`)
+  return {
+    url: databaseUrl(adminUrl, name),
+    drop: () => admin(adminUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   }
 }
 

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { randomInt } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -6,12 +7,27 @@ import { join } from 'node:path'
 
 /** Test helpers for real server processes and an nginx in front of them (server/multi-process.test.ts). */
 
+/**
+ * A port free now for a server a test starts a moment later. Drawn below Linux's ephemeral range (32768 and
+ * up, where `listen(0)` also draws): a port from that range can be taken before the server listens by any
+ * outgoing connection of another test (to PostgreSQL, SMTP, a browser's), which failed a browser file with
+ * EADDRINUSE once its servers ran on PostgreSQL.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
+  for (;;) {
+    const port = 20_000 + randomInt(12_000)
+    if (await listenable(port)) return port
+  }
+}
+
+async function listenable(port: number): Promise<boolean> {
+  const probe = createServer()
+  const listening = await new Promise<boolean>((resolve) => {
+    probe.once('error', () => resolve(false))
+    probe.listen(port, '127.0.0.1', () => resolve(true))
+  })
+  if (listening) await new Promise((resolve) => probe.close(resolve))
+  return listening
 }
 
 export async function waitFor(
