@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from './config.ts'
 
+// @database-agnostic: configuration parsing; it imports the browser tests' harness (which can reach a database)
+// only for its production environment.
+
 const failure = (env: Record<string, string>) => {
   try {
     loadConfig(env)
