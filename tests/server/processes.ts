@@ -5,7 +5,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
 
-/** Test helpers for real server processes and an nginx in front of them (server/multi-process.test.ts). */
+/**
+ * Test helpers for real servers: a free port for any server a test or benchmark starts, and server processes with
+ * an nginx in front of them (server/multi-process.test.ts).
+ */
 
 /**
  * A port free now for a server a test starts a moment later. Drawn below Linux's ephemeral range (32768 and
