@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -10,7 +10,7 @@ import { systemClock } from '../server/clock.ts'
 import { type Database, openDatabase } from '../server/db/client.ts'
 import { verifyChain } from '../server/modules/activity/chain.ts'
 import { DEMO_MEMBERS, DEMO_ORGANIZATION_ID, seedDemo } from '../server/seed/demo.ts'
-import { freePort } from '../tests/server/processes.ts'
+import { type Child, freePort, startServer } from '../tests/server/processes.ts'
 
 // The backup round trip of issue 20, on the database of this run (PostgreSQL with TEST_DATABASE_URL, else
 // PGlite): data written, a backup while the server runs and writes, a restore elsewhere, the same rows and a
@@ -77,25 +77,12 @@ async function keychainNames(database: Database): Promise<string[]> {
   return result.rows.map((row) => row.name)
 }
 
-type Server = { child: ChildProcess; output: () => string; exited: Promise<number | null>; url: string }
+type Server = Child & { url: string }
 
-async function startServer(env: Record<string, string>): Promise<Server> {
+/** `node server/main.ts` on a free port, with its address. */
+async function startServerOnPort(env: Record<string, string>): Promise<Server> {
   const port = await freePort()
-  const child = spawn(process.execPath, [join(root, 'server/main.ts')], {
-    env: { PATH: process.env.PATH, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'development' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk) => (output += chunk))
-  child.stderr?.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  const started = Date.now()
-  while (!output.includes('Trousseau listening')) {
-    if (Date.now() - started > 120_000 || child.exitCode !== null)
-      throw new Error(`did not start:\n${output}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  return { child, output: () => output, exited, url: `http://127.0.0.1:${port}` }
+  return { ...(await startServer({ ...env, PORT: String(port) })), url: `http://127.0.0.1:${port}` }
 }
 
 async function signIn(server: Server, email: string): Promise<string> {
@@ -129,7 +116,7 @@ describe(`npm run backup / restore (${adminUrl ? 'PostgreSQL' : 'PGlite'})`, () 
     await seedDemo({ database: seeded, clock: systemClock })
     await seeded.close()
 
-    const server = await startServer(source)
+    const server = await startServerOnPort(source)
     let written = 0
     let writing = true
     let writer: Promise<void> = Promise.resolve()
@@ -184,7 +171,7 @@ describe(`npm run backup / restore (${adminUrl ? 'PostgreSQL' : 'PGlite'})`, () 
     } finally {
       writing = false
       await writer.catch(() => undefined)
-      server.child.kill('SIGTERM')
+      server.process.kill('SIGTERM')
       expect(await server.exited).toBe(0)
     }
     // On PGlite the running server wrote it (it alone may open its data directory); its log is written

@@ -9,9 +9,9 @@
 // Prints the size of the production node_modules. Exits 1 on the first failure.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { freePort } from '../tests/server/processes.ts'
 
 const METRICS_TOKEN = 'production-check-metrics-token-0123456789'
 
@@ -57,14 +57,6 @@ const packages = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'
 console.log(
   `Production install: ${packages.trim().split('\n').length - 1} packages, ${(Number(size) / 1024).toFixed(1)} MiB of node_modules`,
 )
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 type Running = { child: ChildProcess; output: () => string; exited: Promise<number | null>; url: string }
 

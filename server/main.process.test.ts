@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { connect } from 'node:net'
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { migratedPgliteDir } from '../tests/server/pglite-template.ts'
-import { freePort } from '../tests/server/processes.ts'
+import { type Child, freePort, startServer, waitFor } from '../tests/server/processes.ts'
 
 const mainFile = new URL('./main.ts', import.meta.url).pathname
 const dirs: string[] = []
@@ -15,43 +15,13 @@ afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true })
 })
 
-type Child = { process: ChildProcess; output: () => string; exited: Promise<number | null> }
-
-/** `node server/main.ts` as a real process, resolved once it logs that it listens. */
+/** `node server/main.ts` on `dataDir`, resolved once it logs that it listens. */
 async function startChild(dataDir: string, port: number, env: Record<string, string> = {}): Promise<Child> {
   // A new data directory starts as a copy of a migrated one (no initdb and migrations in each child).
   if (!existsSync(join(dataDir, 'pglite'))) {
     await cp(await migratedPgliteDir(), join(dataDir, 'pglite'), { recursive: true })
   }
-  const child = spawn(process.execPath, [mainFile], {
-    env: {
-      PATH: process.env.PATH,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-  await waitFor(
-    () => output.includes('Trousseau listening'),
-    () => `did not start:\n${output}`,
-  )
-  return { process: child, output: () => output, exited }
-}
-
-async function waitFor(condition: () => boolean, describe: () => string, timeoutMs = 90_000) {
-  const started = Date.now()
-  while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(describe())
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
+  return startServer({ DATA_DIR: dataDir, PORT: String(port), ...env })
 }
 
 describe('node server/main.ts', () => {
@@ -99,6 +69,7 @@ describe('node server/main.ts', () => {
     await waitFor(
       () => first.output().includes('shutting down'),
       () => first.output(),
+      90_000,
     )
     // More signals while shutting down (npm forwards each Ctrl-C): none may kill the process.
     for (const signal of ['SIGINT', 'SIGINT', 'SIGTERM'] as const) {
@@ -194,6 +165,7 @@ describe('stopping the production server (SIGTERM)', () => {
     await waitFor(
       () => server.output().includes('shutting down'),
       () => server.output(),
+      90_000,
     )
     expect(await refused(port)).toBe(true)
     expect(server.process.exitCode).toBeNull()
