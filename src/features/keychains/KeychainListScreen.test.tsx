@@ -1,4 +1,5 @@
 import { act, fireEvent, screen, within } from '@testing-library/react'
+import { Profiler } from 'react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { KeychainSummary } from '../../../contract/keychains.ts'
 import { renderWithRouter, useLocale } from '../../../tests/render.tsx'
@@ -197,5 +198,47 @@ describe('keychains by place', () => {
     const sort = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement
     expect([...sort.options].map((option) => option.value)).toEqual(['name', 'holder', 'changed'])
     expect(asked.filter((each) => each.startsWith('/api/places'))).toEqual([])
+  })
+})
+
+describe('the first render of the rows', () => {
+  it('commits the rows after the answer, in a render of their own, not in the one that brought the answer', async () => {
+    server()
+    const commits: Array<{ answered: boolean; rows: number }> = []
+    let answered = () => false
+    const screenUi = (
+      <Profiler
+        id="list"
+        onRender={() =>
+          commits.push({
+            answered: answered(),
+            rows: document.querySelectorAll('ul[aria-label="Keychains"] > li').length,
+          })
+        }
+      >
+        <AbilityProvider permissions={['read__keychain']}>
+          <KeychainListScreen
+            organizationId="o1"
+            members={[]}
+            currentUserId="u1"
+            timeZone="Europe/Paris"
+            onOpen={() => undefined}
+          />
+        </AbilityProvider>
+      </Profiler>
+    )
+    const { queryClient } = await renderWithRouter(screenUi)
+    answered = () =>
+      queryClient
+        .getQueryCache()
+        .findAll({ queryKey: ['keychains'] })
+        .some((query) => query.state.data)
+    await screen.findByText('Cave 1')
+    const firstWithAnswer = commits.findIndex((commit) => commit.answered)
+    const firstWithRows = commits.findIndex((commit) => commit.rows > 0)
+    expect(firstWithAnswer).toBeGreaterThanOrEqual(0)
+    expect(commits[firstWithAnswer]!.rows).toBe(0)
+    expect(firstWithRows).toBeGreaterThan(firstWithAnswer)
+    expect(commits[firstWithRows]!.rows).toBe(3)
   })
 })

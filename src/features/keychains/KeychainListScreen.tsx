@@ -3,7 +3,7 @@ import { msg } from '@lingui/core/macro'
 import { Plural, Trans, useLingui } from '@lingui/react/macro'
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Download, Plus, Search, Undo2, Upload } from 'lucide-react'
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react'
 import {
   KEYCHAIN_FILTERS,
   KEYCHAIN_SORTS,
@@ -190,7 +190,11 @@ export function KeychainListScreen({
   const [placeId, setPlaceId] = useState('')
   const places = useQuery({ ...placeTreeQuery(organizationId), enabled: readsPlaces })
   const list = useInfiniteQuery(keychainListQuery(organizationId, q, custodianId, status, sort, placeId))
-  const keychains = list.data?.pages.flatMap((page) => page.data) ?? []
+  // The rows render from a deferred copy of the answer, in a background render React splits into short slices:
+  // the answer itself arrives in a blocking render, and the first page's 25 rows were one long task on a phone.
+  // Null on the screen's first render, so even a page the route's loader already fetched is deferred.
+  const shown = useDeferredValue<typeof list.data | null>(list.data, null)
+  const keychains = shown?.pages.flatMap((page) => page.data) ?? []
   const tagMatch = list.data?.pages[0]?.tagMatch ?? null
   useEffect(() => {
     if (tagMatch) onOpen(tagMatch)
@@ -334,7 +338,7 @@ export function KeychainListScreen({
           </select>
         </label>
       </div>
-      {list.isPending ? (
+      {list.isPending || (shown == null && list.data !== undefined) ? (
         <LoadingState label={<Trans>Loading keychains…</Trans>} />
       ) : list.isError ? (
         <ErrorState
