@@ -68,6 +68,23 @@ function track(child: ChildProcess): Child {
   }
 }
 
+/**
+ * Resolves once `ready` says `child` is up; throws with its output when it exits first or never gets there, and
+ * then stops it: a process that did not start is not left running behind the failed test.
+ */
+async function started(child: Child, name: string, ready: () => boolean | Promise<boolean>) {
+  try {
+    await waitFor(
+      async () => child.process.exitCode !== null || (await ready()),
+      () => `${name} did not start:\n${child.output()}`,
+    )
+  } catch (error) {
+    await child.stop()
+    throw error
+  }
+  if (child.process.exitCode !== null) throw new Error(`${name} exited at start:\n${child.output()}`)
+}
+
 const mainFile = new URL('../../server/main.ts', import.meta.url).pathname
 
 /** `node server/main.ts` with the given environment, resolved once it logs that it listens. */
@@ -84,11 +101,7 @@ export async function startServer(env: Record<string, string>): Promise<Child> {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   )
-  await waitFor(
-    () => child.output().includes('Trousseau listening') || child.process.exitCode !== null,
-    () => `server did not start:\n${child.output()}`,
-  )
-  if (child.process.exitCode !== null) throw new Error(`server exited at start:\n${child.output()}`)
+  await started(child, 'server', () => child.output().includes('Trousseau listening'))
   return child
 }
 
@@ -151,18 +164,13 @@ ${upstreams.map((upstream) => `    server 127.0.0.1:${upstream};`).join('\n')}
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   )
-  await waitFor(
-    async () => {
-      if (child.process.exitCode !== null) return true
-      try {
-        await fetch(`http://127.0.0.1:${port}/api/health`)
-        return true
-      } catch {
-        return false
-      }
-    },
-    () => `nginx did not start:\n${child.output()}`,
-  )
-  if (child.process.exitCode !== null) throw new Error(`nginx exited at start:\n${child.output()}`)
+  await started(child, 'nginx', async () => {
+    try {
+      await fetch(`http://127.0.0.1:${port}/api/health`)
+      return true
+    } catch {
+      return false
+    }
+  })
   return { ...child, accessLog }
 }
