@@ -36,18 +36,20 @@ function server() {
   return sent
 }
 
-async function renderScreen() {
-  await renderWithRouter(
-    <AbilityProvider permissions={['read__keychain', 'update__keychain', 'delete__keychain']}>
-      <KeychainListScreen
-        organizationId="o1"
-        members={[]}
-        currentUserId="u1"
-        timeZone="Europe/Paris"
-        onOpen={() => undefined}
-      />
-    </AbilityProvider>,
-  )
+const listScreen = (permissions = ['read__keychain', 'update__keychain', 'delete__keychain']) => (
+  <AbilityProvider permissions={permissions}>
+    <KeychainListScreen
+      organizationId="o1"
+      members={[]}
+      currentUserId="u1"
+      timeZone="Europe/Paris"
+      onOpen={() => undefined}
+    />
+  </AbilityProvider>
+)
+
+async function renderScreen(permissions?: string[]) {
+  await renderWithRouter(listScreen(permissions))
   await screen.findByText('Cave 1')
 }
 
@@ -148,24 +150,9 @@ describe('keychains by place', () => {
     return asked
   }
 
-  async function renderWith(permissions: string[]) {
-    await renderWithRouter(
-      <AbilityProvider permissions={permissions}>
-        <KeychainListScreen
-          organizationId="o1"
-          members={[]}
-          currentUserId="u1"
-          timeZone="Europe/Paris"
-          onOpen={() => undefined}
-        />
-      </AbilityProvider>,
-    )
-    await screen.findByText('Cave 1')
-  }
-
   it('shows each home, filters by a place and sorts by place', async () => {
     const asked = placesServer()
-    await renderWith(['read__keychain', 'read__place'])
+    await renderScreen(['read__keychain', 'read__place'])
     const row = (name: string) => screen.getByRole('link', { name }).closest('li') as HTMLElement
     expect(within(row('Cave 1')).getByText(/home A-12 \(Tableau A\)$/)).toBeTruthy()
     expect(within(row('Cave 2')).getByText(/home A-13 \(Tableau A\), misplaced$/)).toBeTruthy()
@@ -193,7 +180,7 @@ describe('keychains by place', () => {
 
   it('offers neither the place filter nor the place sort to a role that does not read places', async () => {
     const asked = placesServer()
-    await renderWith(['read__keychain'])
+    await renderScreen(['read__keychain'])
     expect(screen.queryByRole('combobox', { name: 'Place' })).toBeNull()
     const sort = screen.getByRole('combobox', { name: 'Sort by' }) as HTMLSelectElement
     expect([...sort.options].map((option) => option.value)).toEqual(['name', 'holder', 'changed'])
@@ -216,15 +203,7 @@ describe('the first render of the rows', () => {
           })
         }
       >
-        <AbilityProvider permissions={['read__keychain']}>
-          <KeychainListScreen
-            organizationId="o1"
-            members={[]}
-            currentUserId="u1"
-            timeZone="Europe/Paris"
-            onOpen={() => undefined}
-          />
-        </AbilityProvider>
+        {listScreen(['read__keychain'])}
       </Profiler>
     )
     const { queryClient } = await renderWithRouter(screenUi)
