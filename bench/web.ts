@@ -41,18 +41,19 @@ import { type ReferenceServer, type Stack, startReference, startStack } from './
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const PUBLIC_TARGET = 95
 const SIGNED_IN_TARGET = 90
+const SIGNED_IN = { signedIn: true, perfTarget: SIGNED_IN_TARGET, tbtTargetMs: 200, lowestRunTarget: 88 }
 
 const PAGES: PageSpec[] = [
   { path: '/', signedIn: false, perfTarget: PUBLIC_TARGET },
   { path: '/en', signedIn: false, perfTarget: PUBLIC_TARGET },
   { path: '/sign-in', signedIn: false, perfTarget: PUBLIC_TARGET },
   { path: '/en/sign-in', signedIn: false, perfTarget: PUBLIC_TARGET },
-  { path: '/app', signedIn: true, perfTarget: SIGNED_IN_TARGET },
-  { path: '/en/app', signedIn: true, perfTarget: SIGNED_IN_TARGET },
-  { path: '/app/scan', signedIn: true, perfTarget: SIGNED_IN_TARGET },
-  { path: '/en/app/scan', signedIn: true, perfTarget: SIGNED_IN_TARGET },
-  { path: '/app/keychains', signedIn: true, perfTarget: SIGNED_IN_TARGET },
-  { path: '/en/app/keychains', signedIn: true, perfTarget: SIGNED_IN_TARGET },
+  { path: '/app', ...SIGNED_IN },
+  { path: '/en/app', ...SIGNED_IN },
+  { path: '/app/scan', ...SIGNED_IN },
+  { path: '/en/app/scan', ...SIGNED_IN },
+  { path: '/app/keychains', ...SIGNED_IN },
+  { path: '/en/app/keychains', ...SIGNED_IN },
 ]
 const REFERENCE_LABEL = 'reference (static HTML)'
 
@@ -67,7 +68,9 @@ function selectedPages(): PageSpec[] {
     const known = PAGES.find((page) => page.path === normalized)
     if (known) return known
     const signedIn = /^(\/en)?\/app(\/|$)/.test(normalized)
-    return { path: normalized, signedIn, perfTarget: signedIn ? SIGNED_IN_TARGET : PUBLIC_TARGET }
+    return signedIn
+      ? { path: normalized, ...SIGNED_IN }
+      : { path: normalized, signedIn, perfTarget: PUBLIC_TARGET }
   })
 }
 
@@ -368,7 +371,7 @@ async function main(): Promise<void> {
           },
           uptime: { start: startUptime, end: endUptime },
           dist: { start: distAtStart, end: distAtEnd },
-          targets: { publicPerformance: PUBLIC_TARGET, signedInPerformance: SIGNED_IN_TARGET },
+          targets: { publicPerformance: PUBLIC_TARGET, signedIn: SIGNED_IN },
           pages,
           medians: rows,
           verdicts,
