@@ -4,6 +4,7 @@ import type { Locale } from '../../../../contract/locale.ts'
 import { deleteSession } from '../../../api/auth.ts'
 import { currentProfile, profileQuery, useUpdateProfile } from '../../../api/profile.ts'
 import { AppShell } from '../../../app/AppShell.tsx'
+import { DeferredMount } from '../../../app/DeferredMount.tsx'
 import { setSignedInProfile } from '../../../app/session.ts'
 import { useFieldSync } from '../../../app/useFieldSync.ts'
 import { AbilityProvider } from '../../../lib/ability.tsx'
@@ -53,7 +54,10 @@ function AppLayout() {
         onLocaleSwitch={saveLocale}
         onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
       >
-        <Outlet />
+        {/* The page's screen in a render of its own: the router mounts the shell and it in one blocking render. */}
+        <DeferredMount>
+          <Outlet />
+        </DeferredMount>
       </AppShell>
     </AbilityProvider>
   )
