@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { API_TOKEN_PATTERN } from '../../../contract/api-tokens.ts'
 import { organizationWithAdmin } from '../../../tests/server/fixtures.ts'
 import { setupTestApp } from '../../../tests/server/harness.ts'
 import { startTestIdp } from '../../../tests/server/test-idp.ts'
@@ -40,8 +41,7 @@ describe('identity secrets and the logs', () => {
     for (const secret of [
       CLIENT.clientSecret,
       token,
-      // trs_<prefix>_<secret>: the secret is base64url and may itself hold '_'
-      token.slice(`trs_${token.split('_')[1]}_`.length),
+      API_TOKEN_PATTERN.exec(token)![2]!,
       authorize.searchParams.get('state')!,
       authorize.searchParams.get('code_challenge')!,
       back.searchParams.get('code')!,

@@ -54,7 +54,6 @@ function AppLayout() {
         onLocaleSwitch={saveLocale}
         onOrdered={(order) => void navigate({ href: localizedHref(locale, `/app/orders/${order.id}`) })}
       >
-        {/* The page's screen in a render of its own: the router mounts the shell and it in one blocking render. */}
         <DeferredMount>
           <Outlet />
         </DeferredMount>
